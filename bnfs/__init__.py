@@ -1,0 +1,24 @@
+"""bnfs: Bayesian-network structure learning and Markov-blanket feature selection.
+
+See ``README.md`` for a tour; the public surface is re-exported here.
+"""
+
+import logging
+
+from bnfs import datasets, metrics
+from bnfs._data import Dataset, as_dataset, discretize
+from bnfs.export import from_json, from_networkx, from_pgmpy, to_pgmpy
+from bnfs.graph import DAG, PDAG
+from bnfs.metrics import shd
+from bnfs.network import DiscreteNetwork, read_bif, write_bif
+from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
+
+__version__ = "0.1.0"
+
+logging.getLogger("bnfs").addHandler(logging.NullHandler())
+
+__all__ = [
+    "DAG", "PDAG", "Dataset", "DiscreteNetwork", "OnlineTopologicalOrder", "DFSCycleCheck",
+    "as_dataset", "discretize", "datasets", "metrics", "shd", "read_bif", "write_bif",
+    "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "__version__",
+]
