@@ -1,0 +1,174 @@
+"""DAG and PDAG: invariants, blankets, CPDAGs and consistent extensions."""
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from bnfs import DAG, PDAG, datasets
+
+
+@st.composite
+def random_dags(draw, max_nodes=7):
+    n = draw(st.integers(1, max_nodes))
+    nodes = [f"v{i}" for i in range(n)]
+    perm = draw(st.permutations(nodes))
+    pairs = [(perm[i], perm[j]) for i in range(n) for j in range(i + 1, n)]
+    chosen = draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)))
+    return DAG(nodes, [p for p, c in zip(pairs, chosen) if c])
+
+
+def test_edits_keep_the_graph_acyclic():
+    g = DAG(["a", "b", "c"], [("a", "b")])
+    g.add_arc("b", "c")
+    with pytest.raises(ValueError, match="directed cycle"):
+        g.add_arc("c", "a")
+    assert g.arcs == [("a", "b"), ("b", "c")]
+    g.add_arc("a", "c")
+    with pytest.raises(ValueError, match="directed cycle"):
+        g.reverse_arc("a", "c")  # c -> a closes a -> b -> c -> a
+    assert g.has_arc("a", "c") and not g.has_arc("c", "a")  # failed reversal restored
+    g.remove_arc("a", "c")
+    g.reverse_arc("a", "b")
+    assert g.has_arc("b", "a")
+    with pytest.raises(ValueError, match="no arc"):
+        g.remove_arc("a", "b")
+    with pytest.raises(ValueError, match="unknown node 'zz'"):
+        g.add_arc("a", "zz")
+    with pytest.raises(ValueError, match="self-loop"):
+        g.add_arc("a", "a")
+    with pytest.raises(TypeError, match="unhashable"):
+        g.parents(["a"])
+    with pytest.raises(ValueError, match="directed cycle"):
+        DAG(["a", "b"], [("a", "b"), ("b", "a")])
+    with pytest.raises(TypeError, match="strings"):
+        DAG([1, 2])
+    with pytest.raises(ValueError, match="duplicate"):
+        DAG(["a", "a"])
+
+
+@given(random_dags(), st.data())
+def test_order_and_queries_are_consistent(g, data):
+    order = g.topological_order()
+    pos = {v: i for i, v in enumerate(order)}
+    assert all(pos[u] < pos[v] for u, v in g.arcs)
+    reference = g.to_networkx()
+    for v in g.nodes:
+        assert g.parents(v) == sorted(reference.predecessors(v), key=g.nodes.index)
+        assert set(g.children(v)) == set(reference.successors(v))
+    # random extra insertions: accepted exactly when networkx stays acyclic
+    for _ in range(5):
+        u, v = data.draw(st.sampled_from(g.nodes)), data.draw(st.sampled_from(g.nodes))
+        ok = u != v and not nx.has_path(reference, v, u)
+        if ok:
+            g.add_arc(u, v)
+            reference.add_edge(u, v)
+        else:
+            with pytest.raises(ValueError):
+                g.add_arc(u, v)
+    assert nx.is_directed_acyclic_graph(g.to_networkx())
+
+
+@pytest.mark.parametrize("name", datasets.available_networks())
+def test_markov_blanket_equals_moral_neighbours(name):
+    g = datasets.network(name)
+    moral = nx.moral_graph(g.to_networkx())
+    for v in g.nodes:
+        assert set(g.markov_blanket(v)) == set(moral.neighbors(v)), v
+    assert g.cpdag().markov_blanket(g.nodes[0]) == g.markov_blanket(g.nodes[0])
+
+
+def _equivalent_by_brute_force(g: DAG) -> dict:
+    """Orientation of each skeleton pair in every DAG of g's class (small graphs)."""
+    skeleton = [tuple(sorted(a)) for a in g.arcs]
+    vs = {(a, b, c) if a < c else (c, b, a) for a, b, c in g.v_structures()}
+    seen = {pair: set() for pair in skeleton}
+    for flips in itertools.product([False, True], repeat=len(skeleton)):
+        arcs = [(b, a) if f else (a, b) for (a, b), f in zip(skeleton, flips)]
+        graph = nx.DiGraph(arcs)
+        graph.add_nodes_from(g.nodes)
+        if not nx.is_directed_acyclic_graph(graph):
+            continue
+        other = DAG(g.nodes, arcs)
+        if {(a, b, c) if a < c else (c, b, a) for a, b, c in other.v_structures()} != vs:
+            continue
+        for (a, b), f in zip(skeleton, flips):
+            seen[(a, b)].add(f)
+    return seen
+
+
+@given(random_dags(max_nodes=6))
+def test_cpdag_matches_brute_force_equivalence_class(g):
+    cpdag = g.cpdag()
+    seen = _equivalent_by_brute_force(g)
+    compelled = {tuple(sorted(a)) for a in cpdag.arcs}
+    reversible = {tuple(sorted(e)) for e in cpdag.edges}
+    for pair, flips in seen.items():
+        assert (pair in compelled) == (len(flips) == 1)
+        assert (pair in reversible) == (len(flips) == 2)
+    assert set(cpdag.arcs) <= set(g.arcs)
+
+
+@given(random_dags(), st.data())
+def test_equivalent_dags_share_their_cpdag(g, data):
+    """Reversing a covered arc (pa(y) = pa(x) + x) gives a Markov-equivalent DAG."""
+    other = g.copy()
+    for _ in range(4):
+        covered = [(u, v) for u, v in other.arcs
+                   if set(other.parents(v)) == set(other.parents(u)) | {u}]
+        if not covered:
+            break
+        u, v = data.draw(st.sampled_from(covered))
+        other.reverse_arc(u, v)
+    assert other.cpdag() == g.cpdag()
+
+
+@given(random_dags())
+def test_to_dag_is_a_consistent_extension(g):
+    cpdag = g.cpdag()
+    ext = cpdag.to_dag()
+    assert ext.cpdag() == cpdag
+    assert set(cpdag.arcs) <= set(ext.arcs)
+
+
+def test_pdag_without_extension_raises_and_edits():
+    square = PDAG(["a", "b", "c", "d"], edges=[("a", "b"), ("b", "c"), ("c", "d"), ("d", "a")])
+    with pytest.raises(ValueError, match="no consistent extension"):
+        square.to_dag()
+    p = PDAG(["a", "b", "c"], arcs=[("a", "b")], edges=[("b", "c")])
+    assert p.neighbours("b") == ["c"] and p.adjacent("b") == ["a", "c"]
+    with pytest.raises(ValueError, match="already joined"):
+        p.add_arc("c", "b")
+    p.orient("b", "c")
+    assert p.is_directed and p.arcs == [("a", "b"), ("b", "c")]
+    with pytest.raises(ValueError, match="directed cycle"):
+        p.add_arc("c", "a")
+    with pytest.raises(ValueError, match="no edge"):
+        p.remove_edge("a", "c")
+
+
+def test_skeleton_and_adjacency():
+    g = DAG(["a", "b", "c"], [("a", "b"), ("c", "b")])
+    assert g.skeleton().edges == [("a", "b"), ("b", "c")]
+    mat = g.adjacency_matrix(sparse=False)
+    assert mat.tolist() == [[0, 1, 0], [0, 0, 0], [0, 1, 0]]
+    assert g.v_structures() == [("a", "b", "c")]
+
+
+def test_twenty_thousand_nodes():
+    """Graphs of 20,000 nodes build, edit and answer queries without dense matrices."""
+    n = 20_000
+    rng = np.random.default_rng(0)
+    nodes = [f"x{i}" for i in range(n)]
+    child = rng.integers(1, n, 40_000)
+    parent = (rng.random(40_000) * child).astype(int)
+    g = DAG(nodes, zip([nodes[i] for i in parent], [nodes[i] for i in child]))
+    assert g.n_arcs == len({(p, c) for p, c in zip(parent, child)})
+    with pytest.raises(ValueError, match="cycle"):
+        g.add_arc(nodes[int(child[0])], nodes[int(parent[0])])
+    g.add_arc(nodes[0], nodes[-1])
+    cpdag = g.cpdag()
+    assert cpdag.n_arcs + cpdag.n_edges == g.n_arcs
+    assert set(g.markov_blanket(nodes[5])) == set(cpdag.markov_blanket(nodes[5]))
