@@ -1,0 +1,235 @@
+"""Bundled networks and data: the classic BIF networks, synthetic generators, LUCAS0.
+
+The classic networks (asia, cancer, sachs, child, insurance, alarm, hailfinder, win95pts,
+andes, munin, ...) are read offline from the BIF files that pgmpy ships inside its wheel, by
+bnfs's own BIF parser (pgmpy itself is not imported). Sampling is bnfs's vectorized forward
+sampler, reproducible per ``seed``.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from bnfs.graph import DAG
+from bnfs.network import DiscreteNetwork, read_bif
+
+__all__ = ["available_networks", "network", "network_model", "sample", "corral",
+           "regression", "synthetic", "load_lucas0", "lucas0_network"]
+
+
+def _pgmpy_models_dir() -> Path:
+    spec = importlib.util.find_spec("pgmpy")
+    if spec is None or spec.origin is None:  # pragma: no cover - pgmpy is a dependency
+        raise ImportError("the bundled networks come with pgmpy; pip install pgmpy")
+    return Path(spec.origin).parent / "utils" / "example_models"
+
+
+def available_networks() -> list[str]:
+    """Names accepted by :func:`network` and :func:`sample`.
+
+    >>> {"asia", "alarm", "andes", "win95pts"} <= set(available_networks())
+    True
+    """
+    return sorted(p.name[: -len(".bif.gz")] for p in _pgmpy_models_dir().glob("*.bif.gz"))
+
+
+@functools.lru_cache(maxsize=None)
+def _read_network(name: str) -> DiscreteNetwork:
+    path = _pgmpy_models_dir() / f"{name}.bif.gz"
+    if not path.exists():
+        raise ValueError(f"unknown network {name!r}; available: {available_networks()}")
+    return read_bif(path)
+
+
+def _check_network_name(name) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}")
+    return name.lower()
+
+
+def network_model(name: str) -> DiscreteNetwork:
+    """A classic network with its probability tables (a fresh copy each call)."""
+    return copy.deepcopy(_read_network(_check_network_name(name)))
+
+
+def network(name: str) -> DAG:
+    """The true DAG of a classic network.
+
+    Examples
+    --------
+    >>> g = network("asia")
+    >>> g.n_nodes, g.n_arcs, g.markov_blanket("either")
+    (8, 8, ['tub', 'lung', 'bronc', 'xray', 'dysp'])
+    """
+    return _read_network(_check_network_name(name)).dag.copy()
+
+
+def sample(name: str, n: int, seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
+    """``n`` rows forward-sampled from a classic network (categorical columns)."""
+    return _read_network(_check_network_name(name)).sample(n, seed=seed)
+
+
+# --- synthetic data of the HSMB paper -------------------------------------------------------
+
+def _copy_with_noise(rng, source: np.ndarray, match: float, draw) -> np.ndarray:
+    """``source`` where a coin with P(match) says so, a fresh random value elsewhere."""
+    keep = rng.random(source.shape[0]) < match
+    return np.where(keep, source, draw(source.shape[0]))
+
+
+def corral(n_features: int = 7, related: bool = False, n: int = 1000,
+           seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
+    """The Corral data sets (John, Kohavi & Pfleger 1994; Yu & Liu 2004; Lou & Obradovic).
+
+    Boolean features A0, A1, B0, B1 and class ``Y = (A0 and A1) or (B0 and B1)``; the
+    optimal feature set is {A0, A1, B0, B1}.
+
+    Parameters
+    ----------
+    n_features : {7, 46}
+        The paper's names: Corral-7 has 7 columns with the class, Corral-46 has 46 features
+        plus the class. 7: the four relevant features, an irrelevant ``I`` (uniform) and a redundant ``R``
+        that equals ``Y`` 75% of the time. 46: the four relevant features, 14 irrelevant
+        ``I0..I13`` and 28 redundant ones, seven per relevant feature (``A0_1..A0_7``, ...),
+        copying it with probability 9/16, 10/16, ..., 15/16 and drawn at random otherwise
+        (the HSMB paper gives the counts; the copy rates follow its Regression-38 recipe).
+    related : bool
+        The "Corral-rel" variants: A1 copies A0 and B1 copies B0 60% of the time (a random
+        bit otherwise) instead of being independent.
+    n : int
+        Number of rows.
+    seed : int or numpy.random.Generator
+
+    Returns
+    -------
+    pandas.DataFrame
+        0/1 integer columns, class ``Y`` last.
+
+    Examples
+    --------
+    >>> corral(7, n=4, seed=0).columns.tolist()
+    ['A0', 'A1', 'B0', 'B1', 'I', 'R', 'Y']
+    """
+    if n_features not in (7, 46):
+        raise ValueError(f"n_features must be 7 or 46, got {n_features!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    rng = np.random.default_rng(seed)
+
+    def bits(size):
+        return rng.integers(0, 2, size)
+
+    a0, b0 = bits(n), bits(n)
+    a1 = _copy_with_noise(rng, a0, 0.6, bits) if related else bits(n)
+    b1 = _copy_with_noise(rng, b0, 0.6, bits) if related else bits(n)
+    y = (a0 & a1) | (b0 & b1)
+    cols = {"A0": a0, "A1": a1, "B0": b0, "B1": b1}
+    if n_features == 7:
+        cols["I"] = bits(n)
+        cols["R"] = np.where(rng.random(n) < 0.75, y, 1 - y)
+    else:
+        for i in range(14):
+            cols[f"I{i}"] = bits(n)
+        for base in ("A0", "A1", "B0", "B1"):
+            for k in range(1, 8):
+                cols[f"{base}_{k}"] = _copy_with_noise(rng, cols[base], (8 + k) / 16, bits)
+    cols["Y"] = y
+    return pd.DataFrame(cols)
+
+
+def regression(n_features: int = 22, n: int = 500, noise: float = 0.1,
+               seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
+    """Regression-22/38/138 of the HSMB paper: ``y = x1 exp(-x1^2 - x2^2) + noise``.
+
+    Parameters
+    ----------
+    n_features : {22, 38, 138}
+        22: x1, x2 and 20 irrelevant features. 38: plus 16 redundant features, eight per
+        relevant one (``x1_1..x1_8``), equal to it with probability 9/16, ..., 16/16 and a
+        fresh random value otherwise. 138: plus 100 more irrelevant features.
+    n : int
+        Number of rows.
+    noise : float
+        Standard deviation of the Gaussian noise.
+    seed : int or numpy.random.Generator
+
+    Returns
+    -------
+    pandas.DataFrame
+        Float columns (features standard normal), target ``y`` last. The optimal set is
+        {x1, x2}.
+
+    Examples
+    --------
+    >>> regression(38, n=5).shape
+    (5, 39)
+    """
+    if n_features not in (22, 38, 138):
+        raise ValueError(f"n_features must be 22, 38 or 138, got {n_features!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"n must be an integer >= 2, got {n!r}")
+    rng = np.random.default_rng(seed)
+    x1, x2 = rng.standard_normal(n), rng.standard_normal(n)
+    y = x1 * np.exp(-x1 ** 2 - x2 ** 2) + noise * rng.standard_normal(n)
+    cols = {"x1": x1, "x2": x2}
+    for i in range(20):
+        cols[f"irr{i}"] = rng.standard_normal(n)
+    if n_features >= 38:
+        for base in ("x1", "x2"):
+            for k in range(1, 9):
+                cols[f"{base}_{k}"] = _copy_with_noise(rng, cols[base], (8 + k) / 16,
+                                                       rng.standard_normal)
+    if n_features == 138:
+        for i in range(20, 120):
+            cols[f"irr{i}"] = rng.standard_normal(n)
+    cols["y"] = y
+    return pd.DataFrame(cols)
+
+
+_SYNTHETIC = {
+    "corral-7": lambda n, seed: corral(7, False, n, seed),
+    "corral-46": lambda n, seed: corral(46, False, n, seed),
+    "corral-rel-7": lambda n, seed: corral(7, True, n, seed),
+    "corral-rel-46": lambda n, seed: corral(46, True, n, seed),
+    "regression-22": lambda n, seed: regression(22, n, seed=seed),
+    "regression-38": lambda n, seed: regression(38, n, seed=seed),
+    "regression-138": lambda n, seed: regression(138, n, seed=seed),
+}
+
+
+def synthetic(name: str, n: int = 1000, seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
+    """A synthetic data set of the HSMB paper by name: ``"corral-7"``, ``"corral-46"``,
+    ``"corral-rel-7"``, ``"corral-rel-46"``, ``"regression-22"``, ``"regression-38"``,
+    ``"regression-138"``."""
+    if name not in _SYNTHETIC:
+        raise ValueError(f"unknown synthetic data set {name!r}; choose from {sorted(_SYNTHETIC)}")
+    return _SYNTHETIC[name](n, seed)
+
+
+# --- real data shipped in data/ -------------------------------------------------------------
+
+def _data_file(name: str) -> Path:
+    here = Path(__file__).resolve().parent
+    for folder in (here / "data", here.parent / "data"):  # installed wheel, source checkout
+        if (folder / name).exists():
+            return folder / name
+    raise FileNotFoundError(f"bundled data file {name!r} not found")  # pragma: no cover
+
+
+def load_lucas0() -> pd.DataFrame:
+    """LUCAS0 (Causality Workbench): 2,000 rows, 12 binary 0/1 columns, target
+    ``Lung_cancer``. Source and licence: ``data/README.md``."""
+    return pd.read_csv(_data_file("lucas0.csv"))
+
+
+def lucas0_network() -> DAG:
+    """The true DAG of LUCAS0 (12 arcs)."""
+    arcs = pd.read_csv(_data_file("lucas0_graph.csv"))
+    nodes = load_lucas0().columns.tolist()
+    return DAG(nodes, zip(arcs["Cause"], arcs["Effect"]))

@@ -1,0 +1,312 @@
+"""Export and import of DAG/PDAG: networkx, pgmpy, graphviz DOT, JSON, pictures.
+
+BIF (structure with probability tables) lives in :mod:`bnfs.network`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from bnfs.graph import DAG, PDAG
+
+__all__ = ["to_networkx", "from_networkx", "to_pgmpy", "from_pgmpy", "to_dot", "to_json",
+           "from_json", "draw", "blanket_roles"]
+
+ROLE_COLOURS = {"target": "#f58518", "parent": "#9ecae9", "child": "#a1d99b",
+                "spouse": "#fdd0a2", "neighbour": "#d4b9da", "other": "#ffffff"}
+
+
+# --- networkx ----------------------------------------------------------------------------
+
+def to_networkx(graph: DAG | PDAG):
+    """A :class:`networkx.DiGraph`; a PDAG's undirected edges become arcs both ways, and
+    ``graph.graph["learning"]`` carries the provenance."""
+    import networkx as nx
+
+    out = nx.DiGraph(learning=dict(graph.learning))
+    out.add_nodes_from(graph.nodes)
+    out.add_edges_from(graph.arcs)
+    if isinstance(graph, PDAG):
+        out.add_edges_from(graph.edges)
+        out.add_edges_from((v, u) for u, v in graph.edges)
+    return out
+
+
+def from_networkx(graph) -> DAG | PDAG:
+    """A DAG from a :class:`networkx.DiGraph`; a PDAG when some pair is joined both ways
+    (read as an undirected edge) or the graph is undirected.
+
+    Raises
+    ------
+    TypeError
+        Not a networkx graph, or node names that are not strings.
+    ValueError
+        A directed cycle.
+    """
+    import networkx as nx
+
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
+    nodes = list(graph.nodes)
+    learning = graph.graph.get("learning")
+    if not graph.is_directed():
+        return PDAG(nodes, edges=graph.edges, learning=learning)
+    both = {frozenset((u, v)) for u, v in graph.edges if graph.has_edge(v, u)}
+    if not both:
+        return DAG(nodes, graph.edges, learning=learning)
+    arcs = [(u, v) for u, v in graph.edges if frozenset((u, v)) not in both]
+    return PDAG(nodes, arcs=arcs, edges=[tuple(e) for e in both], learning=learning)
+
+
+# --- pgmpy -------------------------------------------------------------------------------
+
+def _pgmpy_model_class():
+    try:
+        from pgmpy.models import DiscreteBayesianNetwork
+    except ImportError:  # pragma: no cover - pgmpy < 0.1.26
+        from pgmpy.models import BayesianNetwork as DiscreteBayesianNetwork
+    return DiscreteBayesianNetwork
+
+
+def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
+    """A pgmpy ``DiscreteBayesianNetwork``; with ``data`` its tables are fitted too
+    (maximum likelihood, plus ``pseudo_count`` per cell; see
+    :meth:`bnfs.network.DiscreteNetwork.fit`)."""
+    if isinstance(graph, PDAG):
+        raise TypeError("pgmpy needs a DAG: call pdag.to_dag() first")
+    if not isinstance(graph, DAG):
+        raise TypeError(f"expected a bnfs DAG, got {type(graph).__name__}")
+    if data is not None:
+        from bnfs.network import DiscreteNetwork
+        return DiscreteNetwork.fit(graph, data, pseudo_count=pseudo_count).to_pgmpy()
+    model = _pgmpy_model_class()(graph.arcs)
+    model.add_nodes_from(graph.nodes)
+    return model
+
+
+def from_pgmpy(model) -> DAG:
+    """The structure of a pgmpy Bayesian network (or DAG) as a bnfs DAG."""
+    if not (hasattr(model, "nodes") and hasattr(model, "edges")):
+        raise TypeError(f"expected a pgmpy model, got {type(model).__name__}")
+    return DAG(list(model.nodes()), list(model.edges()))
+
+
+# --- roles for highlighting ------------------------------------------------------------------
+
+def blanket_roles(graph: DAG | PDAG, target: str) -> dict[str, str]:
+    """Role of each node relative to ``target``: target, parent, child, spouse, neighbour
+    (undirected, in a PDAG) or other."""
+    roles = dict.fromkeys(graph.nodes, "other")
+    for node in graph.markov_blanket(target):
+        roles[node] = "spouse"
+    if isinstance(graph, PDAG):
+        for node in graph.neighbours(target):
+            roles[node] = "neighbour"
+    for node in graph.children(target):
+        roles[node] = "child"
+    for node in graph.parents(target):
+        roles[node] = "parent"
+    roles[target] = "target"
+    return roles
+
+
+# --- DOT and JSON --------------------------------------------------------------------------
+
+def _quote(name: str) -> str:
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_dot(graph: DAG | PDAG, highlight: str | None = None) -> str:
+    """Graphviz DOT text; with ``highlight``, the node and its Markov blanket are filled
+    by role (see :data:`ROLE_COLOURS`).
+
+    Examples
+    --------
+    >>> print(to_dot(DAG(["a", "b"], [("a", "b")])))
+    digraph bnfs {
+      node [shape=ellipse, style=filled, fillcolor="#ffffff", fontname="Helvetica"];
+      "a";
+      "b";
+      "a" -> "b";
+    }
+    """
+    roles = blanket_roles(graph, highlight) if highlight is not None else {}
+    lines = ["digraph bnfs {",
+             '  node [shape=ellipse, style=filled, fillcolor="#ffffff", fontname="Helvetica"];']
+    for node in graph.nodes:
+        role = roles.get(node, "other")
+        attrs = "" if role == "other" else f' [fillcolor="{ROLE_COLOURS[role]}", tooltip="{role}"]'
+        lines.append(f"  {_quote(node)}{attrs};")
+    for u, v in graph.arcs:
+        lines.append(f"  {_quote(u)} -> {_quote(v)};")
+    if isinstance(graph, PDAG):
+        for u, v in graph.edges:
+            lines.append(f"  {_quote(u)} -> {_quote(v)} [dir=none];")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _jsonable(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, (set, frozenset, tuple, np.ndarray)):
+        return list(value)
+    return str(value)
+
+
+def to_json(graph: DAG | PDAG, path=None) -> str:
+    """JSON text ``{"type", "nodes", "arcs", "edges", "learning"}``; written to ``path``
+    too when given. Provenance values that JSON cannot hold are stored as strings."""
+    doc = {"format": "bnfs-graph", "version": 1, "type": type(graph).__name__,
+           "nodes": list(graph.nodes), "arcs": [list(a) for a in graph.arcs],
+           "edges": [list(e) for e in graph.edges] if isinstance(graph, PDAG) else [],
+           "learning": graph.learning}
+    text = json.dumps(doc, indent=1, default=_jsonable)
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+def from_json(source) -> DAG | PDAG:
+    """Read what :func:`to_json` wrote: JSON text or a path to a file."""
+    if isinstance(source, (str, os.PathLike)) and not str(source).lstrip().startswith("{"):
+        source = Path(source).read_text(encoding="utf-8")
+    try:
+        doc = json.loads(source)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"not a bnfs JSON graph: {err}") from None
+    if not isinstance(doc, dict) or doc.get("format") != "bnfs-graph":
+        raise ValueError("not a bnfs JSON graph (missing format='bnfs-graph')")
+    arcs = [tuple(a) for a in doc.get("arcs", [])]
+    if doc.get("type") == "PDAG":
+        return PDAG(doc["nodes"], arcs=arcs, edges=[tuple(e) for e in doc.get("edges", [])],
+                    learning=doc.get("learning"))
+    return DAG(doc["nodes"], arcs, learning=doc.get("learning"))
+
+
+# --- pictures ------------------------------------------------------------------------------
+
+def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "auto") -> Path:
+    """Write a picture of the graph; the format follows the extension (.svg, .png, .pdf).
+
+    Parameters
+    ----------
+    graph : DAG or PDAG
+    path : str or os.PathLike
+    highlight : str, optional
+        A node whose Markov blanket is coloured by role (parents, children, spouses).
+    engine : {"auto", "graphviz", "matplotlib"}
+        ``"graphviz"`` runs the ``dot`` program; ``"matplotlib"`` draws a layered layout
+        with matplotlib alone; ``"auto"`` uses graphviz when ``dot`` is installed.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("svg", "png", "pdf"):
+        raise ValueError(f"picture format must be .svg, .png or .pdf, got {path.suffix!r}")
+    if engine not in ("auto", "graphviz", "matplotlib"):
+        raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
+    if highlight is not None and highlight not in graph:
+        raise ValueError(f"highlight {highlight!r} is not a node of the graph")
+    dot = shutil.which("dot")
+    if engine == "graphviz" and dot is None:
+        raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
+    if engine == "graphviz" or (engine == "auto" and dot is not None):
+        subprocess.run([dot, f"-T{fmt}", "-o", str(path)], input=to_dot(graph, highlight).encode(),
+                       check=True, capture_output=True)
+        return path
+    _draw_matplotlib(graph, path, fmt, highlight)
+    return path
+
+
+def _layers(graph: DAG | PDAG) -> list[list[int]]:
+    """Layer index of each node: longest path from a root (undirected edges ignored for
+    layering, then placed between layers as they fall)."""
+    index = {v: i for i, v in enumerate(graph.nodes)}
+    depth = np.zeros(graph.n_nodes, dtype=np.int64)
+    for v in graph.topological_order():
+        for c in graph.children(v):
+            depth[index[c]] = max(depth[index[c]], depth[index[v]] + 1)
+    order = graph.topological_order()
+    for v in reversed(order):  # pull roots down next to their first child
+        kids = [depth[index[c]] for c in graph.children(v)]
+        if kids:
+            depth[index[v]] = max(depth[index[v]], min(kids) - 1)
+    if isinstance(graph, PDAG):  # push undirected neighbours apart for readability
+        for u, v in graph.edges:
+            if depth[index[u]] == depth[index[v]]:
+                depth[index[v]] += 1
+    layers: list[list[int]] = [[] for _ in range(int(depth.max()) + 1 if graph.n_nodes else 0)]
+    for i, d in enumerate(depth):
+        layers[d].append(i)
+    return [layer for layer in layers if layer]
+
+
+def _layout(graph: DAG | PDAG) -> np.ndarray:
+    """(x, y) per node: layers top to bottom, order within layers by barycentre sweeps."""
+    layers = _layers(graph)
+    index = {v: i for i, v in enumerate(graph.nodes)}
+    nbrs = [[] for _ in graph.nodes]
+    pairs = list(graph.arcs) + (list(graph.edges) if isinstance(graph, PDAG) else [])
+    for u, v in pairs:
+        nbrs[index[u]].append(index[v])
+        nbrs[index[v]].append(index[u])
+    x = np.zeros(graph.n_nodes)
+    for layer in layers:
+        x[layer] = np.arange(len(layer)) - (len(layer) - 1) / 2
+    for _ in range(4):
+        for layer in layers:
+            bary = [np.mean(x[nbrs[i]]) if nbrs[i] else x[i] for i in layer]
+            order = [layer[k] for k in np.argsort(bary, kind="stable")]
+            x[order] = np.arange(len(order)) - (len(order) - 1) / 2
+    pos = np.zeros((graph.n_nodes, 2))
+    for depth, layer in enumerate(layers):
+        pos[layer, 0] = x[layer]
+        pos[layer, 1] = -depth
+    return pos
+
+
+def _draw_matplotlib(graph: DAG | PDAG, path: Path, fmt: str, highlight: str | None) -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyArrowPatch, Patch
+
+    pos = _layout(graph)
+    roles = blanket_roles(graph, highlight) if highlight is not None else {}
+    width = max(4.0, 1.3 * (np.ptp(pos[:, 0]) + 1)) if graph.n_nodes else 4.0
+    height = max(3.0, 1.1 * (np.ptp(pos[:, 1]) + 1)) if graph.n_nodes else 3.0
+    fig = Figure(figsize=(min(width, 60), min(height, 60)))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    index = {v: i for i, v in enumerate(graph.nodes)}
+    undirected = graph.edges if isinstance(graph, PDAG) else []
+    for pairs, style in ((graph.arcs, "-|>"), (undirected, "-")):
+        for u, v in pairs:
+            ax.add_patch(FancyArrowPatch(pos[index[u]], pos[index[v]], arrowstyle=style,
+                                         mutation_scale=12, color="#555555", lw=0.9,
+                                         shrinkA=14, shrinkB=14))
+    for node, (x, y) in zip(graph.nodes, pos):
+        role = roles.get(node, "other")
+        ax.text(x, y, node, ha="center", va="center", fontsize=8, gid=f"node-{node}",
+                bbox=dict(boxstyle="round,pad=0.3", fc=ROLE_COLOURS[role], ec="#333333", lw=0.8))
+    if highlight is not None:
+        present = [r for r in ROLE_COLOURS if r != "other" and r in roles.values()]
+        ax.legend(handles=[Patch(fc=ROLE_COLOURS[r], ec="#333333", label=r) for r in present],
+                  loc="upper right", fontsize=7, frameon=False)
+    if graph.n_nodes:
+        ax.set_xlim(pos[:, 0].min() - 1, pos[:, 0].max() + 1)
+        ax.set_ylim(pos[:, 1].min() - 0.7, pos[:, 1].max() + 0.7)
+    fig.savefig(path, format=fmt)

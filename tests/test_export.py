@@ -1,0 +1,178 @@
+"""Export and import round trips, BIF, pictures by both engines."""
+
+import os
+import shutil
+import stat
+import sys
+import xml.etree.ElementTree as ET
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+
+from bnfs import DAG, PDAG, Dataset, datasets, from_json, from_networkx, from_pgmpy, to_pgmpy
+from bnfs.network import DiscreteNetwork, parse_bif, read_bif, write_bif
+from test_graph import random_dags
+
+
+@given(random_dags())
+def test_networkx_and_json_round_trip(g):
+    g.learning = {"algorithm": "test", "n_scores": np.int64(3)}
+    assert from_networkx(g.to_networkx()) == g
+    back = from_json(g.to_json())
+    assert back == g and back.learning == {"algorithm": "test", "n_scores": 3}
+    cpdag = g.cpdag()
+    assert from_json(cpdag.to_json()) == cpdag
+    # a CPDAG without undirected edges comes back as a DAG: compare the arcs both ways
+    assert set(from_networkx(cpdag.to_networkx()).to_networkx().edges) == set(cpdag.to_networkx().edges)
+
+
+def test_networkx_errors_and_undirected():
+    assert from_networkx(nx.Graph([("a", "b")])) == PDAG(["a", "b"], edges=[("a", "b")])
+    with pytest.raises(ValueError, match="cycle"):
+        from_networkx(nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")]))
+    with pytest.raises(TypeError, match="strings"):
+        from_networkx(nx.DiGraph([(1, 2)]))
+    with pytest.raises(TypeError, match="networkx"):
+        from_networkx([("a", "b")])
+    with pytest.raises(ValueError, match="format"):
+        from_json('{"nodes": []}')
+
+
+def test_json_file_round_trip(tmp_path):
+    g = datasets.network("asia")
+    path = tmp_path / "asia.json"
+    from bnfs.export import to_json
+    to_json(g, path)
+    assert from_json(path) == g
+
+
+def test_pgmpy_round_trip_with_fitted_tables():
+    model = datasets.network_model("asia")
+    frame = model.sample(20_000, seed=3)
+    pg = to_pgmpy(model.dag, data=frame)
+    assert from_pgmpy(pg) == model.dag
+    assert pg.check_model()
+    cpd = pg.get_cpds("tub")
+    # fitted P(tub = yes | asia = no) near the true 0.01
+    table = cpd.values  # (tub, asia)
+    yes, no = cpd.state_names["tub"].index("yes"), cpd.state_names["asia"].index("no")
+    assert abs(table[yes, no] - 0.01) < 0.005
+    assert from_pgmpy(to_pgmpy(model.dag)) == model.dag
+    with pytest.raises(TypeError, match="to_dag"):
+        to_pgmpy(model.dag.cpdag())
+    # the true tables go across unchanged
+    true_pg = model.to_pgmpy()
+    assert true_pg.check_model()
+    np.testing.assert_allclose(true_pg.get_cpds("asia").values, [0.01, 0.99])
+
+
+@pytest.mark.parametrize("name", ["asia", "alarm", "insurance"])
+def test_bif_round_trip(name, tmp_path):
+    net = datasets.network_model(name)
+    path = tmp_path / f"{name}.bif.gz"
+    write_bif(net, path)
+    back = read_bif(path)
+    assert back.dag == net.dag and back.states == net.states
+    for v in net.dag.nodes:
+        np.testing.assert_allclose(back.cpts[v], net.cpts[v])
+
+
+def test_bif_matches_pgmpy_reader():
+    from pgmpy.readwrite import BIFReader
+    from bnfs.datasets import _pgmpy_models_dir
+    import gzip
+
+    text = gzip.open(_pgmpy_models_dir() / "alarm.bif.gz", "rt").read()
+    ours = parse_bif(text)
+    theirs = BIFReader(string=text).get_model()
+    assert ours.dag == from_pgmpy(theirs)
+    for v in ["HR", "LVEDVOLUME", "CATECHOL"]:
+        cpd = theirs.get_cpds(v)
+        parents = cpd.variables[1:]
+        # pgmpy: values[child state, parent configs...] in its evidence order
+        values = cpd.values.reshape((cpd.variable_card, *cpd.cardinality[1:]))
+        for index in np.ndindex(*values.shape):
+            states = {var: cpd.state_names[var][i] for var, i in zip(cpd.variables, index)}
+            ours_index = tuple(ours.states[p].index(states[p]) for p in ours.dag.parents(v))
+            assert ours.cpts[v][ours_index + (ours.states[v].index(states[v]),)] == pytest.approx(values[index])
+        assert sorted(parents) == sorted(ours.dag.parents(v))
+
+
+def test_bif_errors():
+    with pytest.raises(ValueError, match="undeclared variable"):
+        parse_bif("variable a { type discrete [ 2 ] { x, y }; } probability ( b ) { table 0.5, 0.5; }")
+    with pytest.raises(ValueError, match="misses some parent configurations"):
+        parse_bif("variable a { type discrete [ 2 ] { x, y }; } variable b { type discrete [ 2 ] { x, y }; }"
+                  "probability ( a ) { table 0.5, 0.5; } probability ( b | a ) { (x) 0.5, 0.5; }")
+    defaulted = parse_bif(
+        "variable a { type discrete [ 2 ] { x, y }; } variable b { type discrete [ 2 ] { x, y }; }"
+        "probability ( a ) { table 0.5, 0.5; } probability ( b | a ) { (x) 0.1, 0.9; default 0.3, 0.7; }")
+    np.testing.assert_allclose(defaulted.cpts["b"], [[0.1, 0.9], [0.3, 0.7]])
+
+
+def test_network_validation_and_fit():
+    g = DAG(["a", "b"], [("a", "b")])
+    with pytest.raises(ValueError, match="shape"):
+        DiscreteNetwork(g, {"a": "xy", "b": "xy"}, {"a": [0.5, 0.5], "b": [0.5, 0.5]})
+    with pytest.raises(ValueError, match="not probability distributions"):
+        DiscreteNetwork(g, {"a": "xy", "b": "xy"}, {"a": [0.5, 0.6], "b": [[1, 0], [0, 1]]})
+    data = Dataset(np.array([[0, 0], [0, 1], [1, 1], [1, 1]]), names=["a", "b"])
+    fitted = DiscreteNetwork.fit(g, data)
+    np.testing.assert_allclose(fitted.cpts["b"], [[0.5, 0.5], [0.0, 1.0]])
+    smoothed = DiscreteNetwork.fit(g, data, pseudo_count=1)
+    np.testing.assert_allclose(smoothed.cpts["b"], [[0.5, 0.5], [1 / 4, 3 / 4]])
+
+
+def _svg_texts(path):
+    root = ET.parse(path).getroot()
+    return {"".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("text")} | {
+        el.get("id", "") for el in root.iter()}
+
+
+def test_draw_with_matplotlib(tmp_path):
+    g = datasets.network("alarm")
+    path = g.draw(tmp_path / "alarm.svg", highlight="HYPOVOLEMIA", engine="matplotlib")
+    ids = _svg_texts(path)
+    assert all(f"node-{v}" in ids for v in g.nodes)
+    png = g.cpdag().draw(tmp_path / "alarm.png", engine="matplotlib")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="format"):
+        g.draw(tmp_path / "alarm.gif")
+    with pytest.raises(ValueError, match="highlight"):
+        g.draw(tmp_path / "x.svg", highlight="nope")
+
+
+def test_dot_text_colours_the_blanket():
+    g = DAG(["a", "t", "c", "s", "o"], [("a", "t"), ("t", "c"), ("s", "c"), ("o", "a")])
+    dot = g.to_dot(highlight="t")
+    assert '"t" [fillcolor="#f58518", tooltip="target"]' in dot
+    assert 'tooltip="parent"' in dot and 'tooltip="child"' in dot and 'tooltip="spouse"' in dot
+    assert '"o";' in dot and '"a" -> "t";' in dot
+    assert "dir=none" in PDAG(["a", "b"], edges=[("a", "b")]).to_dot()
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz 'dot' not installed")
+def test_draw_with_graphviz(tmp_path):
+    g = datasets.network("asia")
+    path = g.draw(tmp_path / "asia.svg", highlight="either", engine="graphviz")
+    texts = _svg_texts(path)
+    assert set(g.nodes) <= texts
+
+
+def test_draw_calls_dot_when_present(tmp_path, monkeypatch):
+    """The graphviz path, with a stand-in ``dot`` that records what it is given."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "dot"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nopen(sys.argv[-1], 'w').write(sys.stdin.read())\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", str(bindir) + os.pathsep + os.environ["PATH"])
+    g = DAG(["a", "b"], [("a", "b")])
+    out = g.draw(tmp_path / "g.svg", highlight="a")
+    assert out.read_text() == g.to_dot(highlight="a")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(RuntimeError, match="graphviz"):
+        g.draw(tmp_path / "g2.svg", engine="graphviz")
+    assert g.draw(tmp_path / "g3.svg").exists()  # auto falls back to matplotlib
