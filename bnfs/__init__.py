@@ -12,6 +12,8 @@ from bnfs.graph import DAG, PDAG
 from bnfs.metrics import shd
 from bnfs.network import DiscreteNetwork, read_bif, write_bif
 from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
+from bnfs.scores import Scorer, score
+from bnfs.search import hill_climbing, tabu_search
 
 __version__ = "0.1.0"
 
@@ -20,5 +22,6 @@ logging.getLogger("bnfs").addHandler(logging.NullHandler())
 __all__ = [
     "DAG", "PDAG", "Dataset", "DiscreteNetwork", "OnlineTopologicalOrder", "DFSCycleCheck",
     "as_dataset", "discretize", "datasets", "metrics", "shd", "read_bif", "write_bif",
-    "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "__version__",
+    "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "Scorer", "score",
+    "hill_climbing", "tabu_search", "__version__",
 ]

@@ -13,7 +13,7 @@ from hypothesis import given
 
 from bnfs import DAG, PDAG, Dataset, datasets, from_json, from_networkx, from_pgmpy, to_pgmpy
 from bnfs.network import DiscreteNetwork, parse_bif, read_bif, write_bif
-from test_graph import random_dags
+from strategies import random_dags
 
 
 @given(random_dags())

@@ -1,0 +1,275 @@
+"""Greedy search over DAGs with cached score deltas and the Pearce-Kelly order (numba).
+
+The search space is given per node by a *candidate-parent table* ``cand[v, :n_cand[v]]``
+(all other nodes for plain hill climbing, k of them for the sparse-candidate restriction).
+``delta[v, c]`` caches the score change of toggling candidate ``c`` in ``v``'s parent set
+(adding it when absent, removing it when present); after a move only the rows of the nodes
+whose parents changed are recomputed. Reversing ``u -> v`` costs the removal delta at ``v``
+plus the addition delta of ``v`` at ``u`` (``rev[v, c]`` is ``v``'s column in ``u``'s row,
+-1 when ``v`` is not a candidate parent of ``u``). Every insertion goes through the
+Pearce-Kelly order; a move that would close a cycle is blocked for this step and the next
+best move is taken.
+
+Local scores are cached in a typed dict keyed by a Zobrist hash of (node, parent set):
+64-bit keys, so two different families collide with probability about 2^-64 per pair.
+
+With ``tabu_len > 0`` the search is bnlearn's tabu search: it may take the best
+non-improving move whose resulting graph is not among the last ``tabu_len`` graphs, up to
+``max_tabu`` steps without improving on the best graph, which is returned in ``best_*``.
+"""
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from bnfs._kernels import order as _o
+from bnfs._kernels import scores as _s
+
+NEG_INF = -np.inf
+EPS = 1e-9
+
+# indices into the int64 ``counters`` array
+N_SCORES, N_HITS, N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(8)
+# ``STATUS``: 0 running, 1 converged (no improving move), 2 iteration limit
+
+
+@njit(cache=True)
+def mix64(x):
+    """SplitMix64 finalizer: a well-spread 64-bit key of an integer."""
+    x = (x + np.uint64(0x9E3779B97F4A7C15))
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64(x ^ (x >> np.uint64(31)))
+
+
+@njit(cache=True)
+def node_key(v):
+    return mix64(np.uint64(2 * v + 1))
+
+
+@njit(cache=True)
+def parent_key(p):
+    return mix64(np.uint64(2 * p + 2) * np.uint64(0x632BE59BD9B4E019))
+
+
+@njit(cache=True)
+def arc_key(u, v, n):
+    return mix64(np.uint64(u * n + v) ^ np.uint64(0xD6E8FEB86659FD93))
+
+
+def new_cache():
+    """An empty local-score cache for the kernels."""
+    return Dict.empty(key_type=types.int64, value_type=types.float64)
+
+
+@njit(cache=True)
+def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, key, counters):
+    """Local score of ``v`` with parents ``par[:npar]`` through the cache under ``key``."""
+    if key in cache:
+        counters[N_HITS] += 1
+        return cache[key]
+    value = _s.local_score(codes, arities, v, par, npar, kind, iss, cfg, counts)
+    counters[N_SCORES] += 1
+    cache[key] = value
+    return value
+
+
+@njit(cache=True)
+def refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
+                phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache, counters):
+    """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``."""
+    k = npar[v]
+    base_key = node_key(v) ^ phash[v]
+    node_score[v] = cached_score(codes, arities, v, parents[v], k, kind, iss, cfg, counts,
+                                 cache, base_key, counters)
+    q = -1  # configuration index of the current parents, built on first need
+    r = arities[v]
+    for c in range(n_cand[v]):
+        u = cand[v, c]
+        key = base_key ^ parent_key(u)
+        if in_graph[v, c]:
+            if key in cache:
+                counters[N_HITS] += 1
+                value = cache[key]
+            else:
+                m = 0
+                for t in range(k):
+                    if parents[v, t] != u:
+                        tmp[m] = parents[v, t]
+                        m += 1
+                value = _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg2, counts)
+                counters[N_SCORES] += 1
+                cache[key] = value
+            delta[v, c] = value - node_score[v]
+        elif k >= max_parents:
+            delta[v, c] = NEG_INF
+        else:
+            if key in cache:
+                counters[N_HITS] += 1
+                value = cache[key]
+            else:
+                if q < 0:
+                    q = _s.parent_config(codes, arities, parents[v], k, cfg)
+                q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
+                q_true = _s.n_configurations(arities, parents[v], k) * arities[u]
+                value = _s.score_config(cfg2, q2, codes, v, r, q_true, kind, iss, counts)
+                counters[N_SCORES] += 1
+                cache[key] = value
+            delta[v, c] = value - node_score[v]
+
+
+@njit(cache=True)
+def _set_parent(v, u, c, add, parents, npar, in_graph, phash):
+    if add:
+        parents[v, npar[v]] = u
+        npar[v] += 1
+        in_graph[v, c] = 1
+    else:
+        k = npar[v]
+        for t in range(k):
+            if parents[v, t] == u:
+                parents[v, t] = parents[v, k - 1]
+                break
+        npar[v] = k - 1
+        in_graph[v, c] = 0
+    phash[v] ^= parent_key(u)
+
+
+@njit(cache=True)
+def _in_tabu(tabu, counters, h):
+    for t in range(counters[N_TABU]):
+        if tabu[t] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parents, npar,
+           phash, max_parents, node_score, delta, pos, node_at, heads, arcs, meta, mark, work,
+           cfg, cfg2, counts, tmp, cache, counters, max_steps, tabu, max_tabu, ghash,
+           best_parents, best_npar, best_score):
+    """Run up to ``max_steps`` moves of hill climbing (or tabu search); see module doc.
+
+    State lives in the arrays, so the caller can call again to continue (progress bars).
+    ``ghash[0]`` is the Zobrist hash of the current arc set, ``best_score[0]`` the best
+    total score seen (with ``best_parents``/``best_npar`` its graph, kept when tabu > 0).
+    """
+    n = cand.shape[0]
+    tabu_len = tabu.shape[0]
+    # moves found to close a cycle in this step: bit 1 addition, bit 2 reversal of (v, c)
+    blocked = np.zeros(cand.shape, dtype=np.uint8)
+    touched = np.empty(cand.shape[0] * cand.shape[1], dtype=np.int64)
+    n_blocked = 0
+    steps = 0
+    while steps < max_steps:
+        # -- pick the best legal move -------------------------------------------------
+        best_gain = NEG_INF
+        best_v, best_c, best_kind = -1, -1, -1
+        for v in range(n):
+            for c in range(n_cand[v]):
+                d = delta[v, c]
+                if in_graph[v, c]:
+                    if fixed[v, c]:
+                        continue
+                    # removal
+                    if d > best_gain:
+                        ok = True
+                        if tabu_len > 0:
+                            u = cand[v, c]
+                            ok = not _in_tabu(tabu, counters, ghash[0] ^ arc_key(u, v, n))
+                        if ok:
+                            best_gain, best_v, best_c, best_kind = d, v, c, 1
+                    # reversal
+                    rc = rev[v, c]
+                    if rc >= 0:
+                        u = cand[v, c]
+                        g = d + delta[u, rc]
+                        if npar[u] < max_parents and g > best_gain:
+                            ok = (blocked[v, c] & 2) == 0
+                            if ok and tabu_len > 0:
+                                h = ghash[0] ^ arc_key(u, v, n) ^ arc_key(v, u, n)
+                                ok = not _in_tabu(tabu, counters, h)
+                            if ok:
+                                best_gain, best_v, best_c, best_kind = g, v, c, 2
+                elif d > best_gain:
+                    ok = (blocked[v, c] & 1) == 0
+                    if ok and tabu_len > 0:
+                        u = cand[v, c]
+                        ok = not _in_tabu(tabu, counters, ghash[0] ^ arc_key(u, v, n))
+                    if ok:
+                        best_gain, best_v, best_c, best_kind = d, v, c, 0
+        if best_v < 0 or best_gain == NEG_INF:
+            counters[STATUS] = 1
+            return
+        improving = best_gain > EPS
+        if not improving:
+            if tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu:
+                counters[STATUS] = 1
+                return
+        # -- apply it -----------------------------------------------------------------
+        v, c = best_v, best_c
+        u = cand[v, c]
+        if best_kind == 0:
+            if meta[_o.FREE] == -1 or not _o.pk_try_add(pos, node_at, heads, arcs, meta,
+                                                          mark, work, u, v):
+                if meta[_o.FREE] == -1:
+                    counters[STATUS] = 3  # arc pool full: caller grows it and resumes
+                    return
+                blocked[v, c] |= 1
+                touched[n_blocked] = v * cand.shape[1] + c
+                n_blocked += 1
+                continue
+            _set_parent(v, u, c, True, parents, npar, in_graph, phash)
+            ghash[0] ^= arc_key(u, v, n)
+            refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
+                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
+                        counters)
+        elif best_kind == 1:
+            _o.unlink(heads, arcs, meta, u, v)
+            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
+            ghash[0] ^= arc_key(u, v, n)
+            refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
+                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
+                        counters)
+        else:
+            _o.unlink(heads, arcs, meta, u, v)
+            if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u):
+                _o.link(heads, arcs, meta, u, v)
+                blocked[v, c] |= 2
+                touched[n_blocked] = v * cand.shape[1] + c
+                n_blocked += 1
+                continue
+            rc = rev[v, c]
+            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
+            _set_parent(u, v, rc, True, parents, npar, in_graph, phash)
+            ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
+            refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
+                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
+                        counters)
+            refresh_row(codes, arities, kind, iss, u, cand, n_cand, in_graph, parents, npar,
+                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
+                        counters)
+        for b in range(n_blocked):
+            blocked[touched[b] // cand.shape[1], touched[b] % cand.shape[1]] = 0
+        n_blocked = 0
+        steps += 1
+        counters[N_MOVES] += 1
+        counters[N_ITER] += 1
+        if tabu_len > 0:
+            tabu[counters[TABU_POS]] = ghash[0]
+            counters[TABU_POS] = (counters[TABU_POS] + 1) % tabu_len
+            counters[N_TABU] = min(counters[N_TABU] + 1, tabu_len)
+        total = 0.0
+        for w in range(n):
+            total += node_score[w]
+        if total > best_score[0] + EPS:
+            best_score[0] = total
+            counters[NON_IMPROVING] = 0
+            if tabu_len > 0:
+                for w in range(n):
+                    best_npar[w] = npar[w]
+                    for t in range(npar[w]):
+                        best_parents[w, t] = parents[w, t]
+        else:
+            counters[NON_IMPROVING] += 1
+    counters[STATUS] = 2

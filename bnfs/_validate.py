@@ -1,0 +1,70 @@
+"""Argument checks shared by the learners' front ends (one place, one wording)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+
+
+def check_int(value, name: str, minimum: int | None = None, allow_none: bool = False):
+    """An integer (not a bool) >= ``minimum``; None passes when ``allow_none``."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_float(value, name: str, low: float | None = None, high: float | None = None,
+                low_open: bool = False):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise TypeError(f"{name} must be a finite number, got {value!r}")
+    if low is not None and (value < low or (low_open and value == low)):
+        raise ValueError(f"{name} must be {'>' if low_open else '>='} {low}, got {value}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {value}")
+    return float(value)
+
+
+def check_seed(seed):
+    """A numpy Generator from an int seed, a Generator, or None."""
+    if seed is None or isinstance(seed, np.random.Generator):
+        return np.random.default_rng(seed)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an integer or a numpy Generator, got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
+def arc_list(arcs, name: str, nodes) -> list[tuple[str, str]]:
+    """Pairs ``(from, to)`` from a list of pairs or a DataFrame with columns from/to (as in
+    bnlearn), each naming known nodes."""
+    if arcs is None:
+        return []
+    if isinstance(arcs, pd.DataFrame):
+        if not {"from", "to"} <= set(arcs.columns):
+            raise ValueError(f"{name} as a DataFrame needs columns 'from' and 'to'")
+        arcs = list(zip(arcs["from"], arcs["to"]))
+    if isinstance(arcs, (str, bytes)):
+        raise TypeError(f"{name} must be a list of (from, to) pairs, not a string")
+    known = set(nodes)
+    out = []
+    for arc in arcs:
+        try:
+            u, v = arc
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} entries must be (from, to) pairs, got {arc!r}") from None
+        for node in (u, v):
+            try:
+                ok = node in known
+            except TypeError:
+                ok = False
+            if not ok:
+                raise ValueError(f"{name} names unknown node {node!r}")
+        if u == v:
+            raise ValueError(f"{name} has a self-loop on {u!r}")
+        out.append((u, v))
+    return out

@@ -1,0 +1,216 @@
+"""The array state of a score-based search, shared by every search front end.
+
+Holds the parent sets, the Pearce-Kelly order, the candidate table with its delta cache
+and the local-score cache; moves run in :mod:`bnfs._kernels.hill_climbing`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bnfs._data import Dataset
+from bnfs._kernels import hill_climbing as _hc
+from bnfs.graph import DAG
+from bnfs.order import OnlineTopologicalOrder
+from bnfs.scores import counts_scratch_size, resolve_score
+
+
+class SearchState:
+    """Parents, order, candidates and caches of one search over discrete data.
+
+    Parameters
+    ----------
+    data : Dataset (discrete)
+    score, iss : as :class:`bnfs.scores.Scorer`
+    max_parents : int
+    blacklist, whitelist : list of (from, to) name pairs (already validated)
+    start : DAG or None
+    """
+
+    def __init__(self, data: Dataset, score: str, iss: float, max_parents: int,
+                 blacklist, whitelist, start: DAG | None):
+        self.data = data
+        self.names = data.discrete_names
+        self.index = {v: i for i, v in enumerate(self.names)}
+        self.score, self.kind, self.iss = resolve_score(data, score, iss)
+        n = self.n = len(self.names)
+        self.codes, self.arities = data.codes, data.arities
+        self.max_parents = max_parents
+        self._black = {(self.index[u], self.index[v]) for u, v in blacklist}
+        white = [(self.index[u], self.index[v]) for u, v in whitelist]
+        self.white = set(white)
+        bad = self.white & self._black
+        if bad:
+            u, v = next(iter(bad))
+            raise ValueError(f"arc {self.names[u]!r} -> {self.names[v]!r} is both black- and whitelisted")
+        # a whitelisted arc forbids its reverse
+        self._black |= {(v, u) for u, v in white}
+        start_arcs = [] if start is None else [(self.index[u], self.index[v]) for u, v in start.arcs]
+        for u, v in start_arcs:
+            if (u, v) in self._black:
+                raise ValueError(f"start graph has blacklisted arc {self.names[u]!r} -> {self.names[v]!r}")
+        arcs = sorted(set(start_arcs) | self.white)
+        self.order = OnlineTopologicalOrder(n, capacity=max(2 * n, 16))
+        for u, v in arcs:
+            if not self.order.try_add(u, v):
+                raise ValueError("whitelist and start graph together form a directed cycle "
+                                 f"(at {self.names[u]!r} -> {self.names[v]!r})")
+        indeg = np.bincount([v for _, v in arcs], minlength=n) if arcs else np.zeros(n, int)
+        if indeg.max(initial=0) > max_parents:
+            v = int(np.argmax(indeg))
+            raise ValueError(f"start graph and whitelist give {self.names[v]!r} {indeg[v]} "
+                             f"parents, more than max_parents={max_parents}")
+        self.parents = np.full((n, max(max_parents, 1)), -1, dtype=np.int64)
+        self.npar = np.zeros(n, dtype=np.int64)
+        self.phash = np.zeros(n, dtype=np.int64)
+        for u, v in arcs:
+            self.parents[v, self.npar[v]] = u
+            self.npar[v] += 1
+            self.phash[v] ^= _hc.parent_key(u)
+        self.ghash = np.zeros(1, dtype=np.int64)
+        for u, v in arcs:
+            self.ghash[0] ^= _hc.arc_key(u, v, n)
+        rows = data.n_rows
+        self.cfg = np.empty(rows, dtype=np.int64)
+        self.cfg2 = np.empty(rows, dtype=np.int64)
+        self.counts = np.zeros(counts_scratch_size(rows), dtype=np.int64)
+        self.tmp = np.empty(max(max_parents, 1), dtype=np.int64)
+        self.cache = _hc.new_cache()
+        self.counters = np.zeros(8, dtype=np.int64)
+        self.node_score = np.zeros(n)
+
+    # -- candidates ---------------------------------------------------------------------------
+    def forbidden(self, u: int, v: int) -> bool:
+        return (u, v) in self._black
+
+    def all_candidates(self) -> list[np.ndarray]:
+        """Every other node that the blacklist allows, per node."""
+        out = []
+        for v in range(self.n):
+            cands = np.array([u for u in range(self.n) if u != v and (u, v) not in self._black],
+                             dtype=np.int64) if self._black else np.delete(np.arange(self.n), v)
+            out.append(cands)
+        return out
+
+    def current_parents(self, v: int) -> np.ndarray:
+        return self.parents[v, :self.npar[v]].copy()
+
+    def set_candidates(self, candidates: list[np.ndarray]) -> None:
+        """Restrict each node's parents to ``candidates[v]`` (current parents are always
+        kept) and recompute all deltas."""
+        n = self.n
+        lists = []
+        for v in range(n):
+            cands = [int(u) for u in candidates[v] if u != v and (u, v) not in self._black]
+            have = set(cands)
+            cands += [int(u) for u in self.current_parents(v) if u not in have]
+            lists.append(cands)
+        width = max(1, max(len(c) for c in lists))
+        self.cand = np.full((n, width), -1, dtype=np.int64)
+        self.n_cand = np.array([len(c) for c in lists], dtype=np.int64)
+        self.in_graph = np.zeros((n, width), dtype=np.uint8)
+        self.fixed = np.zeros((n, width), dtype=np.uint8)
+        self.rev = np.full((n, width), -1, dtype=np.int64)
+        column = [dict() for _ in range(n)]
+        for v, cands in enumerate(lists):
+            self.cand[v, :len(cands)] = cands
+            column[v] = {u: c for c, u in enumerate(cands)}
+            pa = set(self.current_parents(v).tolist())
+            for c, u in enumerate(cands):
+                self.in_graph[v, c] = u in pa
+                self.fixed[v, c] = (u, v) in self.white
+        for v, cands in enumerate(lists):
+            for c, u in enumerate(cands):
+                self.rev[v, c] = column[u].get(v, -1)
+        self.delta = np.zeros((n, width))
+        for v in range(n):
+            self.refresh(v)
+
+    def refresh(self, v: int) -> None:
+        _hc.refresh_row(self.codes, self.arities, self.kind, self.iss, v, self.cand, self.n_cand,
+                        self.in_graph, self.parents, self.npar, self.phash, self.max_parents,
+                        self.node_score, self.delta, self.cfg, self.cfg2, self.counts, self.tmp,
+                        self.cache, self.counters)
+
+    # -- moves --------------------------------------------------------------------------------
+    def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_parents, best_npar,
+            best_score) -> int:
+        """Run the compiled search for up to ``max_steps`` moves; return its status."""
+        while True:
+            o = self.order
+            _hc.search(self.codes, self.arities, self.kind, self.iss, self.cand, self.n_cand,
+                       self.rev, self.fixed, self.in_graph, self.parents, self.npar, self.phash,
+                       self.max_parents, self.node_score, self.delta, o.pos, o.node_at, o.heads,
+                       o.arcs, o.meta, o.mark, o.work, self.cfg, self.cfg2, self.counts, self.tmp,
+                       self.cache, self.counters, max_steps, tabu, max_tabu, self.ghash,
+                       best_parents, best_npar, best_score)
+            status = int(self.counters[_hc.STATUS])
+            if status != 3:
+                return status
+            o._reserve()
+
+    def toggle(self, v: int, c: int) -> bool:
+        """Add or remove candidate ``c`` of ``v`` (outside the compiled loop); False when
+        the move is not allowed (cycle, whitelist, max_parents)."""
+        u = int(self.cand[v, c])
+        if self.in_graph[v, c]:
+            if self.fixed[v, c]:
+                return False
+            self.order.remove(u, v)
+            _hc._set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
+        else:
+            if self.npar[v] >= self.max_parents or not self.order.try_add(u, v):
+                return False
+            _hc._set_parent(v, u, c, True, self.parents, self.npar, self.in_graph, self.phash)
+        self.ghash[0] ^= _hc.arc_key(u, v, self.n)
+        self.refresh(v)
+        return True
+
+    def reverse(self, v: int, c: int) -> bool:
+        """Reverse the arc from candidate ``c`` into ``v``; False when not allowed."""
+        u, rc = int(self.cand[v, c]), int(self.rev[v, c])
+        if not self.in_graph[v, c] or self.fixed[v, c] or rc < 0 or self.npar[u] >= self.max_parents:
+            return False
+        if not self.order.reverse(u, v):
+            return False
+        _hc._set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
+        _hc._set_parent(u, v, rc, True, self.parents, self.npar, self.in_graph, self.phash)
+        self.ghash[0] ^= _hc.arc_key(u, v, self.n) ^ _hc.arc_key(v, u, self.n)
+        self.refresh(v)
+        self.refresh(u)
+        return True
+
+    def set_parents(self, parents: np.ndarray, npar: np.ndarray) -> None:
+        """Replace the whole graph (e.g. by the best one a tabu search saw)."""
+        for v in range(self.n):
+            for u in self.current_parents(v):
+                self.order.remove(int(u), v)
+        self.parents[:] = -1
+        self.npar[:] = 0
+        self.phash[:] = 0
+        self.ghash[0] = 0
+        self.in_graph[:] = 0
+        for v in range(self.n):
+            for u in parents[v, :npar[v]]:
+                if not self.order.try_add(int(u), v):  # pragma: no cover - parents come from a DAG
+                    raise RuntimeError("internal error: stored graph is cyclic")
+                self.parents[v, self.npar[v]] = u
+                self.npar[v] += 1
+                self.phash[v] ^= _hc.parent_key(int(u))
+                self.ghash[0] ^= _hc.arc_key(int(u), v, self.n)
+                c = np.flatnonzero(self.cand[v, :self.n_cand[v]] == u)
+                self.in_graph[v, c] = 1
+        for v in range(self.n):
+            self.refresh(v)
+
+    # -- results ------------------------------------------------------------------------------
+    @property
+    def total(self) -> float:
+        return float(self.node_score.sum())
+
+    def arcs(self) -> list[tuple[str, str]]:
+        return [(self.names[int(u)], self.names[v]) for v in range(self.n)
+                for u in sorted(self.current_parents(v))]
+
+    def to_dag(self, learning: dict) -> DAG:
+        return DAG(self.names, self.arcs(), learning=learning)

@@ -1,0 +1,133 @@
+"""Hill climbing and tabu search: validity, local optimality, quality, determinism."""
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import reference
+from bnfs import DAG, Scorer, datasets, hill_climbing, shd, tabu_search
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return reference.data("asia")
+
+
+def _no_single_move_improves(dag: DAG, scorer: Scorer, max_parents=None, blacklist=(), whitelist=()):
+    base = {v: scorer.local(v, dag.parents(v)) for v in dag.nodes}
+    black = set(blacklist)
+    for u in dag.nodes:
+        for v in dag.nodes:
+            if u == v:
+                continue
+            pa = dag.parents(v)
+            if dag.has_arc(u, v):
+                if (u, v) in set(whitelist):
+                    continue
+                removed = [p for p in pa if p != u]
+                assert scorer.local(v, removed) - base[v] <= 1e-7, ("remove", u, v)
+                trial = dag.copy()
+                trial.remove_arc(u, v)
+                if (v, u) not in black and (max_parents is None or len(dag.parents(u)) < max_parents):
+                    try:
+                        trial.add_arc(v, u)
+                    except ValueError:
+                        continue
+                    gain = (scorer.local(v, removed) - base[v]
+                            + scorer.local(u, dag.parents(u) + [v]) - base[u])
+                    assert gain <= 1e-7, ("reverse", u, v)
+            elif not dag.has_arc(v, u) and (u, v) not in black:
+                if max_parents is not None and len(pa) >= max_parents:
+                    continue
+                trial = dag.copy()
+                try:
+                    trial.add_arc(u, v)
+                except ValueError:
+                    continue
+                assert scorer.local(v, pa + [u]) - base[v] <= 1e-7, ("add", u, v)
+
+
+@pytest.mark.parametrize("label", ["bic", "bde", "k2"])
+def test_result_is_a_local_optimum(asia, label):
+    dag = hill_climbing(asia, label, progress=False)
+    scorer = Scorer(asia, label)
+    assert dag.learning["score_value"] == pytest.approx(scorer.total(dag), rel=1e-10)
+    _no_single_move_improves(dag, scorer)
+
+
+def test_constraints_are_obeyed(asia):
+    black = [("either", "dysp"), ("bronc", "dysp"), ("smoke", "lung")]
+    white = [("asia", "xray")]
+    dag = hill_climbing(asia, max_parents=1, blacklist=black, whitelist=white, progress=False)
+    assert nx.is_directed_acyclic_graph(dag.to_networkx())
+    assert all(len(dag.parents(v)) <= 1 for v in dag.nodes)
+    assert not any(dag.has_arc(u, v) for u, v in black)
+    assert dag.has_arc("asia", "xray")
+    _no_single_move_improves(dag, Scorer(asia), max_parents=1,
+                             blacklist=black + [("xray", "asia")], whitelist=white)
+
+
+def test_start_graph_and_bnlearn_style_blacklist(asia):
+    import pandas as pd
+    truth = reference.true_dag("asia")
+    dag = hill_climbing(asia, start=truth, progress=False)
+    assert Scorer(asia).total(dag) >= Scorer(asia).total(truth) - 1e-9
+    frame = pd.DataFrame({"from": ["either"], "to": ["dysp"]})
+    assert not hill_climbing(asia, blacklist=frame, progress=False).has_arc("either", "dysp")
+
+
+@pytest.mark.parametrize("name", reference.NETWORKS)
+def test_bic_at_least_bnlearn_hc(name):
+    """Greedy search ends in some local optimum; with restarts or tabu moves bnfs must
+    reach at least bnlearn's hc score (same score, same data; the file rounds to 0.01)."""
+    frame = reference.data(name)
+    golden = reference.table(name, "runs.tsv").set_index("run")["bic_of_result"]
+    empty = Scorer(frame).total(DAG(frame.columns))
+    plain = hill_climbing(frame, "bic", progress=False).learning["score_value"]
+    assert plain > empty
+    restarted = hill_climbing(frame, "bic", restarts=10, perturb_moves=5, seed=0, progress=False)
+    assert restarted.learning["score_value"] >= max(plain, golden["hc_bic"] - 0.01)
+    tabu = tabu_search(frame, "bic", progress=False)
+    assert tabu.learning["score_value"] >= golden["hc_bic"] - 0.01
+
+
+@pytest.mark.parametrize("name, learner, bound", [
+    ("child", hill_climbing, 8), ("child", tabu_search, 2), ("asia", tabu_search, 4)])
+def test_enough_data_recovers_the_network(name, learner, bound):
+    frame = datasets.sample(name, 20_000, seed=5)
+    dag = learner(frame, "bic", progress=False)
+    assert shd(dag, datasets.network(name)) <= bound
+
+
+def test_restarts_are_seeded_and_never_worse(asia):
+    base = hill_climbing(asia, progress=False)
+    a = hill_climbing(asia, restarts=3, perturb_moves=3, seed=1, progress=False)
+    b = hill_climbing(asia, restarts=3, perturb_moves=3, seed=1, progress=False)
+    assert a == b
+    assert a.learning["score_value"] >= base.learning["score_value"] - 1e-9
+    assert a.learning["n_scores"] > 0 and a.learning["moves"] >= base.learning["moves"]
+
+
+def test_bad_arguments(asia):
+    with pytest.raises(ValueError, match="blacklist names unknown node 'nope'"):
+        hill_climbing(asia, blacklist=[("nope", "asia")])
+    with pytest.raises(ValueError, match="directed cycle"):
+        hill_climbing(asia, whitelist=[("asia", "tub"), ("tub", "either"), ("either", "asia")])
+    with pytest.raises(ValueError, match="both black- and whitelisted"):
+        hill_climbing(asia, whitelist=[("asia", "tub")], blacklist=[("asia", "tub")])
+    with pytest.raises(ValueError, match="max_parents must be >= 0"):
+        hill_climbing(asia, max_parents=-1)
+    with pytest.raises(TypeError, match="max_parents must be an integer"):
+        hill_climbing(asia, max_parents=2.5)
+    with pytest.raises(ValueError, match="more than max_parents=0"):
+        hill_climbing(asia, max_parents=0, whitelist=[("asia", "tub")])
+    with pytest.raises(ValueError, match="score must be one of"):
+        hill_climbing(asia, "bogus")
+    with pytest.raises(TypeError, match="seed"):
+        hill_climbing(asia, seed="x")
+    with pytest.raises(ValueError, match="continuous"):
+        hill_climbing(pd.DataFrame({"x": np.arange(5.0) / 3, "y": [0, 1, 0, 1, 0]}))
+    before = asia.copy()
+    hill_climbing(asia, progress=False)
+    assert asia.equals(before)

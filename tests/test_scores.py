@@ -1,0 +1,137 @@
+"""Local scores against bnlearn's golden values and pgmpy; equivalence invariance."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, strategies as st
+
+import reference
+from strategies import random_dags
+from bnfs import DAG, Dataset, Scorer, datasets, score
+from bnfs._kernels import scores as _k
+
+
+@pytest.mark.parametrize("name", reference.NETWORKS)
+def test_true_network_scores_equal_bnlearn(name):
+    frame, truth = reference.data(name), reference.true_dag(name)
+    golden = reference.table(name, "true_scores.tsv").set_index("score")["value"]
+    for label in ["loglik", "aic", "bic", "bde", "k2"]:
+        assert score(truth, frame, label) == pytest.approx(golden[label], rel=1e-10)
+    assert score(truth, frame, "bde", iss=10) == pytest.approx(golden["bde_iss10"], rel=1e-10)
+
+
+@pytest.mark.parametrize("name, node", [("asia", "either"), ("asia", "dysp"),
+                                        ("alarm", "CATECHOL"), ("alarm", "LVEDVOLUME"),
+                                        ("alarm", "BP")])
+def test_local_scores_equal_pgmpy(name, node):
+    from pgmpy.estimators import AIC, BDeu, BIC, K2
+
+    frame = reference.data(name)
+    truth = reference.true_dag(name)
+    parents = truth.parents(node)
+    for label, cls, kwargs in [("bic", BIC, {}), ("aic", AIC, {}), ("k2", K2, {}),
+                               ("bde", BDeu, {"equivalent_sample_size": 1})]:
+        theirs = cls(frame, **kwargs).local_score(node, tuple(parents))
+        assert Scorer(frame, label).local(node, parents) == pytest.approx(theirs, rel=1e-8)
+
+
+def _loglik_by_pandas(frame, node, parents):
+    counts = frame.groupby(parents + [node], observed=True).size() if parents else frame.groupby(node).size()
+    if parents:
+        totals = counts.groupby(level=list(range(len(parents)))).transform("sum")
+    else:
+        totals = counts.sum()
+    return float((counts * np.log(counts / totals)).sum())
+
+
+def test_sparse_path_and_renumbering_match_a_direct_count():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 2, size=(300, 46)), columns=[f"c{i}" for i in range(46)])
+    frame["c0"] = frame["c1"] ^ frame["c2"]  # some dependence
+    data = Dataset(frame)
+    parents = [f"c{i}" for i in range(1, 46)]  # 2^45 configurations: renumbered
+    expected = _loglik_by_pandas(frame, "c0", parents)
+    assert Scorer(data, "loglik").local("c0", parents) == pytest.approx(expected, rel=1e-12)
+    # the same family through the dense and the sparse counting paths
+    par = np.array([data.index(p) for p in parents[:6]], dtype=np.int64)
+    cfg = np.empty(300, dtype=np.int64)
+    dense = _k.local_score(data.codes, data.arities, 0, par, 6, _k.BDE, 1.0, cfg,
+                           np.zeros(1 << 16, dtype=np.int64))
+    sparse = _k.local_score(data.codes, data.arities, 0, par, 6, _k.BDE, 1.0, cfg,
+                            np.zeros(4, dtype=np.int64))
+    assert dense == pytest.approx(sparse, rel=1e-12)
+
+
+def test_scores_of_a_tiny_table_by_hand():
+    frame = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 0, 1, 0]})
+    s = Scorer(frame, "loglik")
+    # b | a: a=0 -> (2, 0), a=1 -> (1, 1): loglik = 2 log 1 + 2 log(1/2)
+    assert s.local("b", ["a"]) == pytest.approx(2 * math.log(0.5))
+    bic = Scorer(frame, "bic").local("b", ["a"])
+    assert bic == pytest.approx(2 * math.log(0.5) - 0.5 * math.log(4) * 2)
+    k2 = Scorer(frame, "k2").local("b", [])
+    # K2, r = 2, N = 4, counts (3, 1): lgamma(2) - lgamma(6) + lgamma(4) + lgamma(2)
+    assert k2 == pytest.approx(math.lgamma(2) - math.lgamma(6) + math.lgamma(4) + math.lgamma(2))
+
+
+@pytest.fixture(scope="module")
+def asia_frame():
+    return datasets.sample("asia", 3000, seed=11)
+
+
+@given(st.data())
+def test_markov_equivalent_dags_score_equal(asia_frame, data):
+    g = data.draw(random_dags(max_nodes=8))
+    names = list(asia_frame.columns)
+    g = DAG(names[:g.n_nodes], [(names[int(u[1:])], names[int(v[1:])]) for u, v in g.arcs])
+    frame = asia_frame[list(g.nodes)]
+    other = g.copy()
+    for _ in range(4):
+        covered = [(u, v) for u, v in other.arcs
+                   if set(other.parents(v)) == set(other.parents(u)) | {u}]
+        if not covered:
+            break
+        other.reverse_arc(*data.draw(st.sampled_from(covered)))
+    for label in ("bic", "bde", "aic", "loglik"):
+        scorer = Scorer(frame, label)
+        assert scorer.total(other) == pytest.approx(scorer.total(g), rel=1e-10, abs=1e-8)
+
+
+def test_cache_counts_and_errors():
+    frame = reference.data("asia")
+    s = Scorer(frame, "bic")
+    s.local("dysp", ["bronc", "either"])
+    s.local("dysp", ["either", "bronc"])
+    assert (s.n_evaluations, s.cache_hits) == (1, 1)
+    with pytest.raises(ValueError, match="'nope' is not a column"):
+        s.local("nope")
+    with pytest.raises(ValueError, match="its own parent"):
+        s.local("dysp", ["dysp"])
+    with pytest.raises(TypeError, match="single string"):
+        s.local("dysp", "bronc")
+    with pytest.raises(ValueError, match="score must be one of"):
+        Scorer(frame, "mdl")
+    with pytest.raises(ValueError, match="iss"):
+        Scorer(frame, "bde", iss=0)
+    with pytest.raises(ValueError, match="continuous data"):
+        Scorer(frame, "bic-g")
+    with pytest.raises(TypeError, match="DAG"):
+        s.total(reference.true_dag("asia").cpdag())
+
+
+def test_gaussian_bic_matches_a_regression_fit():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=500)
+    y = 2 * x + rng.normal(scale=0.5, size=500)
+    frame = pd.DataFrame({"x": x, "y": y})
+    s = Scorer(frame, "bic")
+    assert s.score == "bic-g"
+    coef = np.polyfit(x, y, 1)
+    sigma2 = np.mean((y - np.polyval(coef, x)) ** 2)
+    ll = -0.5 * 500 * (math.log(2 * math.pi * sigma2) + 1)
+    assert s.local("y", ["x"]) == pytest.approx(ll - 0.5 * math.log(500) * 3, rel=1e-10)
+    assert s.local("y", ["x"]) > s.local("y", [])
+    with pytest.raises(ValueError, match="mixed discrete and continuous"):
+        Scorer(pd.DataFrame({"x": x, "c": rng.integers(0, 2, 500)}))
