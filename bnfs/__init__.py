@@ -13,7 +13,7 @@ from bnfs.metrics import shd
 from bnfs.network import DiscreteNetwork, read_bif, write_bif
 from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
 from bnfs.scores import Scorer, score
-from bnfs.search import hill_climbing, tabu_search
+from bnfs.search import hill_climbing, post_process, screen_based, sparse_candidate, tabu_search
 
 __version__ = "0.1.0"
 
@@ -23,5 +23,6 @@ __all__ = [
     "DAG", "PDAG", "Dataset", "DiscreteNetwork", "OnlineTopologicalOrder", "DFSCycleCheck",
     "as_dataset", "discretize", "datasets", "metrics", "shd", "read_bif", "write_bif",
     "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "Scorer", "score",
-    "hill_climbing", "tabu_search", "__version__",
+    "hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "post_process",
+    "__version__",
 ]

@@ -196,7 +196,7 @@ class Dataset:
         self.arities = np.array([len(self.states[n]) for n in disc_names], dtype=np.int64)
         dtype = _code_dtype(int(self.arities.max()) if disc_names else 2)
         self.codes = np.empty((self.n_rows, len(disc_names)), dtype=dtype, order="F")
-        for j, codes in enumerate(disc_codes):
+        for j, codes in enumerate(disc_codes):  # (from_sparse fills codes itself)
             self.codes[:, j] = codes
         self.values = np.empty((self.n_rows, len(cont_names)), dtype=np.float64, order="F")
         for j, values in enumerate(floats):
@@ -280,6 +280,49 @@ class Dataset:
         self._set(n_rows=codes.shape[0], disc_names=names,
                   disc_codes=[codes[:, j] for j in range(len(names))], states=states,
                   cont_names=(), floats=())
+        return self
+
+    @classmethod
+    def from_sparse(cls, matrix, names: Sequence[str] | None = None, *,
+                    drop_constant: bool = False) -> "Dataset":
+        """Binary presence data (``X != 0``) from a scipy sparse matrix (rows x variables),
+        e.g. term counts; states are ``(0, 1)``.
+
+        Columns that are all zero or all non-zero carry no information: they raise, or
+        are dropped with ``drop_constant=True``.
+        """
+        import scipy.sparse as sp
+
+        if not sp.issparse(matrix):
+            raise TypeError(f"expected a scipy sparse matrix, got {type(matrix).__name__}")
+        matrix = sp.csc_matrix(matrix)
+        n_rows, n_cols = matrix.shape
+        if n_rows == 0 or n_cols == 0:
+            raise ValueError(f"data has shape {matrix.shape}; it needs rows and columns")
+        names = _check_names(names if names is not None else [f"x{j}" for j in range(n_cols)])
+        if len(names) != n_cols:
+            raise ValueError(f"names has {len(names)} entries for {n_cols} columns")
+        matrix.eliminate_zeros()
+        if matrix.data.size and not np.isfinite(matrix.data).all():
+            raise ValueError("sparse data has NaN or infinite entries")
+        on = np.diff(matrix.indptr)
+        constant = (on == 0) | (on == n_rows)
+        if constant.any() and not drop_constant:
+            bad = [names[j] for j in np.flatnonzero(constant)[:5]]
+            raise ValueError(f"{int(constant.sum())} columns are constant (e.g. {bad}); "
+                             "pass drop_constant=True to drop them")
+        keep = np.flatnonzero(~constant)
+        if keep.size == 0:
+            raise ValueError("every column is constant")
+        codes = np.zeros((n_rows, keep.size), dtype=np.uint8, order="F")
+        for t, j in enumerate(keep):
+            codes[matrix.indices[matrix.indptr[j]:matrix.indptr[j + 1]], t] = 1
+        kept = [names[j] for j in keep]
+        self = cls.__new__(cls)
+        self.names = tuple(kept)
+        self._set(n_rows=n_rows, disc_names=kept, disc_codes=[], states={n: (0, 1) for n in kept},
+                  cont_names=(), floats=())
+        self.codes = codes
         return self
 
     # -- access ---------------------------------------------------------------------------
@@ -405,9 +448,13 @@ class Dataset:
 
 
 def as_dataset(data, **kwargs) -> Dataset:
-    """``data`` itself when it is a Dataset, else ``Dataset(data, **kwargs)``."""
+    """``data`` itself when it is a Dataset, :meth:`Dataset.from_sparse` for a scipy sparse
+    matrix, else ``Dataset(data, **kwargs)``."""
     if isinstance(data, Dataset):
         return data
+    import scipy.sparse as sp
+    if sp.issparse(data):
+        return Dataset.from_sparse(data)
     return Dataset(data, **kwargs)
 
 

@@ -273,3 +273,34 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
         else:
             counters[NON_IMPROVING] += 1
     counters[STATUS] = 2
+
+
+@njit(cache=True)
+def add_gains(codes, arities, kind, iss, v, parents, npar, phash, node_score_v, cfg, cfg2,
+              counts, cache, counters, out):
+    """``out[u]`` = score change of adding ``u`` to ``v``'s parents (-inf for ``v`` itself
+    and current parents): the sparse-candidate selection measure."""
+    n = out.shape[0]
+    k = npar[v]
+    base_key = node_key(v) ^ phash[v]
+    q = _s.parent_config(codes, arities, parents[v], k, cfg)
+    q_base = _s.n_configurations(arities, parents[v], k)
+    r = arities[v]
+    for u in range(n):
+        out[u] = 0.0
+    out[v] = NEG_INF
+    for t in range(k):
+        out[parents[v, t]] = NEG_INF
+    for u in range(n):
+        if out[u] == NEG_INF:
+            continue
+        key = base_key ^ parent_key(u)
+        if key in cache:
+            counters[N_HITS] += 1
+            value = cache[key]
+        else:
+            q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
+            value = _s.score_config(cfg2, q2, codes, v, r, q_base * arities[u], kind, iss, counts)
+            counters[N_SCORES] += 1
+            cache[key] = value
+        out[u] = value - node_score_v

@@ -187,3 +187,26 @@ def gaussian_local_score(values, node, parents, n_par, kind):
     if kind == AIC:
         return ll - (n_par + 2)
     return ll
+
+
+@njit(cache=True)
+def score_table(table, kind, iss, n_total):
+    """Local score from a (configurations x arity) count table (all configurations listed)."""
+    q, r = table.shape
+    a_j = iss / q
+    a_jk = a_j / r
+    total = 0.0
+    for j in range(q):
+        n_j = 0.0
+        for k in range(r):
+            c = table[j, k]
+            if c > 0:
+                n_j += c
+                total += _cell_term(kind, float(c), a_jk)
+        if n_j > 0:
+            total += _config_term(kind, n_j, a_j, float(r))
+    if kind == BIC:
+        total -= 0.5 * math.log(n_total) * q * (r - 1)
+    elif kind == AIC:
+        total -= q * (r - 1)
+    return total

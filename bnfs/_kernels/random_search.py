@@ -1,0 +1,165 @@
+"""Random hill-climbing post-processing (Shen, Li & Wong 2008), entirely in numba.
+
+Each operation picks a random edit: with probability ``p_add`` the addition of a random
+ordered pair, with ``p_remove`` the removal of a random existing arc, otherwise the
+reversal of a random existing arc; the edit is kept only when it raises the score (and
+closes no cycle: Pearce-Kelly order). Local scores come from the shared Zobrist-keyed cache,
+so after the first few thousand operations most proposals cost a dictionary lookup.
+
+Existing arcs are kept in ``arc_list`` (pairs) with ``arc_slot[v, t]`` giving the slot of
+the arc from ``parents[v, t]``, so a random arc is drawn in O(1) and removed by swapping.
+"""
+
+import numpy as np
+from numba import njit
+
+from bnfs._kernels import hill_climbing as _hc
+from bnfs._kernels import order as _o
+from bnfs._kernels import scores as _s
+
+EPS = 1e-9
+
+
+@njit(cache=True)
+def _splitmix_next(state):
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _uniform(state):
+    return (_splitmix_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _below(state, n):
+    return np.int64(_splitmix_next(state) % np.uint64(n))
+
+
+@njit(cache=True)
+def _score_with(codes, arities, kind, iss, v, parents, npar, extra, skip, phash, tmp, cfg,
+                counts, cache, counters):
+    """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``."""
+    key = _hc.node_key(v) ^ phash[v]
+    m = 0
+    for t in range(npar[v]):
+        p = parents[v, t]
+        if p == skip:
+            key ^= _hc.parent_key(p)
+        else:
+            tmp[m] = p
+            m += 1
+    if extra >= 0:
+        tmp[m] = extra
+        m += 1
+        key ^= _hc.parent_key(extra)
+    if key in cache:
+        counters[_hc.N_HITS] += 1
+        return cache[key]
+    value = _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
+    counters[_hc.N_SCORES] += 1
+    cache[key] = value
+    return value
+
+
+@njit(cache=True)
+def _drop_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs):
+    """Remove ``u`` from ``v``'s parents and the arc list; return the new arc count."""
+    k = npar[v]
+    slot = -1
+    for t in range(k):
+        if parents[v, t] == u:
+            slot = arc_slot[v, t]
+            parents[v, t] = parents[v, k - 1]
+            arc_slot[v, t] = arc_slot[v, k - 1]
+            break
+    npar[v] = k - 1
+    phash[v] ^= _hc.parent_key(u)
+    last = n_arcs - 1
+    if slot != last:
+        a, b = arc_list[last, 0], arc_list[last, 1]
+        arc_list[slot, 0], arc_list[slot, 1] = a, b
+        for t in range(npar[b]):
+            if parents[b, t] == a:
+                arc_slot[b, t] = slot
+                break
+    return last
+
+
+@njit(cache=True)
+def _add_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs):
+    parents[v, npar[v]] = u
+    arc_slot[v, npar[v]] = n_arcs
+    npar[v] += 1
+    phash[v] ^= _hc.parent_key(u)
+    arc_list[n_arcs, 0], arc_list[n_arcs, 1] = u, v
+    return n_arcs + 1
+
+
+@njit(cache=True)
+def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_score,
+                         max_parents, forbidden, fixed, pos, node_at, heads, arcs, meta, mark,
+                         work, cfg, counts, tmp, cache, counters, arc_list, arc_slot, n_arcs,
+                         n_ops, p_add, p_remove, rng_state):
+    """Run ``n_ops`` random operations; return the number of arcs afterwards.
+
+    ``forbidden`` and ``fixed`` are typed dicts keyed by ``u * n + v`` (black-listed arcs,
+    and white-listed arcs that may not be removed or reversed). ``counters[N_MOVES]`` counts
+    accepted operations. The arc pool (``arcs``) must have a free row for every arc the
+    graph can hold; the caller sizes it.
+    """
+    n = parents.shape[0]
+    for _ in range(n_ops):
+        r = _uniform(rng_state)
+        if r < p_add or n_arcs == 0:
+            u = _below(rng_state, n)
+            v = _below(rng_state, n)
+            if u == v or npar[v] >= max_parents or (u * n + v) in forbidden:
+                continue
+            if _o.find_arc(heads, arcs, u, v) != -1 or _o.find_arc(heads, arcs, v, u) != -1:
+                continue
+            new = _score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash, tmp,
+                              cfg, counts, cache, counters)
+            if new - node_score[v] <= EPS:
+                continue
+            if meta[_o.FREE] == -1:
+                continue
+            if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v):
+                continue
+            n_arcs = _add_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs)
+            node_score[v] = new
+            counters[_hc.N_MOVES] += 1
+        else:
+            slot = _below(rng_state, n_arcs)
+            u, v = arc_list[slot, 0], arc_list[slot, 1]
+            if (u * n + v) in fixed:
+                continue
+            removed = _score_with(codes, arities, kind, iss, v, parents, npar, -1, u, phash,
+                                  tmp, cfg, counts, cache, counters)
+            if r < p_add + p_remove:
+                if removed - node_score[v] <= EPS:
+                    continue
+                _o.unlink(heads, arcs, meta, u, v)
+                n_arcs = _drop_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs)
+                node_score[v] = removed
+                counters[_hc.N_MOVES] += 1
+            else:
+                if npar[u] >= max_parents or (v * n + u) in forbidden:
+                    continue
+                added = _score_with(codes, arities, kind, iss, u, parents, npar, v, -1, phash,
+                                    tmp, cfg, counts, cache, counters)
+                if removed - node_score[v] + added - node_score[u] <= EPS:
+                    continue
+                _o.unlink(heads, arcs, meta, u, v)
+                if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u):
+                    _o.link(heads, arcs, meta, u, v)
+                    continue
+                n_arcs = _drop_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs)
+                n_arcs = _add_parent(u, v, parents, npar, phash, arc_list, arc_slot, n_arcs)
+                node_score[v] = removed
+                node_score[u] = added
+                counters[_hc.N_MOVES] += 1
+    return n_arcs

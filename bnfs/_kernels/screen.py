@@ -1,0 +1,115 @@
+"""Kernels of the screen-based search (Goldenberg & Moore 2004): indicator matrix,
+pairwise gains and the greedy insertion of the sorted edge dump."""
+
+import numpy as np
+from numba import njit
+
+from bnfs._kernels import order as _o
+from bnfs._kernels import random_search as _rs
+from bnfs._kernels import scores as _s
+
+EPS = 1e-9
+
+
+@njit(cache=True)
+def indicator_csc(codes, marked):
+    """CSC arrays (indptr, indices) of the rows where ``codes[:, j] == marked[j]`` is False,
+    i.e. where column j is "on" (``marked`` holds the "off" code of each column)."""
+    n_rows, n_cols = codes.shape
+    indptr = np.zeros(n_cols + 1, dtype=np.int64)
+    for j in range(n_cols):
+        m = 0
+        off = marked[j]
+        for i in range(n_rows):
+            if codes[i, j] != off:
+                m += 1
+        indptr[j + 1] = indptr[j] + m
+    indices = np.empty(indptr[n_cols], dtype=np.int32)
+    for j in range(n_cols):
+        t = indptr[j]
+        off = marked[j]
+        for i in range(n_rows):
+            if codes[i, j] != off:
+                indices[t] = i
+                t += 1
+    return indptr, indices
+
+
+@njit(cache=True)
+def pair_gains(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out):
+    """``out[p, 0]`` = gain of ``i -> j`` and ``out[p, 1]`` = gain of ``j -> i`` over the
+    empty graph, for ``pairs[p] = (i, j)`` (general discrete data)."""
+    parent = np.empty(1, dtype=np.int64)
+    for p in range(pairs.shape[0]):
+        i, j = pairs[p, 0], pairs[p, 1]
+        parent[0] = i
+        out[p, 0] = _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) \
+            - empty_score[j]
+        parent[0] = j
+        out[p, 1] = _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) \
+            - empty_score[i]
+
+
+@njit(cache=True)
+def insert_edges(codes, arities, kind, iss, pairs, parents, npar, phash, node_score,
+                 max_parents, forbidden, pos, node_at, heads, arcs, meta, mark, work, cfg,
+                 counts, tmp, cache, counters):
+    """Walk the sorted edge dump once: add each pair in the direction that raises the
+    current score more, if it does, fits ``max_parents``, is not forbidden and closes no
+    cycle. The arc pool must have a free row per pair. Returns the number added."""
+    n = parents.shape[0]
+    added = 0
+    for p in range(pairs.shape[0]):
+        i, j = pairs[p, 0], pairs[p, 1]
+        if _o.find_arc(heads, arcs, i, j) != -1 or _o.find_arc(heads, arcs, j, i) != -1:
+            continue
+        best, src, dst = EPS, -1, -1
+        for d in range(2):
+            u, v = (i, j) if d == 0 else (j, i)
+            if npar[v] >= max_parents or (u * n + v) in forbidden:
+                continue
+            new = _rs._score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash,
+                                  tmp, cfg, counts, cache, counters)
+            if new - node_score[v] > best:
+                best, src, dst = new - node_score[v], u, v
+        if src < 0:
+            continue
+        if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, src, dst):
+            u, v = dst, src  # the other direction, if it also improves
+            if npar[v] >= max_parents or (u * n + v) in forbidden:
+                continue
+            new = _rs._score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash,
+                                  tmp, cfg, counts, cache, counters)
+            if new - node_score[v] <= EPS or not _o.pk_try_add(pos, node_at, heads, arcs,
+                                                                 meta, mark, work, u, v):
+                continue
+            src, dst = u, v
+        new = _rs._score_with(codes, arities, kind, iss, dst, parents, npar, src, -1, phash,
+                              tmp, cfg, counts, cache, counters)
+        parents[dst, npar[dst]] = src
+        npar[dst] += 1
+        phash[dst] ^= _rs._hc.parent_key(src)
+        node_score[dst] = new
+        added += 1
+    return added
+
+
+@njit(cache=True)
+def binary_pair_gains(n11, on_i, on_j, n_rows, kind, iss, out):
+    """Pair gains for two binary columns from their co-occurrence count ``n11`` and "on"
+    counts alone (no pass over the data): the 2 x 2 table is determined by them."""
+    with_parent = np.empty((2, 2))
+    alone = np.empty((1, 2))
+    for p in range(n11.shape[0]):
+        both, ci, cj = n11[p], on_i[p], on_j[p]
+        # rows: state of the parent; columns: state of the child
+        for d in range(2):
+            a, b = (ci, cj) if d == 0 else (cj, ci)  # a: parent's on count, b: child's
+            with_parent[1, 1] = both
+            with_parent[1, 0] = a - both
+            with_parent[0, 1] = b - both
+            with_parent[0, 0] = n_rows - a - b + both
+            alone[0, 1] = b
+            alone[0, 0] = n_rows - b
+            out[p, d] = _s.score_table(with_parent, kind, iss, n_rows) \
+                - _s.score_table(alone, kind, iss, n_rows)

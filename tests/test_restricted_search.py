@@ -1,0 +1,128 @@
+"""Sparse candidate, screen-based search and random post-processing."""
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+import reference
+from bnfs import (DAG, Dataset, Scorer, datasets, hill_climbing, post_process, screen_based,
+                  shd, sparse_candidate)
+from bnfs._kernels import screen as _screen
+from bnfs.scores import resolve_score
+from bnfs.search.screen_based import co_occurrence
+
+
+@pytest.fixture(scope="module")
+def alarm():
+    return reference.data("alarm")
+
+
+def _valid(dag, frame, max_parents=None, black=(), white=()):
+    assert nx.is_directed_acyclic_graph(dag.to_networkx())
+    if max_parents is not None:
+        assert max(len(dag.parents(v)) for v in dag.nodes) <= max_parents
+    assert not any(dag.has_arc(u, v) for u, v in black)
+    assert all(dag.has_arc(u, v) for u, v in white)
+    assert dag.learning["score_value"] == pytest.approx(Scorer(frame).total(dag), rel=1e-10)
+
+
+def test_sparse_candidate_quality_and_constraints(alarm):
+    truth = reference.true_dag("alarm")
+    dag = sparse_candidate(alarm, k=10, progress=False)
+    _valid(dag, alarm, max_parents=10)
+    golden = reference.table("alarm", "runs.tsv").set_index("run")["bic_of_result"]
+    assert dag.learning["score_value"] >= golden["hc_bic"] - 0.01
+    assert shd(dag, truth) <= 40 and dag.learning["rounds"] >= 1
+    black, white = [("HR", "CO"), ("CO", "BP")], [("HYPOVOLEMIA", "LVEDVOLUME")]
+    constrained = sparse_candidate(alarm, k=4, max_parents=2, blacklist=black, whitelist=white,
+                                   progress=False)
+    _valid(constrained, alarm, 2, black, white)
+
+
+def test_sparse_candidate_restricts_parents_to_candidates(alarm):
+    """With k = 1 every node ends with at most one parent, its best single candidate."""
+    dag = sparse_candidate(alarm, k=1, progress=False)
+    _valid(dag, alarm, max_parents=1)
+    assert dag.n_arcs > 10
+
+
+def test_screen_based_and_post_processing(alarm):
+    dag = screen_based(alarm, theta=4, progress=False)
+    _valid(dag, alarm)
+    assert dag.learning["arcs_inserted"] == dag.n_arcs > 20
+    polished = screen_based(alarm, theta=4, post_process=200_000, seed=3, progress=False)
+    _valid(polished, alarm)
+    assert polished.learning["score_value"] > dag.learning["score_value"]
+    again = screen_based(alarm, theta=4, post_process=200_000, seed=3, progress=False)
+    assert again == polished
+    black = [(u, v) for u, v in dag.arcs[:5]]
+    constrained = screen_based(alarm, max_parents=1, blacklist=black, post_process=50_000,
+                               seed=0, progress=False)
+    _valid(constrained, alarm, 1, black)
+
+
+def test_theta_screens_pairs(alarm):
+    loose = screen_based(alarm, theta=1, progress=False).learning
+    strict = screen_based(alarm, theta=2000, progress=False).learning
+    assert strict["pairs_kept"] < loose["pairs_kept"] == loose["pairs_co_occurring"]
+
+
+def test_co_occurrence_counts_non_modal_rows():
+    frame = pd.DataFrame({"a": [0, 1, 1, 0, 1], "b": [1, 1, 0, 0, 1], "c": ["x", "y", "z", "x", "y"]})
+    counts, on = co_occurrence(Dataset(frame))
+    dense = counts.toarray()
+    assert on.tolist() == [3, 3, 3]  # c: modal 'x' (twice) is "off"
+    assert dense[0, 1] == 2 and dense[0, 2] == 3 and dense[1, 2] == 2
+    assert np.all(np.tril(dense) == 0)
+
+
+def test_binary_gains_equal_the_general_kernel():
+    rng = np.random.default_rng(4)
+    x = (rng.random((400, 6)) < 0.3).astype(int)
+    x[:, 1] = x[:, 0] ^ (rng.random(400) < 0.1)
+    data = Dataset(pd.DataFrame(x, columns=list("abcdef")))
+    counts, on = co_occurrence(data)
+    coo = counts.tocoo()
+    pairs = np.column_stack([coo.row, coo.col]).astype(np.int64)
+    for label in ("bic", "bde", "k2", "aic", "loglik"):
+        _, kind, iss = resolve_score(data, label, 1.0)
+        empty = np.array([Scorer(data, label).local(v) for v in data.names])
+        general = np.empty((len(pairs), 2))
+        _screen.pair_gains(data.codes, data.arities, kind, iss, pairs, empty,
+                           np.empty(400, np.int64), np.zeros(1 << 16, np.int64), general)
+        fast = np.empty((len(pairs), 2))
+        _screen.binary_pair_gains(coo.data.astype(float), on[coo.row].astype(float),
+                                  on[coo.col].astype(float), 400.0, kind, iss, fast)
+        np.testing.assert_allclose(fast, general, rtol=1e-10, atol=1e-9)
+
+
+def test_sparse_matrix_input():
+    rng = np.random.default_rng(0)
+    x = (rng.random((600, 40)) < 0.05).astype(float)
+    x[:, 1] = np.maximum(x[:, 0], x[:, 2])
+    matrix = sp.csr_matrix(x)
+    dag = screen_based(matrix, progress=False)
+    assert set(dag.neighbours("x1")) >= {"x0", "x2"}
+    x[:, 5] = 0
+    with pytest.raises(ValueError, match="constant"):
+        Dataset.from_sparse(sp.csr_matrix(x))
+    assert Dataset.from_sparse(sp.csr_matrix(x), drop_constant=True).n_vars == 39
+
+
+def test_post_process_function(alarm):
+    start = DAG(alarm.columns)
+    better = post_process(start, alarm, n_ops=100_000, seed=1, progress=False)
+    info = better.learning["post_process"]
+    assert info["score_after"] > info["score_before"] and info["kept"] > 0
+    _valid(better, alarm)
+    assert post_process(start, alarm, n_ops=100_000, seed=1, progress=False) == better
+    assert start.n_arcs == 0  # not modified
+    # a greedy local optimum has no improving single move, so nothing is kept
+    optimum = hill_climbing(alarm, progress=False)
+    assert post_process(optimum, alarm, n_ops=50_000, seed=0, progress=False) == optimum
+    with pytest.raises(ValueError, match="p_add \\+ p_remove"):
+        post_process(start, alarm, p_add=0.9, p_remove=0.2)
+    with pytest.raises(TypeError, match="DAG"):
+        post_process(start.cpdag(), alarm)
