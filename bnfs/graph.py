@@ -322,6 +322,12 @@ class DAG(_Graph):
                         out.append((self._nodes[a], self._nodes[c], self._nodes[b]))
         return out
 
+    def subgraph(self, nodes: Iterable[str]) -> "DAG":
+        """The DAG induced on ``nodes`` (arcs between them only), in the given order."""
+        keep = [self._nodes[self._i(v)] for v in nodes]
+        inside = set(keep)
+        return DAG(keep, [(u, v) for u, v in self.arcs if u in inside and v in inside])
+
     def skeleton(self) -> "PDAG":
         """The undirected skeleton, as a PDAG with only edges."""
         return PDAG(self._nodes, edges=self.arcs)

@@ -163,3 +163,11 @@ def test_twenty_thousand_nodes():
     cpdag = g.cpdag()
     assert cpdag.n_arcs + cpdag.n_edges == g.n_arcs
     assert set(g.markov_blanket(nodes[5])) == set(cpdag.markov_blanket(nodes[5]))
+
+
+def test_subgraph_keeps_arcs_inside():
+    g = DAG(["a", "b", "c", "d"], [("a", "b"), ("b", "c"), ("c", "d")])
+    sub = g.subgraph(["a", "b", "d"])
+    assert sub.nodes == ("a", "b", "d") and sub.arcs == [("a", "b")]
+    with pytest.raises(ValueError, match="unknown node"):
+        g.subgraph(["a", "zz"])

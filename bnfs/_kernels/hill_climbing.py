@@ -135,6 +135,26 @@ def _set_parent(v, u, c, add, parents, npar, in_graph, phash):
     phash[v] ^= parent_key(u)
 
 
+TOP = 32  # moves kept per scan: when the best closes a cycle the next is tried at once
+
+
+@njit(cache=True)
+def _offer(top_gain, top_move, m, gain, v, c, kind):
+    """Insert a move into the descending list (after equal gains: scan order breaks ties);
+    return the new length (at most TOP)."""
+    t = m if m < TOP else TOP - 1
+    if m == TOP and gain <= top_gain[TOP - 1]:
+        return m
+    while t > 0 and top_gain[t - 1] < gain:
+        top_gain[t] = top_gain[t - 1]
+        top_move[t, 0], top_move[t, 1], top_move[t, 2] = \
+            top_move[t - 1, 0], top_move[t - 1, 1], top_move[t - 1, 2]
+        t -= 1
+    top_gain[t] = gain
+    top_move[t, 0], top_move[t, 1], top_move[t, 2] = v, c, kind
+    return m + 1 if m < TOP else TOP
+
+
 @njit(cache=True)
 def _in_tabu(tabu, counters, h):
     for t in range(counters[N_TABU]):
@@ -160,95 +180,101 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
     blocked = np.zeros(cand.shape, dtype=np.uint8)
     touched = np.empty(cand.shape[0] * cand.shape[1], dtype=np.int64)
     n_blocked = 0
+    top_gain = np.empty(TOP)
+    top_move = np.empty((TOP, 3), dtype=np.int64)
     steps = 0
     while steps < max_steps:
-        # -- pick the best legal move -------------------------------------------------
-        best_gain = NEG_INF
-        best_v, best_c, best_kind = -1, -1, -1
+        # -- the best legal moves, up to TOP of them, best first --------------------------
+        m = 0
         for v in range(n):
             for c in range(n_cand[v]):
                 d = delta[v, c]
+                floor = top_gain[TOP - 1] if m == TOP else NEG_INF
                 if in_graph[v, c]:
                     if fixed[v, c]:
                         continue
-                    # removal
-                    if d > best_gain:
+                    if d > floor:  # removal
                         ok = True
                         if tabu_len > 0:
                             u = cand[v, c]
                             ok = not _in_tabu(tabu, counters, ghash[0] ^ arc_key(u, v, n))
                         if ok:
-                            best_gain, best_v, best_c, best_kind = d, v, c, 1
-                    # reversal
+                            m = _offer(top_gain, top_move, m, d, v, c, 1)
+                            floor = top_gain[TOP - 1] if m == TOP else NEG_INF
                     rc = rev[v, c]
-                    if rc >= 0:
+                    if rc >= 0:  # reversal
                         u = cand[v, c]
                         g = d + delta[u, rc]
-                        if npar[u] < max_parents and g > best_gain:
-                            ok = (blocked[v, c] & 2) == 0
-                            if ok and tabu_len > 0:
+                        if npar[u] < max_parents and g > floor and (blocked[v, c] & 2) == 0:
+                            ok = True
+                            if tabu_len > 0:
                                 h = ghash[0] ^ arc_key(u, v, n) ^ arc_key(v, u, n)
                                 ok = not _in_tabu(tabu, counters, h)
                             if ok:
-                                best_gain, best_v, best_c, best_kind = g, v, c, 2
-                elif d > best_gain:
-                    ok = (blocked[v, c] & 1) == 0
-                    if ok and tabu_len > 0:
+                                m = _offer(top_gain, top_move, m, g, v, c, 2)
+                elif d > floor and (blocked[v, c] & 1) == 0:  # addition
+                    ok = True
+                    if tabu_len > 0:
                         u = cand[v, c]
                         ok = not _in_tabu(tabu, counters, ghash[0] ^ arc_key(u, v, n))
                     if ok:
-                        best_gain, best_v, best_c, best_kind = d, v, c, 0
-        if best_v < 0 or best_gain == NEG_INF:
+                        m = _offer(top_gain, top_move, m, d, v, c, 0)
+        if m == 0 or top_gain[0] == NEG_INF:
             counters[STATUS] = 1
             return
-        improving = best_gain > EPS
-        if not improving:
-            if tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu:
-                counters[STATUS] = 1
-                return
-        # -- apply it -----------------------------------------------------------------
-        v, c = best_v, best_c
-        u = cand[v, c]
-        if best_kind == 0:
-            if meta[_o.FREE] == -1 or not _o.pk_try_add(pos, node_at, heads, arcs, meta,
-                                                          mark, work, u, v):
+        if top_gain[0] <= EPS and (tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu):
+            counters[STATUS] = 1
+            return
+        # -- apply the first of them that closes no cycle ------------------------------------
+        moved = False
+        for t in range(m):
+            if top_gain[t] == NEG_INF or (top_gain[t] <= EPS and tabu_len == 0):
+                break
+            v, c, best_kind = top_move[t, 0], top_move[t, 1], top_move[t, 2]
+            u = cand[v, c]
+            if best_kind == 0:
                 if meta[_o.FREE] == -1:
                     counters[STATUS] = 3  # arc pool full: caller grows it and resumes
                     return
-                blocked[v, c] |= 1
-                touched[n_blocked] = v * cand.shape[1] + c
-                n_blocked += 1
-                continue
-            _set_parent(v, u, c, True, parents, npar, in_graph, phash)
-            ghash[0] ^= arc_key(u, v, n)
-            refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
-                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
-                        counters)
-        elif best_kind == 1:
-            _o.unlink(heads, arcs, meta, u, v)
-            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
-            ghash[0] ^= arc_key(u, v, n)
-            refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
-                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
-                        counters)
-        else:
-            _o.unlink(heads, arcs, meta, u, v)
-            if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u):
-                _o.link(heads, arcs, meta, u, v)
-                blocked[v, c] |= 2
-                touched[n_blocked] = v * cand.shape[1] + c
-                n_blocked += 1
-                continue
-            rc = rev[v, c]
-            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
-            _set_parent(u, v, rc, True, parents, npar, in_graph, phash)
-            ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
-            refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
-                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
-                        counters)
-            refresh_row(codes, arities, kind, iss, u, cand, n_cand, in_graph, parents, npar,
-                        phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
-                        counters)
+                if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v):
+                    blocked[v, c] |= 1
+                    touched[n_blocked] = v * cand.shape[1] + c
+                    n_blocked += 1
+                    continue
+                _set_parent(v, u, c, True, parents, npar, in_graph, phash)
+                ghash[0] ^= arc_key(u, v, n)
+                refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents,
+                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
+                            tmp, cache, counters)
+            elif best_kind == 1:
+                _o.unlink(heads, arcs, meta, u, v)
+                _set_parent(v, u, c, False, parents, npar, in_graph, phash)
+                ghash[0] ^= arc_key(u, v, n)
+                refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents,
+                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
+                            tmp, cache, counters)
+            else:
+                _o.unlink(heads, arcs, meta, u, v)
+                if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u):
+                    _o.link(heads, arcs, meta, u, v)
+                    blocked[v, c] |= 2
+                    touched[n_blocked] = v * cand.shape[1] + c
+                    n_blocked += 1
+                    continue
+                rc = rev[v, c]
+                _set_parent(v, u, c, False, parents, npar, in_graph, phash)
+                _set_parent(u, v, rc, True, parents, npar, in_graph, phash)
+                ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
+                refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents,
+                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
+                            tmp, cache, counters)
+                refresh_row(codes, arities, kind, iss, u, cand, n_cand, in_graph, parents,
+                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
+                            tmp, cache, counters)
+            moved = True
+            break
+        if not moved:
+            continue  # every listed move closes a cycle: they are blocked, look again
         for b in range(n_blocked):
             blocked[touched[b] // cand.shape[1], touched[b] % cand.shape[1]] = 0
         n_blocked = 0

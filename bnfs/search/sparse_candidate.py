@@ -6,6 +6,7 @@ import logging
 import time
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import check_int, check_seed
@@ -20,12 +21,13 @@ __all__ = ["sparse_candidate"]
 logger = logging.getLogger("bnfs")
 
 
-def select_candidates(state: SearchState, k: int) -> list[np.ndarray]:
+def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndarray]:
     """Per node: its current parents plus the best of the others by the score gain of
     adding them to the current graph, k in all (Friedman et al.'s restrict step)."""
     gains = np.empty(state.n)
     out = []
-    for v in range(state.n):
+    for v in tqdm(range(state.n), desc="choosing candidates", unit="node", disable=progress,
+                  leave=False):
         _hc.add_gains(state.codes, state.arities, state.kind, state.iss, v, state.parents,
                       state.npar, state.phash, state.node_score[v], state.cfg, state.cfg2,
                       state.counts, state.cache, state.counters, gains)
@@ -108,7 +110,7 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     previous = state.total
     rounds = 0
     for rounds in range(1, max_rounds + 1):
-        state.set_candidates(select_candidates(state, k))
+        state.set_candidates(select_candidates(state, k, disable))
         climb(state, tabu=0, max_tabu=0, max_iter=None, progress=disable,
               desc=f"sparse candidate round {rounds}")
         logger.info("sparse_candidate round %d: score %.4f", rounds, state.total)
