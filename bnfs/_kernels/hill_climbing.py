@@ -222,8 +222,11 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
         if m == 0 or top_gain[0] == NEG_INF:
             counters[STATUS] = 1
             return
-        if top_gain[0] <= EPS and (tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu):
+        if top_gain[0] <= EPS and tabu_len == 0:
             counters[STATUS] = 1
+            return
+        if tabu_len > 0 and counters[NON_IMPROVING] >= max_tabu:
+            counters[STATUS] = 1  # tabu search: max_tabu steps without a new best graph
             return
         # -- apply the first of them that closes no cycle ------------------------------------
         moved = False
