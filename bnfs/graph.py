@@ -112,6 +112,13 @@ class _Graph:
         self._pa[v].add(u)
         self._ch[u].add(v)
 
+    def remove_arc(self, u: str, v: str) -> None:
+        """Remove ``u -> v``; raises ValueError when it is absent."""
+        i, j = self._i(u), self._i(v)
+        if j not in self._ch[i]:
+            raise ValueError(f"no arc {u!r} -> {v!r}")
+        self._unlink_arc(i, j)
+
     def _unlink_arc(self, u: int, v: int) -> None:
         self._order.remove(u, v)
         self._pa[v].discard(u)
@@ -272,13 +279,6 @@ class DAG(_Graph):
             raise ValueError(f"self-loop on {u!r}")
         if j not in self._ch[i]:
             self._link_arc(i, j)
-
-    def remove_arc(self, u: str, v: str) -> None:
-        """Remove ``u -> v``; raises ValueError when it is absent."""
-        i, j = self._i(u), self._i(v)
-        if j not in self._ch[i]:
-            raise ValueError(f"no arc {u!r} -> {v!r}")
-        self._unlink_arc(i, j)
 
     def reverse_arc(self, u: str, v: str) -> None:
         """Turn ``u -> v`` into ``v -> u``; raises ValueError (graph unchanged) when the arc
@@ -497,12 +497,6 @@ class PDAG(_Graph):
             return
         self._check_pair_free(i, j)
         self._link_arc(i, j)
-
-    def remove_arc(self, u: str, v: str) -> None:
-        i, j = self._i(u), self._i(v)
-        if j not in self._ch[i]:
-            raise ValueError(f"no arc {u!r} -> {v!r}")
-        self._unlink_arc(i, j)
 
     def orient(self, u: str, v: str) -> None:
         """Replace the edge ``u - v`` by the arc ``u -> v`` (raises on a cycle, edge kept)."""
