@@ -6,6 +6,8 @@ See ``README.md`` for a tour; the public surface is re-exported here.
 import logging
 
 from bnfs import datasets, metrics
+from bnfs.citests import CITest, DSeparation
+from bnfs.constraint import pc_stable
 from bnfs._data import Dataset, as_dataset, discretize
 from bnfs.export import from_json, from_networkx, from_pgmpy, to_pgmpy
 from bnfs.graph import DAG, PDAG
@@ -24,5 +26,5 @@ __all__ = [
     "as_dataset", "discretize", "datasets", "metrics", "shd", "read_bif", "write_bif",
     "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "Scorer", "score",
     "hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "post_process",
-    "__version__",
+    "CITest", "DSeparation", "pc_stable", "__version__",
 ]
