@@ -71,11 +71,13 @@ def test_theta_screens_pairs(alarm):
 
 def test_co_occurrence_counts_non_modal_rows():
     frame = pd.DataFrame({"a": [0, 1, 1, 0, 1], "b": [1, 1, 0, 0, 1], "c": ["x", "y", "z", "x", "y"]})
-    counts, on = co_occurrence(Dataset(frame))
-    dense = counts.toarray()
+    rows, cols, counts, on, total = co_occurrence(Dataset(frame), block_cells=2)
     assert on.tolist() == [3, 3, 3]  # c: modal 'x' (twice) is "off"
-    assert dense[0, 1] == 2 and dense[0, 2] == 3 and dense[1, 2] == 2
-    assert np.all(np.tril(dense) == 0)
+    assert dict(zip(zip(rows.tolist(), cols.tolist()), counts.tolist())) == {
+        (0, 1): 2, (0, 2): 3, (1, 2): 2}
+    assert total == 3
+    rows, cols, counts, _, total = co_occurrence(Dataset(frame), theta=3)
+    assert (rows.tolist(), cols.tolist(), total) == ([0], [2], 3)
 
 
 def test_binary_gains_equal_the_general_kernel():
@@ -83,9 +85,8 @@ def test_binary_gains_equal_the_general_kernel():
     x = (rng.random((400, 6)) < 0.3).astype(int)
     x[:, 1] = x[:, 0] ^ (rng.random(400) < 0.1)
     data = Dataset(pd.DataFrame(x, columns=list("abcdef")))
-    counts, on = co_occurrence(data)
-    coo = counts.tocoo()
-    pairs = np.column_stack([coo.row, coo.col]).astype(np.int64)
+    rows, cols, together, on, _ = co_occurrence(data)
+    pairs = np.column_stack([rows, cols]).astype(np.int64)
     for label in ("bic", "bde", "k2", "aic", "loglik"):
         _, kind, iss = resolve_score(data, label, 1.0)
         empty = np.array([Scorer(data, label).local(v) for v in data.names])
@@ -93,8 +94,8 @@ def test_binary_gains_equal_the_general_kernel():
         _screen.pair_gains(data.codes, data.arities, kind, iss, pairs, empty,
                            np.empty(400, np.int64), np.zeros(1 << 16, np.int64), general)
         fast = np.empty((len(pairs), 2))
-        _screen.binary_pair_gains(coo.data.astype(float), on[coo.row].astype(float),
-                                  on[coo.col].astype(float), 400.0, kind, iss, fast)
+        _screen.binary_pair_gains(together.astype(float), on[rows].astype(float),
+                                  on[cols].astype(float), 400.0, kind, iss, fast)
         np.testing.assert_allclose(fast, general, rtol=1e-10, atol=1e-9)
 
 
@@ -126,3 +127,23 @@ def test_post_process_function(alarm):
         post_process(start, alarm, p_add=0.9, p_remove=0.2)
     with pytest.raises(TypeError, match="DAG"):
         post_process(start.cpdag(), alarm)
+
+
+def test_parent_table_widening_changes_nothing(alarm, monkeypatch):
+    """Searches start with a narrow parent table and widen it on demand: the results
+    equal those of a table wide enough from the start."""
+    import bnfs.search._state as state_module
+
+    runs = {
+        "hc": lambda: hill_climbing(alarm, progress=False),
+        "tabu": lambda: __import__("bnfs").tabu_search(alarm, progress=False),
+        "post": lambda: post_process(DAG(alarm.columns), alarm, n_ops=100_000, seed=2,
+                                     progress=False),
+        "screen": lambda: screen_based(alarm, post_process=20_000, seed=1, progress=False),
+    }
+    wide = {k: f() for k, f in runs.items()}
+    monkeypatch.setattr(state_module, "INITIAL_WIDTH", 1)
+    for key, run in runs.items():
+        narrow = run()
+        assert narrow == wide[key], key
+        assert max(len(narrow.parents(v)) for v in narrow.nodes) > 1

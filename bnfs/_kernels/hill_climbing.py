@@ -30,7 +30,8 @@ EPS = 1e-9
 
 # indices into the int64 ``counters`` array
 N_SCORES, N_HITS, N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(8)
-# ``STATUS``: 0 running, 1 converged (no improving move), 2 iteration limit
+# ``STATUS``: 0 running, 1 converged (no improving move), 2 iteration limit, 3 arc pool
+# full, 4 parent table full (the caller grows the array and calls again)
 
 
 @njit(cache=True)
@@ -235,6 +236,10 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
                 break
             v, c, best_kind = top_move[t, 0], top_move[t, 1], top_move[t, 2]
             u = cand[v, c]
+            grows = v if best_kind == 0 else (cand[v, c] if best_kind == 2 else -1)
+            if grows >= 0 and npar[grows] == parents.shape[1]:
+                counters[STATUS] = 4  # parent table full: caller widens it and resumes
+                return
             if best_kind == 0:
                 if meta[_o.FREE] == -1:
                     counters[STATUS] = 3  # arc pool full: caller grows it and resumes

@@ -104,7 +104,10 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
                          max_parents, forbidden, fixed, pos, node_at, heads, arcs, meta, mark,
                          work, cfg, counts, tmp, cache, counters, arc_list, arc_slot, n_arcs,
                          n_ops, p_add, p_remove, rng_state):
-    """Run ``n_ops`` random operations; return the number of arcs afterwards.
+    """Run ``n_ops`` random operations; return (arcs afterwards, operations done).
+
+    Stops early, before an addition that would overflow the parent table (width
+    ``parents.shape[1]`` < ``max_parents``), so the caller can widen it and resume.
 
     ``forbidden`` and ``fixed`` are typed dicts keyed by ``u * n + v`` (black-listed arcs,
     and white-listed arcs that may not be removed or reversed). ``counters[N_MOVES]`` counts
@@ -112,7 +115,9 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
     graph can hold; the caller sizes it.
     """
     n = parents.shape[0]
-    for _ in range(n_ops):
+    width = parents.shape[1]
+    for op in range(n_ops):
+        saved = rng_state[0]  # restored on an early stop, so the op is redrawn on resume
         r = _uniform(rng_state)
         if r < p_add or n_arcs == 0:
             u = _below(rng_state, n)
@@ -125,6 +130,9 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
                               cfg, counts, cache, counters)
             if new - node_score[v] <= EPS:
                 continue
+            if npar[v] == width:
+                rng_state[0] = saved
+                return n_arcs, op
             if meta[_o.FREE] == -1:
                 continue
             if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v):
@@ -153,6 +161,9 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
                                     tmp, cfg, counts, cache, counters)
                 if removed - node_score[v] + added - node_score[u] <= EPS:
                     continue
+                if npar[u] == width:
+                    rng_state[0] = saved
+                    return n_arcs, op
                 _o.unlink(heads, arcs, meta, u, v)
                 if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u):
                     _o.link(heads, arcs, meta, u, v)
@@ -162,4 +173,4 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
                 node_score[v] = removed
                 node_score[u] = added
                 counters[_hc.N_MOVES] += 1
-    return n_arcs
+    return n_arcs, n_ops

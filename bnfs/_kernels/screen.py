@@ -51,15 +51,18 @@ def pair_gains(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out):
 
 
 @njit(cache=True)
-def insert_edges(codes, arities, kind, iss, pairs, parents, npar, phash, node_score,
+def insert_edges(codes, arities, kind, iss, pairs, start, parents, npar, phash, node_score,
                  max_parents, forbidden, pos, node_at, heads, arcs, meta, mark, work, cfg,
                  counts, tmp, cache, counters):
     """Walk the sorted edge dump once: add each pair in the direction that raises the
     current score more, if it does, fits ``max_parents``, is not forbidden and closes no
-    cycle. The arc pool must have a free row per pair. Returns the number added."""
+    cycle. The arc pool must have a free row per pair. Starts at pair ``start``; returns
+    (arcs added, pair reached), stopping early before an addition that would overflow the
+    parent table so the caller can widen it and resume."""
     n = parents.shape[0]
+    width = parents.shape[1]
     added = 0
-    for p in range(pairs.shape[0]):
+    for p in range(start, pairs.shape[0]):
         i, j = pairs[p, 0], pairs[p, 1]
         if _o.find_arc(heads, arcs, i, j) != -1 or _o.find_arc(heads, arcs, j, i) != -1:
             continue
@@ -74,10 +77,14 @@ def insert_edges(codes, arities, kind, iss, pairs, parents, npar, phash, node_sc
                 best, src, dst = new - node_score[v], u, v
         if src < 0:
             continue
+        if npar[dst] == width:
+            return added, p
         if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, src, dst):
             u, v = dst, src  # the other direction, if it also improves
             if npar[v] >= max_parents or (u * n + v) in forbidden:
                 continue
+            if npar[v] == width:
+                return added, p
             new = _rs._score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash,
                                   tmp, cfg, counts, cache, counters)
             if new - node_score[v] <= EPS or not _o.pk_try_add(pos, node_at, heads, arcs,
@@ -91,7 +98,7 @@ def insert_edges(codes, arities, kind, iss, pairs, parents, npar, phash, node_sc
         phash[dst] ^= _rs._hc.parent_key(src)
         node_score[dst] = new
         added += 1
-    return added
+    return added, pairs.shape[0]
 
 
 @njit(cache=True)

@@ -15,6 +15,9 @@ from bnfs.order import OnlineTopologicalOrder
 from bnfs.scores import counts_scratch_size, resolve_score
 
 
+INITIAL_WIDTH = 8  # parent slots per node before the table is widened
+
+
 class SearchState:
     """Parents, order, candidates and caches of one search over discrete data.
 
@@ -60,7 +63,9 @@ class SearchState:
             v = int(np.argmax(indeg))
             raise ValueError(f"start graph and whitelist give {self.names[v]!r} {indeg[v]} "
                              f"parents, more than max_parents={max_parents}")
-        self.parents = np.full((n, max(max_parents, 1)), -1, dtype=np.int64)
+        # the parent table starts narrow and is widened on demand (status 4 of the kernels)
+        width = max(1, min(max_parents, max(INITIAL_WIDTH, int(indeg.max(initial=0)))))
+        self.parents = np.full((n, width), -1, dtype=np.int64)
         self.npar = np.zeros(n, dtype=np.int64)
         self.phash = np.zeros(n, dtype=np.int64)
         for u, v in arcs:
@@ -74,10 +79,27 @@ class SearchState:
         self.cfg = np.empty(rows, dtype=np.int64)
         self.cfg2 = np.empty(rows, dtype=np.int64)
         self.counts = np.zeros(counts_scratch_size(rows), dtype=np.int64)
-        self.tmp = np.empty(max(max_parents, 1), dtype=np.int64)
+        self.tmp = np.empty(width + 1, dtype=np.int64)
         self.cache = _hc.new_cache()
         self.counters = np.zeros(8, dtype=np.int64)
         self.node_score = np.zeros(n)
+        self.best_parents = None  # the best graph a tabu search has seen (see climb)
+        self.best_npar = None
+
+    def widen(self) -> None:
+        """Double the parent table (up to max_parents columns)."""
+        old = self.parents.shape[1]
+        width = min(max(2 * old, 1), max(self.max_parents, 1))
+        if width <= old:  # pragma: no cover - kernels only ask below max_parents
+            raise RuntimeError("internal error: parent table already at max_parents")
+        grown = np.full((self.n, width), -1, dtype=np.int64)
+        grown[:, :old] = self.parents
+        self.parents = grown
+        self.tmp = np.empty(width + 1, dtype=np.int64)
+        if self.best_parents is not None:
+            best = np.full((self.n, width), -1, dtype=np.int64)
+            best[:, :old] = self.best_parents
+            self.best_parents = best
 
     # -- candidates ---------------------------------------------------------------------------
     def forbidden(self, u: int, v: int) -> bool:
@@ -133,9 +155,9 @@ class SearchState:
                         self.cache, self.counters)
 
     # -- moves --------------------------------------------------------------------------------
-    def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_parents, best_npar,
-            best_score) -> int:
-        """Run the compiled search for up to ``max_steps`` moves; return its status."""
+    def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_score) -> int:
+        """Run the compiled search for up to ``max_steps`` moves; return its status.
+        ``best_parents``/``best_npar`` must be set (the tabu search keeps its best there)."""
         while True:
             o = self.order
             _hc.search(self.codes, self.arities, self.kind, self.iss, self.cand, self.n_cand,
@@ -143,11 +165,14 @@ class SearchState:
                        self.max_parents, self.node_score, self.delta, o.pos, o.node_at, o.heads,
                        o.arcs, o.meta, o.mark, o.work, self.cfg, self.cfg2, self.counts, self.tmp,
                        self.cache, self.counters, max_steps, tabu, max_tabu, self.ghash,
-                       best_parents, best_npar, best_score)
+                       self.best_parents, self.best_npar, best_score)
             status = int(self.counters[_hc.STATUS])
-            if status != 3:
+            if status == 3:
+                o._reserve()
+            elif status == 4:
+                self.widen()
+            else:
                 return status
-            o._reserve()
 
     def toggle(self, v: int, c: int) -> bool:
         """Add or remove candidate ``c`` of ``v`` (outside the compiled loop); False when

@@ -44,8 +44,8 @@ def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
     """Run moves until no improving one is left (or the tabu budget or ``max_iter`` ends);
     with ``tabu`` the best graph seen is restored at the end."""
     tabu_buf = np.zeros(tabu, dtype=np.int64)
-    best_parents = state.parents.copy()
-    best_npar = state.npar.copy()
+    state.best_parents = state.parents.copy()
+    state.best_npar = state.npar.copy()
     best_score = np.array([state.total])
     state.counters[[5, 6, 7]] = 0  # NON_IMPROVING, TABU_POS, N_TABU
     done = 0
@@ -55,7 +55,7 @@ def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
             if steps <= 0:
                 break
             before = int(state.counters[3])
-            status = state.run(steps, tabu_buf, max_tabu, best_parents, best_npar, best_score)
+            status = state.run(steps, tabu_buf, max_tabu, best_score)
             moved = int(state.counters[3]) - before
             done += moved
             bar.update(moved)
@@ -63,7 +63,7 @@ def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
             if status == 1:
                 break
     if tabu and best_score[0] > state.total + 1e-9:
-        state.set_parents(best_parents, best_npar)
+        state.set_parents(state.best_parents, state.best_npar)
 
 
 def perturb(state: SearchState, n_moves: int, rng: np.random.Generator) -> None:

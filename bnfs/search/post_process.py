@@ -38,8 +38,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     n = state.n
     forbidden = _int_set(state._black, n)
     fixed = _int_set(state.white, n)
-    width = state.parents.shape[1]
-    arc_slot = np.full((n, width), -1, dtype=np.int64)
+    arc_slot = np.full(state.parents.shape, -1, dtype=np.int64)
     pairs = [(int(u), v) for v in range(n) for u in state.current_parents(v)]
     n_arcs = len(pairs)
     arc_list = np.array(pairs, dtype=np.int64).reshape(-1, 2)
@@ -60,12 +59,18 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
                 arc_list = grown
             while order.arcs.shape[0] - order.n_arcs <= chunk:
                 order._grow(2 * order.arcs.shape[0])
-            n_arcs = _rs.random_hill_climbing(
+            n_arcs, ran = _rs.random_hill_climbing(
                 state.codes, state.arities, state.kind, state.iss, state.parents, state.npar,
                 state.phash, state.node_score, state.max_parents, forbidden, fixed, order.pos,
                 order.node_at, order.heads, order.arcs, order.meta, order.mark, order.work,
                 state.cfg, state.counts, state.tmp, state.cache, state.counters, arc_list,
                 arc_slot, n_arcs, chunk, p_add, p_remove, rng_state)
+            if ran < chunk:  # a node needs more parent slots: widen and go on
+                state.widen()
+                slots = np.full(state.parents.shape, -1, dtype=np.int64)
+                slots[:, :arc_slot.shape[1]] = arc_slot
+                arc_slot = slots
+                chunk = ran
             done += chunk
             bar.update(chunk)
             bar.set_postfix(score=f"{state.total:.2f}", refresh=False)

@@ -32,19 +32,36 @@ def off_codes(data: Dataset) -> np.ndarray:
     return off
 
 
-def co_occurrence(data: Dataset) -> tuple[sp.csr_matrix, np.ndarray]:
-    """Pairwise co-occurrence counts: rows where both columns are "on" (see
-    :func:`off_codes`), as an upper-triangular sparse matrix, and each column's "on" count.
+def co_occurrence(data: Dataset, theta: int = 1,
+                  block_cells: int = 20_000_000) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Pairs of columns that are both "on" (see :func:`off_codes`) in at least ``theta``
+    rows.
 
-    One sparse matrix product ``B.T @ B`` of the rows x columns indicator matrix: no Python
-    loop over pairs, memory proportional to the pairs that co-occur at all.
+    Returns ``(i, j, count, on, n_co_occurring)``: the kept pairs with ``i < j``, their
+    counts, each column's "on" count, and how many pairs co-occur at all. The counts are
+    sparse products ``B[:, block].T @ B[:, block start:]`` of the rows x columns indicator
+    matrix over blocks of columns, filtered block by block, so memory stays near
+    ``block_cells`` entries whatever the number of co-occurring pairs; there is no Python
+    loop over pairs.
     """
     indptr, indices = _k.indicator_csc(data.codes, off_codes(data))
     n_rows, n_cols = data.codes.shape
     ones = np.ones(indices.size, dtype=np.int32)
     indicator = sp.csc_matrix((ones, indices, indptr), shape=(n_rows, n_cols))
-    counts = sp.triu(indicator.T.tocsr() @ indicator, k=1).tocsr()
-    return counts, np.diff(indptr)
+    width = max(1, block_cells // max(n_cols, 1))
+    rows, cols, counts = [], [], []
+    co_occurring = 0
+    for start in range(0, n_cols, width):
+        stop = min(start + width, n_cols)
+        block = (indicator[:, start:stop].T.tocsr() @ indicator[:, start:]).tocoo()
+        upper = block.col > block.row  # column offsets: col is relative to start too
+        co_occurring += int(upper.sum())
+        keep = upper & (block.data >= theta)
+        rows.append(block.row[keep].astype(np.int64) + start)
+        cols.append(block.col[keep].astype(np.int64) + start)
+        counts.append(block.data[keep].astype(np.int64))
+    cat = (lambda parts: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+    return cat(rows), cat(cols), cat(counts), np.diff(indptr), co_occurring
 
 
 def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
@@ -109,15 +126,11 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     data = state.data
 
     state.set_candidates([np.zeros(0, dtype=np.int64)] * state.n)
-    counts, on = co_occurrence(data)
-    screened = counts.nnz
-    keep = counts.data >= theta
-    rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))[keep]
-    cols = counts.indices[keep].astype(np.int64)
+    rows, cols, together, on, screened = co_occurrence(data, theta)
     pairs = np.column_stack([rows, cols]).astype(np.int64)
     gains = np.empty((pairs.shape[0], 2))
     if pairs.shape[0] and (state.arities == 2).all():
-        _k.binary_pair_gains(counts.data[keep].astype(np.float64), on[rows].astype(np.float64),
+        _k.binary_pair_gains(together.astype(np.float64), on[rows].astype(np.float64),
                              on[cols].astype(np.float64), float(data.n_rows), state.kind,
                              state.iss, gains)
     elif pairs.shape[0]:
@@ -132,11 +145,17 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     pk = state.order
     while pk.arcs.shape[0] - pk.n_arcs <= dump.shape[0]:
         pk._grow(2 * pk.arcs.shape[0])
-    added = _k.insert_edges(state.codes, state.arities, state.kind, state.iss, dump,
-                            state.parents, state.npar, state.phash, state.node_score,
-                            state.max_parents, _int_set(state._black, state.n), pk.pos,
-                            pk.node_at, pk.heads, pk.arcs, pk.meta, pk.mark, pk.work, state.cfg,
-                            state.counts, state.tmp, state.cache, state.counters)
+    added, reached = 0, 0
+    forbidden = _int_set(state._black, state.n)
+    while reached < dump.shape[0]:
+        more, reached = _k.insert_edges(
+            state.codes, state.arities, state.kind, state.iss, dump, reached, state.parents,
+            state.npar, state.phash, state.node_score, state.max_parents, forbidden, pk.pos,
+            pk.node_at, pk.heads, pk.arcs, pk.meta, pk.mark, pk.work, state.cfg, state.counts,
+            state.tmp, state.cache, state.counters)
+        added += more
+        if reached < dump.shape[0]:
+            state.widen()
     score_after_insert = state.total
     kept = 0
     if post_process:
@@ -145,7 +164,7 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
         "algorithm": "screen_based", "score": state.score,
         "arguments": {"theta": theta, "max_parents": state.max_parents, "iss": state.iss,
                       "post_process": post_process},
-        "pairs_co_occurring": int(screened), "pairs_kept": int(keep.sum()),
+        "pairs_co_occurring": int(screened), "pairs_kept": int(rows.size),
         "edge_dump": int(dump.shape[0]), "arcs_inserted": int(added),
         "score_after_insert": score_after_insert, "post_process_kept": kept,
         "n_scores": int(state.counters[0]), "cache_hits": int(state.counters[1]),
