@@ -7,7 +7,8 @@ import logging
 
 from bnfs import datasets, metrics
 from bnfs.citests import CITest, DSeparation
-from bnfs.constraint import pc_stable
+from bnfs.constraint import (grow_shrink, grow_shrink_mb, hiton_mb, hiton_pc, iamb, iamb_mb,
+                             inter_iamb_mb, mmmb, mmpc, pc_stable)
 from bnfs._data import Dataset, as_dataset, discretize
 from bnfs.export import from_json, from_networkx, from_pgmpy, to_pgmpy
 from bnfs.graph import DAG, PDAG
@@ -26,5 +27,6 @@ __all__ = [
     "as_dataset", "discretize", "datasets", "metrics", "shd", "read_bif", "write_bif",
     "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "Scorer", "score",
     "hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "post_process",
-    "CITest", "DSeparation", "pc_stable", "__version__",
+    "CITest", "DSeparation", "pc_stable", "grow_shrink", "iamb", "grow_shrink_mb", "iamb_mb",
+    "inter_iamb_mb", "hiton_pc", "hiton_mb", "mmpc", "mmmb", "__version__",
 ]
