@@ -1,0 +1,146 @@
+"""Constraint-based learning: bnfs beside causal-learn (and pgmpy) on the same data.
+
+For each network (rows sampled from pgmpy's shipped network, constant columns dropped) and
+each alpha, prints seconds, number of tests, SHD to the true CPDAG and skeleton F1 of
+bnfs ``pc_stable`` (G^2), causal-learn's PC (gsq, stable) and, on small networks, pgmpy's PC
+(g_sq, stable); then bnfs's whole-network gs/iamb, and local blanket learners on
+selected targets with blanket F1.
+
+    python benchmarks/constraint_based.py [--networks alarm win95pts andes] [--alpha 0.01 0.05]
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+import multiprocessing as mp
+import time
+
+import numpy as np
+
+import bnfs
+from bnfs import Dataset, datasets, shd
+from bnfs.metrics import blanket_scores, skeleton_scores
+
+warnings.filterwarnings("ignore")  # peers are noisy about their own deprecations
+
+TARGETS = {"alarm": ["HYPOVOLEMIA", "LVFAILURE"], "win95pts": ["NetOK"],
+           "andes": ["SNode_25"], "hailfinder": ["CombVerMo"]}
+
+
+def load(name, rows):
+    frame = datasets.sample(name, rows, seed=0)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    return frame, datasets.network(name).subgraph(frame.columns)
+
+
+def causallearn_pc(data: Dataset, alpha: float):
+    from causallearn.search.ConstraintBased.PC import pc
+
+    codes = data.codes.astype(np.int64)
+    start = time.perf_counter()
+    cg = pc(codes, alpha, indep_test="gsq", stable=True, show_progress=False)
+    seconds = time.perf_counter() - start
+    g = cg.G.graph
+    names = data.names
+    arcs, edges = [], []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            if g[i, j] == -1 and g[j, i] == 1:
+                arcs.append((names[i], names[j]))
+            elif g[i, j] == 1 and g[j, i] == -1:
+                arcs.append((names[j], names[i]))
+            elif g[i, j] != 0 or g[j, i] != 0:
+                edges.append((names[i], names[j]))
+    pdag = bnfs.PDAG(names, edges=edges)
+    for u, v in arcs:  # conflicting orientations are kept undirected
+        try:
+            pdag.add_arc(u, v)
+        except ValueError:
+            if not pdag.is_adjacent(u, v):
+                pdag.add_edge(u, v)
+    n_tests = "-"  # causal-learn does not report its number of tests
+    return seconds, pdag, n_tests
+
+
+def _pgmpy_worker(frame, alpha, queue):
+    warnings.filterwarnings("ignore")
+    from pgmpy.estimators import PC
+    start = time.perf_counter()
+    model = PC(frame.astype(str)).estimate(variant="stable", ci_test="g_sq",
+                                           significance_level=alpha, return_type="cpdag",
+                                           show_progress=False)
+    directed = [(u, v) for u, v in model.edges() if not model.has_edge(v, u)]
+    undirected = {frozenset((u, v)) for u, v in model.edges() if model.has_edge(v, u)}
+    queue.put((time.perf_counter() - start, directed, [tuple(e) for e in undirected]))
+
+
+def pgmpy_pc(frame, alpha, timeout):
+    queue = mp.Queue()
+    proc = mp.Process(target=_pgmpy_worker, args=(frame, alpha, queue))
+    proc.start()
+    proc.join(timeout)
+    if proc.is_alive():
+        proc.terminate()
+        return None
+    return queue.get() if not queue.empty() else None
+
+
+def row(name, alpha, learner, seconds, pdag, truth, n_tests, base=None):
+    ratio = "" if base is None else f"{seconds / base:8.1f}x"
+    sk = skeleton_scores(pdag, truth)
+    print(f"{name:<11}{alpha:<6}{learner:<24}{seconds:>9.3f}{str(n_tests):>9}"
+          f"{shd(pdag, truth):>6}{sk['f1']:>7.3f}{ratio:>9}", flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--networks", nargs="+", default=["alarm", "win95pts", "andes"])
+    parser.add_argument("--alpha", type=float, nargs="+", default=[0.01, 0.05])
+    parser.add_argument("--rows", type=int, default=5000)
+    parser.add_argument("--pgmpy-timeout", type=float, default=600)
+    parser.add_argument("--pgmpy-networks", nargs="*", default=["alarm"])
+    args = parser.parse_args(argv)
+    # warm the kernels
+    bnfs.pc_stable(datasets.sample("asia", 500, seed=0))
+    print(f"{'network':<11}{'alpha':<6}{'learner':<24}{'seconds':>9}{'tests':>9}{'SHD':>6}"
+          f"{'skelF1':>7}{'vs bnfs':>9}")
+    for name in args.networks:
+        frame, truth = load(name, args.rows)
+        data = Dataset(frame)
+        for alpha in args.alpha:
+            start = time.perf_counter()
+            ours = bnfs.pc_stable(data, "g2", alpha)
+            base = time.perf_counter() - start
+            row(name, alpha, "bnfs pc_stable", base, ours, truth, ours.learning["n_tests"])
+            start = time.perf_counter()
+            adjusted = bnfs.pc_stable(data, "g2", alpha, adjust_df=True)
+            row(name, alpha, "bnfs pc_stable adj. df", time.perf_counter() - start, adjusted,
+                truth, adjusted.learning["n_tests"], base)
+            seconds, theirs, n_tests = causallearn_pc(data, alpha)
+            row(name, alpha, "causal-learn pc (gsq)", seconds, theirs, truth, n_tests, base)
+            if name in args.pgmpy_networks:
+                result = pgmpy_pc(frame, alpha, args.pgmpy_timeout)
+                if result is None:
+                    print(f"{name:<11}{alpha:<6}{'pgmpy PC (g_sq)':<24}{'timeout':>9}")
+                else:
+                    pg = bnfs.PDAG(frame.columns, arcs=result[1], edges=result[2])
+                    row(name, alpha, "pgmpy PC (g_sq)", result[0], pg, truth, "-", base)
+            for learner in (bnfs.grow_shrink, bnfs.iamb):
+                start = time.perf_counter()
+                pdag = learner(data, "g2", alpha)
+                row(name, alpha, f"bnfs {learner.__name__}", time.perf_counter() - start, pdag,
+                    truth, pdag.learning["n_tests"], base)
+            for target in TARGETS.get(name, []):
+                if target not in data:
+                    continue
+                for learner in (bnfs.iamb_mb, bnfs.hiton_mb, bnfs.mmmb):
+                    start = time.perf_counter()
+                    mb = learner(data, target, "g2", alpha)
+                    f1 = blanket_scores(mb, truth, target)["f1"]
+                    print(f"{name:<11}{alpha:<6}{learner.__name__ + ' ' + target:<24}"
+                          f"{time.perf_counter() - start:>9.3f}   MB F1 {f1:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
