@@ -87,6 +87,20 @@ def _iamb(tester, t: int, interleaved: bool = False) -> list[int]:
     return _shrink(tester, t, mb)
 
 
+def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> list[int]:
+    """Drop each member that some subset of the other members separates from ``t``
+    (the marginal tests were done by the forward phase)."""
+    for x in list(members):
+        rest = [v for v in members if v != x]
+        for s in _subsets(rest, max_cond_size):
+            if s and tester.test_indices(t, x, s).independent:
+                members.remove(x)
+                if sepsets is not None:
+                    sepsets[x] = s
+                break
+    return members
+
+
 def _hiton_pc(tester, t: int, max_cond_size, sepsets: dict[int, tuple] | None = None) -> list[int]:
     """HITON-PC with the symmetry correction: x stays only if t is in HITON-PC(x) too (a
     non-neighbour may be separable only by a subset of its own neighbours)."""
@@ -119,15 +133,7 @@ def _hiton_pc_one_way(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
                 break
         if not separated:
             pc.append(x)
-    for x in list(pc):
-        rest = [v for v in pc if v != x]
-        for s in _subsets(rest, max_cond_size):
-            if s and tester.test_indices(t, x, s).independent:
-                pc.remove(x)
-                if sepsets is not None:
-                    sepsets[x] = s
-                break
-    return pc
+    return _backward(tester, t, pc, max_cond_size, sepsets)
 
 
 def _mmpc_forward_backward(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
@@ -158,15 +164,7 @@ def _mmpc_forward_backward(tester, t: int, max_cond_size, sepsets=None) -> list[
         if best is None:
             break
         cpc.append(best)
-    for x in list(cpc):
-        rest = [v for v in cpc if v != x]
-        for s in _subsets(rest, max_cond_size):
-            if tester.test_indices(t, x, s).independent:
-                cpc.remove(x)
-                if sepsets is not None:
-                    sepsets[x] = s
-                break
-    return cpc
+    return _backward(tester, t, cpc, max_cond_size, sepsets)
 
 
 def _mmpc(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
