@@ -236,10 +236,10 @@ def _layers(graph: DAG | PDAG) -> list[list[int]]:
     layering, then placed between layers as they fall)."""
     index = {v: i for i, v in enumerate(graph.nodes)}
     depth = np.zeros(graph.n_nodes, dtype=np.int64)
-    for v in graph.topological_order():
+    order = graph.topological_order()
+    for v in order:
         for c in graph.children(v):
             depth[index[c]] = max(depth[index[c]], depth[index[v]] + 1)
-    order = graph.topological_order()
     for v in reversed(order):  # pull roots down next to their first child
         kids = [depth[index[c]] for c in graph.children(v)]
         if kids:

@@ -258,7 +258,7 @@ class DAG(_Graph):
         return f"DAG({self.n_nodes} nodes, {self.n_arcs} arcs)"
 
     def __eq__(self, other) -> bool:
-        if not isinstance(other, DAG) or isinstance(other, PDAG):
+        if not isinstance(other, DAG):
             return NotImplemented
         return set(self._nodes) == set(other._nodes) and set(self.arcs) == set(other.arcs)
 

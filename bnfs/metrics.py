@@ -24,8 +24,6 @@ def _check_same_nodes(a, b) -> None:
 
 
 def _as_cpdag(graph: DAG | PDAG) -> PDAG:
-    if isinstance(graph, DAG):
-        return graph.cpdag()
     try:
         return graph.cpdag()
     except ValueError:  # no consistent extension: compare the PDAG as it is

@@ -7,6 +7,8 @@ and the local-score cache; moves run in :mod:`bnfs._kernels.hill_climbing`.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
 from bnfs._data import Dataset
 from bnfs._kernels import hill_climbing as _hc
@@ -104,6 +106,16 @@ class SearchState:
     # -- candidates ---------------------------------------------------------------------------
     def forbidden(self, u: int, v: int) -> bool:
         return (u, v) in self._black
+
+    def arc_dicts(self):
+        """Typed dicts keyed by ``u * n + v`` for the kernels: (forbidden arcs, whitelisted
+        arcs that may not be removed or reversed)."""
+        def to_dict(pairs):
+            out = Dict.empty(key_type=types.int64, value_type=types.int64)
+            for u, v in pairs:
+                out[int(u) * self.n + int(v)] = 1
+            return out
+        return to_dict(self._black), to_dict(self.white)
 
     def all_candidates(self) -> list[np.ndarray]:
         """Every other node that the blacklist allows, per node."""
@@ -229,6 +241,16 @@ class SearchState:
             self.refresh(v)
 
     # -- results ------------------------------------------------------------------------------
+    @property
+    def moves(self) -> int:
+        """Moves applied so far (by every kernel)."""
+        return int(self.counters[_hc.N_MOVES])
+
+    def work_done(self) -> dict[str, int]:
+        """Provenance counts: local scores computed, cache hits, moves."""
+        return {"n_scores": int(self.counters[_hc.N_SCORES]),
+                "cache_hits": int(self.counters[_hc.N_HITS]), "moves": self.moves}
+
     @property
     def total(self) -> float:
         return float(self.node_score.sum())

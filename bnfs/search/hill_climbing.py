@@ -9,7 +9,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from bnfs._data import as_dataset
-from bnfs._validate import arc_list, check_float, check_int, check_seed
+from bnfs._kernels import hill_climbing as _hc
+from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
 from bnfs.search._state import SearchState
@@ -47,16 +48,16 @@ def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
     state.best_parents = state.parents.copy()
     state.best_npar = state.npar.copy()
     best_score = np.array([state.total])
-    state.counters[[5, 6, 7]] = 0  # NON_IMPROVING, TABU_POS, N_TABU
+    state.counters[[_hc.NON_IMPROVING, _hc.TABU_POS, _hc.N_TABU]] = 0
     done = 0
     with tqdm(desc=desc, unit="move", disable=progress, leave=False) as bar:
         while True:
             steps = CHUNK if max_iter is None else min(CHUNK, max_iter - done)
             if steps <= 0:
                 break
-            before = int(state.counters[3])
+            before = state.moves
             status = state.run(steps, tabu_buf, max_tabu, best_score)
-            moved = int(state.counters[3]) - before
+            moved = state.moves - before
             done += moved
             bar.update(moved)
             bar.set_postfix(score=f"{state.total:.2f}", refresh=False)
@@ -166,8 +167,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
         "arguments": {"max_parents": state.max_parents, "iss": state.iss, "tabu": tabu,
                       "max_tabu": max_tabu, "restarts": restarts,
                       "perturb_moves": perturb_moves, "max_iter": max_iter},
-        "n_scores": int(state.counters[0]), "cache_hits": int(state.counters[1]),
-        "moves": int(state.counters[3]), "score_value": state.total,
+        **state.work_done(), "score_value": state.total,
         "seconds": time.perf_counter() - started,
     }
     logger.info("%s: %d moves, %d local scores, score %.4f", learning["algorithm"],

@@ -5,8 +5,6 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 from tqdm.auto import tqdm
 
 from bnfs._kernels import random_search as _rs
@@ -20,13 +18,6 @@ __all__ = ["post_process", "random_post_process"]
 CHUNK = 100_000  # operations per compiled call between progress-bar updates
 
 
-def _int_set(pairs, n: int):
-    out = Dict.empty(key_type=types.int64, value_type=types.int64)
-    for u, v in pairs:
-        out[int(u) * n + int(v)] = 1
-    return out
-
-
 def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator,
                         p_add: float = 0.8, p_remove: float = 0.1,
                         progress: bool | None = None) -> int:
@@ -36,8 +27,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     its candidate table is not used and is stale afterwards.
     """
     n = state.n
-    forbidden = _int_set(state._black, n)
-    fixed = _int_set(state.white, n)
+    forbidden, fixed = state.arc_dicts()
     arc_slot = np.full(state.parents.shape, -1, dtype=np.int64)
     pairs = [(int(u), v) for v in range(n) for u in state.current_parents(v)]
     n_arcs = len(pairs)
@@ -46,7 +36,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
         t = int(np.flatnonzero(state.parents[v, :state.npar[v]] == u)[0])
         arc_slot[v, t] = i
     rng_state = np.array([rng.integers(0, 2 ** 63)], dtype=np.uint64)
-    before = int(state.counters[3])
+    before = state.moves
     done = 0
     order = state.order
     with tqdm(total=n_ops, desc="random post-processing", unit="op", disable=progress,
@@ -74,7 +64,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
             done += chunk
             bar.update(chunk)
             bar.set_postfix(score=f"{state.total:.2f}", refresh=False)
-    return int(state.counters[3]) - before
+    return state.moves - before
 
 
 def post_process(dag: DAG, data, n_ops: int = 5_000_000, score: ScoreName = "bic", *,

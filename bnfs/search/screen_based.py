@@ -13,7 +13,7 @@ from bnfs._validate import check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
 from bnfs.search.hill_climbing import prepare
-from bnfs.search.post_process import _int_set, random_post_process
+from bnfs.search.post_process import random_post_process
 
 __all__ = ["screen_based", "co_occurrence", "off_codes"]
 
@@ -146,7 +146,7 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     while pk.arcs.shape[0] - pk.n_arcs <= dump.shape[0]:
         pk._grow(2 * pk.arcs.shape[0])
     added, reached = 0, 0
-    forbidden = _int_set(state._black, state.n)
+    forbidden = state.arc_dicts()[0]
     while reached < dump.shape[0]:
         more, reached = _k.insert_edges(
             state.codes, state.arities, state.kind, state.iss, dump, reached, state.parents,
@@ -167,7 +167,7 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
         "pairs_co_occurring": int(screened), "pairs_kept": int(rows.size),
         "edge_dump": int(dump.shape[0]), "arcs_inserted": int(added),
         "score_after_insert": score_after_insert, "post_process_kept": kept,
-        "n_scores": int(state.counters[0]), "cache_hits": int(state.counters[1]),
+        **state.work_done(),
         "score_value": state.total, "seconds": time.perf_counter() - started,
     }
     return state.to_dag(learning)
