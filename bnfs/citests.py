@@ -85,6 +85,11 @@ class _Tester:
     def independent(self, x: str, y: str, z: Iterable[str] = ()) -> bool:
         return self(x, y, z).independent
 
+    def rows_per_cell(self, x: int, y: int, z: Iterable[int] = ()) -> float:
+        """Rows per cell of the table a test of x, y given z would count (infinite for
+        the oracle and for Gaussian data): fast-IAMB's "enough data" heuristic."""
+        return math.inf
+
     def _run(self, x: int, y: int, z: tuple[int, ...]) -> CIResult:  # pragma: no cover
         raise NotImplementedError
 
@@ -104,7 +109,12 @@ class CITest(_Tester):
         is at most this.
     adjust_df : bool, default False
         Count degrees of freedom over the observed strata and levels only (bnlearn's
-        ``mi-adf``) instead of all configurations.
+        ``mi-adf``, and what causal-learn does) instead of all configurations (bnlearn's
+        ``mi`` / ``x2``). Adjusting keeps PC from dropping true edges when its few large
+        conditioning sets leave tables sparse (``benchmarks/constraint_based.py`` shows
+        both), but in tables with many strata of one or two rows the adjusted test is
+        anti-conservative: Grow-Shrink and IAMB, whose conditioning sets are whole
+        blankets, then admit nearly every variable. Hence off by default.
     min_rows_per_cell : float, default 0
         When rows / table cells is below this, the test declares "not enough data" (NaN
         p-value) and counts as dependent rather than claiming a false independence. 0, as in
@@ -151,6 +161,15 @@ class CITest(_Tester):
             self._setup_names(self.data.discrete_names)
             self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
             self._counts = np.zeros(counts_scratch_size(self.data.n_rows), dtype=np.int64)
+
+    def rows_per_cell(self, x: int, y: int, z: Iterable[int] = ()) -> float:
+        if self.test == "fisher_z":
+            return math.inf
+        arities = self.data.arities
+        cells = float(arities[x]) * float(arities[y])
+        for v in z:
+            cells *= float(arities[v])
+        return self.data.n_rows / cells
 
     def _run(self, x: int, y: int, z: tuple[int, ...]) -> CIResult:
         n = self.data.n_rows
@@ -199,11 +218,17 @@ class DSeparation(_Tester):
         self.alpha = 0.5
 
     def _run(self, x: int, y: int, z: tuple[int, ...]) -> CIResult:
-        sep = not self._reachable(x, set(z), y)
-        return CIResult(float(not sep), 0.0, 1.0 if sep else 0.0, sep)
+        length = self._trail_length(x, set(z), y)
+        if length is None:
+            return CIResult(0.0, 0.0, 1.0, True)
+        return CIResult(1.0 / length, 0.0, 0.0, False)
 
-    def _reachable(self, source: int, given: set[int], target: int) -> bool:
-        """Bayes-ball (Koller & Friedman, Algorithm 3.1): an active trail source ~ target?"""
+    def _trail_length(self, source: int, given: set[int], target: int) -> int | None:
+        """Length of the shortest active trail source ~ target given ``given`` (Bayes-ball,
+        Koller & Friedman, Algorithm 3.1, run breadth first), or None when d-separated.
+
+        Its inverse is the oracle's statistic, so learners that rank candidates by
+        association meet nearer variables first, as they would on data."""
         ancestors = set()
         stack = list(given)
         while stack:
@@ -211,24 +236,30 @@ class DSeparation(_Tester):
             if w not in ancestors:
                 ancestors.add(w)
                 stack.extend(self._pa[w])
-        seen = set()
-        stack = [(source, True)]  # (node, arrived from a child, i.e. moving up)
-        while stack:
-            w, up = stack.pop()
-            if (w, up) in seen:
-                continue
-            seen.add((w, up))
-            if w == target and w not in given:
-                return True
-            if up and w not in given:
-                stack.extend((p, True) for p in self._pa[w])
-                stack.extend((c, False) for c in self._ch[w])
-            elif not up:
-                if w not in given:
-                    stack.extend((c, False) for c in self._ch[w])
-                if w in ancestors:
-                    stack.extend((p, True) for p in self._pa[w])
-        return False
+        seen = {(source, True)}
+        frontier = [(source, True)]  # (node, arrived from a child, i.e. moving up)
+        length = 0
+        while frontier:
+            following = []
+            for w, up in frontier:
+                if w == target and w not in given:
+                    return length
+                moves = []
+                if up and w not in given:
+                    moves += [(p, True) for p in self._pa[w]]
+                    moves += [(c, False) for c in self._ch[w]]
+                elif not up:
+                    if w not in given:
+                        moves += [(c, False) for c in self._ch[w]]
+                    if w in ancestors:
+                        moves += [(p, True) for p in self._pa[w]]
+                for move in moves:
+                    if move not in seen:
+                        seen.add(move)
+                        following.append(move)
+            frontier = following
+            length += 1
+        return None
 
 
 def make_test(data, test: TestName | _Tester = "g2", alpha: float = 0.05, **kwargs) -> _Tester:

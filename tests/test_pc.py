@@ -26,7 +26,7 @@ def _bnlearn_pdag(name, file, nodes):
 @pytest.mark.parametrize("name", reference.NETWORKS)
 def test_skeleton_equals_bnlearn_pc_stable(name):
     frame = reference.data(name)
-    pdag = pc_stable(frame, "mi", alpha=0.05)
+    pdag = pc_stable(frame, "mi", alpha=0.05, adjust_df=False)  # bnlearn's df
     theirs = _bnlearn_pdag(name, "pc_stable_mi_0.05.tsv", frame.columns)
     assert skeleton_scores(pdag, theirs)["f1"] == 1.0
     assert shd(pdag, theirs) <= 4  # collider conflicts are resolved in a different order
@@ -45,6 +45,14 @@ def test_order_independence_and_sampled_quality():
     assert small.n_arcs + small.n_edges >= pdag.n_arcs + pdag.n_edges
 
 
+def test_parallel_edge_tests_give_identical_results():
+    frame = reference.data("alarm")
+    sequential = pc_stable(frame, "g2", alpha=0.01)
+    parallel = pc_stable(frame, "g2", alpha=0.01, n_jobs=2)
+    assert parallel == sequential
+    assert parallel.learning["max_level"] == sequential.learning["max_level"]
+
+
 def test_pc_errors():
     frame = reference.data("asia")
     with pytest.raises(ValueError, match="alpha"):
@@ -53,5 +61,7 @@ def test_pc_errors():
         pc_stable(frame, max_cond_size=-1)
     with pytest.raises(ValueError, match="test must be one of"):
         pc_stable(frame, test="zz")
+    with pytest.raises(ValueError, match="n_jobs"):
+        pc_stable(frame, n_jobs=0)
     tester = CITest(frame)
     assert pc_stable(tester).learning["n_tests"] == tester.n_tests

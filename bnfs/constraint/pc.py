@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 
@@ -10,6 +11,7 @@ from tqdm.auto import tqdm
 from bnfs._validate import check_int
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._orient import orient
+from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.graph import PDAG
 
 __all__ = ["pc_stable"]
@@ -17,7 +19,7 @@ __all__ = ["pc_stable"]
 
 def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
               max_cond_size: int | None = None, progress: bool | None = None,
-              **test_options) -> PDAG:
+              n_jobs: int | None = None, **test_options) -> PDAG:
     """Learn a CPDAG by the PC algorithm with the order-independent ("stable") skeleton.
 
     Level by level (conditioning sets of size 0, 1, ...), every edge x - y is tested
@@ -35,6 +37,10 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     max_cond_size : int, optional
         Largest conditioning set (default: no limit).
     progress : bool, optional
+    n_jobs : int, optional
+        joblib workers for the edge tests of each level (-1: every core). Each level runs
+        in two rounds (every edge x - y, x < y, from x's side; then the survivors from y's
+        side), which is the sequential order, so the result is the same for any value.
     **test_options
         ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
 
@@ -67,28 +73,57 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     sepsets: dict[frozenset, frozenset] = {}
     level = 0
     disable = None if progress is None else not progress
+    n_jobs = check_n_jobs(n_jobs)
     with tqdm(desc="pc_stable", unit="level", disable=disable, leave=False) as bar:
         while max_cond_size is None or level <= max_cond_size:
             snapshot = [frozenset(a) for a in adjacency]
             if all(len(a) - 1 < level for a in snapshot):
                 break
-            for x in range(n):
-                for y in sorted(snapshot[x]):
-                    if y not in adjacency[x] or len(snapshot[x]) - 1 < level:
-                        continue
-                    for s in itertools.combinations(sorted(snapshot[x] - {y}), level):
-                        if tester.test_indices(x, y, s).independent:
-                            adjacency[x].discard(y)
-                            adjacency[y].discard(x)
-                            sepsets[frozenset((x, y))] = frozenset(s)
-                            break
+            if n_jobs == 1:
+                for x in range(n):
+                    for y in sorted(snapshot[x]):
+                        if y in adjacency[x]:
+                            _test_edge(tester, (x, y), snapshot, level, adjacency, sepsets)
+            else:
+                for side in (0, 1):  # x < y from x's side, then the survivors from y's side
+                    pairs = [(x, y) if side == 0 else (y, x)
+                             for x in range(n) for y in sorted(adjacency[x]) if x < y]
+                    found = map_tests(tester, functools.partial(
+                        _separating_set, snapshot=snapshot, level=level), pairs, n_jobs)
+                    for (x, y), sep in zip(pairs, found):
+                        if sep is not None:
+                            _remove(x, y, sep, adjacency, sepsets)
             level += 1
             bar.update(1)
             bar.set_postfix(tests=tester.n_tests, refresh=False)
     learning = {"algorithm": "pc_stable", "test": tester.test, "alpha": tester.alpha,
                 "arguments": {"max_cond_size": max_cond_size, **test_options},
-                "n_tests": tester.n_tests, "max_level": level - 1,
+                "n_tests": tester.n_tests, "max_level": level - 1, "n_jobs": n_jobs,
                 "seconds": time.perf_counter() - started}
     pdag = orient(names, adjacency, sepsets, learning)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
+
+
+def _separating_set(tester, pair, snapshot, level) -> frozenset | None:
+    """The first subset of size ``level`` of x's adjacencies at the start of the level
+    (without y) that separates x and y, or None."""
+    x, y = pair
+    if len(snapshot[x]) - 1 < level:
+        return None
+    for s in itertools.combinations(sorted(snapshot[x] - {y}), level):
+        if tester.test_indices(x, y, s).independent:
+            return frozenset(s)
+    return None
+
+
+def _test_edge(tester, pair, snapshot, level, adjacency, sepsets) -> None:
+    sep = _separating_set(tester, pair, snapshot, level)
+    if sep is not None:
+        _remove(*pair, sep, adjacency, sepsets)
+
+
+def _remove(x, y, sep, adjacency, sepsets) -> None:
+    adjacency[x].discard(y)
+    adjacency[y].discard(x)
+    sepsets[frozenset((x, y))] = sep
