@@ -7,8 +7,9 @@ import logging
 
 from bnfs import datasets, metrics
 from bnfs.citests import CITest, DSeparation
-from bnfs.constraint import (grow_shrink, grow_shrink_mb, hiton_mb, hiton_pc, iamb, iamb_mb,
-                             inter_iamb_mb, mmmb, mmpc, pc_stable)
+from bnfs.constraint import (fast_iamb, fast_iamb_mb, grow_shrink, grow_shrink_mb, hiton_mb,
+                             hiton_pc, iamb, iamb_mb, inter_iamb, inter_iamb_mb, kiamb_mb,
+                             local_structure, mmmb, mmpc, pc_stable, pcmb, tpda)
 from bnfs._data import Dataset, as_dataset, discretize
 from bnfs.export import from_json, from_networkx, from_pgmpy, to_pgmpy
 from bnfs.graph import DAG, PDAG
@@ -27,6 +28,7 @@ __all__ = [
     "as_dataset", "discretize", "datasets", "metrics", "shd", "read_bif", "write_bif",
     "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "Scorer", "score",
     "hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "post_process",
-    "CITest", "DSeparation", "pc_stable", "grow_shrink", "iamb", "grow_shrink_mb", "iamb_mb",
-    "inter_iamb_mb", "hiton_pc", "hiton_mb", "mmpc", "mmmb", "__version__",
+    "CITest", "DSeparation", "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb",
+    "fast_iamb", "grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
+    "hiton_pc", "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure", "__version__",
 ]

@@ -9,7 +9,8 @@ from bnfs import datasets, shd
 from bnfs.citests import CITest, DSeparation
 from bnfs.metrics import blanket_scores
 
-BLANKET = [bnfs.grow_shrink_mb, bnfs.iamb_mb, bnfs.inter_iamb_mb, bnfs.hiton_mb, bnfs.mmmb]
+BLANKET = [bnfs.grow_shrink_mb, bnfs.iamb_mb, bnfs.inter_iamb_mb, bnfs.fast_iamb_mb,
+           bnfs.kiamb_mb, bnfs.hiton_mb, bnfs.mmmb, bnfs.pcmb]
 PARENTS_CHILDREN = [bnfs.hiton_pc, bnfs.mmpc]
 
 
@@ -27,23 +28,61 @@ def test_oracle_gives_exact_blankets(name):
 @pytest.mark.parametrize("name", reference.NETWORKS)
 def test_oracle_whole_network_learners_recover_the_cpdag(name):
     truth = datasets.network(name)
-    assert bnfs.grow_shrink(DSeparation(truth)) == truth.cpdag()
-    assert bnfs.iamb(DSeparation(truth)) == truth.cpdag()
+    for learner in (bnfs.grow_shrink, bnfs.iamb, bnfs.inter_iamb, bnfs.fast_iamb):
+        pdag = learner(DSeparation(truth))
+        assert pdag == truth.cpdag(), learner
+        assert pdag.learning["algorithm"] == learner.__name__
 
 
-def test_gs_and_iamb_blankets_on_the_largest_oracle():
-    truth = datasets.network("alarm")
+@pytest.mark.parametrize("name, targets", [
+    ("insurance", ["Accident", "Age", "CarValue", "DrivQuality"]),
+    ("alarm", ["HYPOVOLEMIA", "LVFAILURE", "CATECHOL", "HR", "VENTLUNG"]),
+])
+def test_blankets_on_larger_oracles(name, targets):
+    truth = datasets.network(name)
     oracle = DSeparation(truth)
-    for target in ["HYPOVOLEMIA", "LVFAILURE", "CATECHOL", "HR", "VENTLUNG"]:
-        assert set(bnfs.iamb_mb(oracle, target)) == set(truth.markov_blanket(target))
-        assert set(bnfs.grow_shrink_mb(oracle, target)) == set(truth.markov_blanket(target))
+    for target in targets:
+        for learner in BLANKET:
+            assert set(learner(oracle, target)) == set(truth.markov_blanket(target)), learner
+        assert set(bnfs.hiton_pc(oracle, target)) == set(truth.neighbours(target))
+
+
+@pytest.mark.parametrize("method", ["hiton", "mmpc", "pcmb"])
+@pytest.mark.parametrize("name", ["asia", "child"])
+def test_local_structure_agrees_with_the_cpdag(name, method):
+    truth = datasets.network(name)
+    cpdag = truth.cpdag()
+    oracle = DSeparation(truth)
+    for target in truth.nodes:
+        local = bnfs.local_structure(oracle, target, method=method)
+        assert set(local.markov_blanket(target)) == set(truth.markov_blanket(target))
+        assert set(local.adjacent(target)) == set(truth.neighbours(target))
+        assert set(local.arcs) <= set(cpdag.arcs)  # never a wrong direction
+        assert local.learning["target"] == target and local.learning["method"] == method
+
+
+def test_kiamb_is_seeded_and_reaches_iamb_at_k_one():
+    frame = reference.data("alarm")
+    for target in ("HYPOVOLEMIA", "CATECHOL"):
+        assert bnfs.kiamb_mb(frame, target, k=1.0, seed=5) == bnfs.iamb_mb(frame, target)
+        assert bnfs.kiamb_mb(frame, target, k=0.3, seed=7) == bnfs.kiamb_mb(frame, target, k=0.3, seed=7)
+    draws = {tuple(bnfs.kiamb_mb(frame, "CATECHOL", k=0.0, seed=s)) for s in range(8)}
+    assert len(draws) > 1  # a random walk over the dependent candidates finds alternatives
+
+
+def test_parallel_whole_network_learners_give_identical_results():
+    frame = reference.data("child")
+    for learner in (bnfs.grow_shrink, bnfs.iamb):
+        sequential = learner(frame)
+        parallel = learner(frame, n_jobs=2)
+        assert parallel == sequential  # workers keep their own caches, so n_tests may differ
 
 
 @pytest.mark.parametrize("name", reference.NETWORKS)
 def test_iamb_agrees_with_bnlearn_learn_mb(name):
     frame = reference.data(name)
     golden = reference.table(name, "learn_mb_iamb_mi_0.05.tsv")
-    test = CITest(frame, "mi", 0.05)
+    test = CITest(frame, "mi", 0.05, adjust_df=False)  # bnlearn's df
     same = sum(set(bnfs.iamb_mb(test, row.target)) ==
                (set() if pd.isna(row.mb) else set(str(row.mb).split(",")))
                for row in golden.itertuples())
@@ -53,12 +92,24 @@ def test_iamb_agrees_with_bnlearn_learn_mb(name):
 def test_sampled_alarm_blankets_and_networks():
     frame = reference.data("alarm")
     truth = reference.true_dag("alarm")
-    for learner in (bnfs.hiton_mb, bnfs.mmmb):
+    for learner in (bnfs.hiton_mb, bnfs.mmmb, bnfs.pcmb):
         for target in ("HYPOVOLEMIA", "LVFAILURE"):
             assert blanket_scores(learner(frame, target), truth, target)["f1"] >= 0.99
     assert blanket_scores(bnfs.iamb_mb(frame, "LVFAILURE"), truth, "LVFAILURE")["f1"] >= 0.8
     assert shd(bnfs.iamb(frame), truth) <= 45
     assert shd(bnfs.grow_shrink(frame), truth) <= 55
+    assert shd(bnfs.fast_iamb(frame), truth) <= 45
+    local = bnfs.local_structure(frame, "LVFAILURE")
+    assert blanket_scores(local.markov_blanket("LVFAILURE"), truth, "LVFAILURE")["f1"] >= 0.99
+    assert set(local.arcs) <= set(truth.arcs)
+
+
+def test_sampled_asia_blankets():
+    frame = reference.data("asia")
+    truth = reference.true_dag("asia")
+    for learner in BLANKET:
+        kwargs = {"seed": 0} if learner is bnfs.kiamb_mb else {}
+        assert blanket_scores(learner(frame, "bronc", **kwargs), truth, "bronc")["f1"] >= 0.8
 
 
 def test_local_learner_errors():
@@ -71,3 +122,11 @@ def test_local_learner_errors():
         bnfs.mmpc(frame, "either", max_cond_size=-2)
     with pytest.raises(ValueError, match="single level"):
         bnfs.grow_shrink_mb(frame.assign(c="x"), "either")
+    with pytest.raises(ValueError, match="k"):
+        bnfs.kiamb_mb(frame, "either", k=1.5)
+    with pytest.raises(ValueError, match="method must be one of"):
+        bnfs.local_structure(frame, "either", method="gs")
+    with pytest.raises(ValueError, match="n_jobs"):
+        bnfs.iamb(frame, n_jobs=0)
+    with pytest.raises(ValueError, match="rows_per_cell"):
+        bnfs.fast_iamb_mb(frame, "either", rows_per_cell=-1)

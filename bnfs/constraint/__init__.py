@@ -1,8 +1,12 @@
-"""Constraint-based structure learning: PC-stable and the Markov-blanket family."""
+"""Constraint-based structure learning: PC-stable, TPDA and the Markov-blanket family."""
 
-from bnfs.constraint.markov_blanket import (grow_shrink, grow_shrink_mb, hiton_mb, hiton_pc,
-                                            iamb, iamb_mb, inter_iamb_mb, mmmb, mmpc)
+from bnfs.constraint.markov_blanket import (fast_iamb, fast_iamb_mb, grow_shrink, grow_shrink_mb,
+                                            hiton_mb, hiton_pc, iamb, iamb_mb, inter_iamb,
+                                            inter_iamb_mb, kiamb_mb, local_structure, mmmb, mmpc,
+                                            pcmb)
 from bnfs.constraint.pc import pc_stable
+from bnfs.constraint.tpda import tpda
 
-__all__ = ["pc_stable", "grow_shrink", "iamb", "grow_shrink_mb", "iamb_mb", "inter_iamb_mb",
-           "hiton_pc", "hiton_mb", "mmpc", "mmmb"]
+__all__ = ["pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb",
+           "grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb", "hiton_pc",
+           "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure"]

@@ -1,5 +1,6 @@
-"""Local Markov-blanket learners (GS, IAMB, inter-IAMB, HITON-PC/MB, MMPC/MMMB) and the
-whole-network learners built on blankets (bnlearn's ``gs`` and ``iamb``).
+"""Local Markov-blanket learners (GS, IAMB, inter-IAMB, fast-IAMB, KIAMB, HITON-PC/MB,
+MMPC/MMMB, PCMB), the target's local structure as a PDAG, and the whole-network learners built
+on blankets (bnlearn's ``gs``, ``iamb``, ``fast.iamb``, ``inter.iamb``).
 
 Every learner takes data (or a :class:`~bnfs.citests.CITest` / d-separation oracle), a
 ``target`` and a test; the local ones return a list of names in column order.
@@ -7,19 +8,23 @@ Every learner takes data (or a :class:`~bnfs.citests.CITest` / d-separation orac
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import time
 from collections.abc import Callable
 
 from tqdm.auto import tqdm
 
-from bnfs._validate import check_int
+from bnfs._validate import check_float, check_int, check_seed
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._orient import orient
+from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.graph import PDAG
 
-__all__ = ["grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "hiton_pc", "hiton_mb", "mmpc",
-           "mmmb", "grow_shrink", "iamb"]
+__all__ = ["grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb", "hiton_pc",
+           "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure", "grow_shrink", "iamb",
+           "inter_iamb", "fast_iamb"]
 
 
 def _target(tester, target) -> int:
@@ -87,6 +92,99 @@ def _iamb(tester, t: int, interleaved: bool = False) -> list[int]:
     return _shrink(tester, t, mb)
 
 
+def _fast_iamb(tester, t: int, rows_per_cell: float) -> list[int]:
+    """Fast-IAMB: every round adds the dependent candidates by decreasing association (the
+    strongest always, the others while the next test keeps ``rows_per_cell`` rows per
+    table cell), then shrinks; it stops when no candidate is dependent or a state repeats."""
+    mb: list[int] = []
+    tried: set[tuple] = set()
+    while True:
+        scored = []
+        for x in range(len(tester.names)):
+            if x != t and x not in mb:
+                result = tester.test_indices(t, x, mb)
+                if not result.independent:
+                    scored.append((_strength(result), x))
+        state = tuple(sorted(mb))
+        if not scored or state in tried:
+            break
+        tried.add(state)
+        scored.sort()
+        mb.append(scored[0][1])
+        for _, x in scored[1:]:
+            if tester.rows_per_cell(t, x, mb + [x]) < rows_per_cell:
+                break
+            mb.append(x)
+        _shrink(tester, t, mb)
+    return mb
+
+
+def _kiamb(tester, t: int, k: float, rng) -> list[int]:
+    """KIAMB: each step draws max(1, floor(k |candidates|)) of the dependent candidates at
+    random and adds the most associated of them; k = 1 is IAMB, k = 0 a random walk
+    over dependent variables (which finds the alternative blankets of non-faithful data)."""
+    mb: list[int] = []
+    while True:
+        scored = []
+        for x in range(len(tester.names)):
+            if x != t and x not in mb:
+                result = tester.test_indices(t, x, mb)
+                if not result.independent:
+                    scored.append((_strength(result), x))
+        if not scored:
+            break
+        size = max(1, math.floor(k * len(scored)))
+        drawn = rng.choice(len(scored), size=size, replace=False)
+        mb.append(min(scored[i] for i in drawn)[1])
+    return _shrink(tester, t, mb)
+
+
+def _weakest(tester, t: int, x: int, pool, max_cond_size):
+    """The subset of ``pool`` that minimises the association of t and x: (subset, None) as
+    soon as one separates them, else (subset, association key) of the weakest."""
+    worst, worst_set = None, ()
+    for s in _subsets(pool, max_cond_size):
+        result = tester.test_indices(t, x, s)
+        if result.independent:
+            return s, None
+        key = _strength(result)
+        if worst is None or key > worst:
+            worst, worst_set = key, s
+    return worst_set, worst
+
+
+def _max_min_forward(tester, t: int, max_cond_size, sepsets, prune: bool) -> list[int]:
+    """Max-min forward phase (MMPC, PCMB's GetPCD): drop candidates a subset of the current
+    set separates from t, admit the one whose weakest association is strongest; with
+    ``prune`` (PCMB) drop members now separable after every admission."""
+    members: list[int] = []
+    candidates = [x for x in range(len(tester.names)) if x != t]
+    while candidates:
+        keys = {}
+        for x in candidates:
+            s, key = _weakest(tester, t, x, members, max_cond_size)
+            if key is None:
+                if sepsets is not None:
+                    sepsets[x] = s
+            else:
+                keys[x] = key
+        candidates = [x for x in candidates if x in keys]
+        if not candidates:
+            break
+        best = min(candidates, key=lambda x: (keys[x], x))
+        members.append(best)
+        candidates.remove(best)
+        if prune:
+            _backward(tester, t, members, max_cond_size, sepsets)
+    return members
+
+
+def _pcmb_pc(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
+    """PCMB's GetPC: x in GetPCD(t) stays when t is in GetPCD(x) too."""
+    pcd = _max_min_forward(tester, t, max_cond_size, sepsets, prune=True)
+    return [x for x in pcd if t in _max_min_forward(tester, x, max_cond_size, None, prune=True)]
+
+
 def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> list[int]:
     """Drop each member that some subset of the other members separates from ``t``
     (the marginal tests were done by the forward phase)."""
@@ -138,33 +236,8 @@ def _hiton_pc_one_way(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
 
 def _mmpc_forward_backward(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
     """MMPC without the symmetry correction: max-min heuristic forward, then backward."""
-    n = len(tester.names)
-    cpc: list[int] = []
-    candidates = [x for x in range(n) if x != t]
-    minimum: dict[int, tuple] = {}
-    while True:
-        best, best_key = None, None
-        for x in candidates:
-            if x in cpc:
-                continue
-            worst = None  # the weakest association over subsets of cpc
-            for s in _subsets(cpc, max_cond_size):
-                result = tester.test_indices(t, x, s)
-                if result.independent:
-                    worst = None
-                    if sepsets is not None:
-                        sepsets[x] = s
-                    break
-                key = _strength(result)
-                worst = key if worst is None or key > worst else worst
-            minimum[x] = worst
-            if worst is not None and (best_key is None or worst < best_key):
-                best, best_key = x, worst
-        candidates = [x for x in candidates if minimum.get(x) is not None]
-        if best is None:
-            break
-        cpc.append(best)
-    return _backward(tester, t, cpc, max_cond_size, sepsets)
+    members = _max_min_forward(tester, t, max_cond_size, sepsets, prune=False)
+    return _backward(tester, t, members, max_cond_size, sepsets)
 
 
 def _mmpc(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
@@ -257,23 +330,17 @@ def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     and Markov blanket induction for causal discovery and feature selection for
     classification, part I", JMLR 11, 2010.
     """
-    max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
-    return _local(lambda tester, t: _hiton_pc(tester, t, max_cond_size), data, target, test,
-                  alpha, test_options)
+    return _local(functools.partial(_hiton_pc, max_cond_size=_cond_size(max_cond_size)),
+                  data, target, test, alpha, test_options)
 
 
 def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
              max_cond_size: int | None = None, **test_options) -> list[str]:
     """Markov blanket of ``target``: HITON-PC of the target and of each member, plus the
     spouses found through colliders (Aliferis et al. 2010)."""
-    max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
-
-    def run(tester, t):
-        sepsets: dict[int, tuple] = {}
-        pc = _hiton_pc(tester, t, max_cond_size, sepsets)
-        return pc + _spouses(tester, t, pc, lambda y: _hiton_pc(tester, y, max_cond_size), sepsets)
-
-    return _local(run, data, target, test, alpha, test_options)
+    return _local(functools.partial(_blanket_through_pc, pc=_hiton_pc,
+                                    max_cond_size=_cond_size(max_cond_size)),
+                  data, target, test, alpha, test_options)
 
 
 def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
@@ -286,74 +353,276 @@ def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     I. Tsamardinos, C. F. Aliferis and A. Statnikov, "Time and sample efficient discovery of
     Markov blankets and direct causal relations", KDD 2003.
     """
-    max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
-    return _local(lambda tester, t: _mmpc(tester, t, max_cond_size), data, target, test,
-                  alpha, test_options)
+    return _local(functools.partial(_mmpc, max_cond_size=_cond_size(max_cond_size)),
+                  data, target, test, alpha, test_options)
 
 
 def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
          max_cond_size: int | None = None, **test_options) -> list[str]:
     """Markov blanket of ``target`` by MMMB: MMPC of the target and of its members, plus
     spouses through colliders (Tsamardinos et al. 2003)."""
-    max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
+    return _local(functools.partial(_blanket_through_pc, pc=_mmpc,
+                                    max_cond_size=_cond_size(max_cond_size)),
+                  data, target, test, alpha, test_options)
 
-    def run(tester, t):
-        sepsets: dict[int, tuple] = {}
-        pc = _mmpc(tester, t, max_cond_size, sepsets)
-        return pc + _spouses(tester, t, pc, lambda y: _mmpc(tester, y, max_cond_size), sepsets)
 
-    return _local(run, data, target, test, alpha, test_options)
+def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
+                 rows_per_cell: float = 5.0, **test_options) -> list[str]:
+    """Markov blanket of ``target`` by fast-IAMB: each growing round admits several
+    dependent candidates (strongest first) while the tests keep ``rows_per_cell`` rows per
+    table cell, then shrinks; fewer rounds, so fewer tests than IAMB.
+
+    References
+    ----------
+    S. Yaramakala and D. Margaritis, "Speculative Markov blanket discovery for optimal
+    feature selection", ICDM 2005.
+    """
+    rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
+    return _local(functools.partial(_fast_iamb, rows_per_cell=rows_per_cell), data, target,
+                  test, alpha, test_options)
+
+
+def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k: float = 0.8,
+             seed=None, **test_options) -> list[str]:
+    """Markov blanket of ``target`` by KIAMB, the stochastic IAMB: each step adds the most
+    associated of a random ``k`` fraction of the dependent candidates. ``k = 1`` is IAMB;
+    smaller ``k`` with different seeds finds the alternative blankets of data that are not
+    faithful to any DAG (Peña et al. recommend k around 0.8).
+
+    References
+    ----------
+    J. M. Peña, R. Nilsson, J. Björkegren and J. Tegnér, "Towards scalable and data efficient
+    learning of Markov boundaries", IJAR 45, 2007.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> kiamb_mb(DSeparation(datasets.network("asia")), "either", k=0.5, seed=1)
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
+    """
+    k = check_float(k, "k", 0.0, 1.0)
+    rng = check_seed(seed)
+    return _local(lambda tester, t: _kiamb(tester, t, k, rng), data, target, test, alpha,
+                  test_options)
+
+
+def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
+         max_cond_size: int | None = None, **test_options) -> list[str]:
+    """Markov blanket of ``target`` by PCMB: GetPCD (max-min forward with pruning after
+    every admission), the symmetry check GetPC, and spouses through colliders.
+
+    References
+    ----------
+    J. M. Peña, R. Nilsson, J. Björkegren and J. Tegnér, "Towards scalable and data efficient
+    learning of Markov boundaries", IJAR 45, 2007.
+    """
+    return _local(functools.partial(_blanket_through_pc, pc=_pcmb_pc,
+                                    max_cond_size=_cond_size(max_cond_size)),
+                  data, target, test, alpha, test_options)
+
+
+def _cond_size(max_cond_size):
+    return check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
+
+
+def _blanket_through_pc(tester, t: int, pc: Callable, max_cond_size) -> list[int]:
+    sepsets: dict[int, tuple] = {}
+    members = pc(tester, t, max_cond_size, sepsets)
+    return members + _spouses(tester, t, members, lambda y: pc(tester, y, max_cond_size),
+                              sepsets)
+
+
+_PC_METHODS = {"hiton": _hiton_pc, "mmpc": _mmpc, "pcmb": _pcmb_pc}
+
+
+def local_structure(data, target: str, method: str = "hiton", test: TestName = "g2",
+                    alpha: float = 0.05, *, max_cond_size: int | None = None,
+                    **test_options) -> PDAG:
+    """The neighbourhood of ``target`` as a PDAG: the target, its parents and children
+    (by ``method``), their own parents and children among the blanket, and the spouses;
+    colliders oriented from the separating sets found on the way, then Meek's rules.
+
+    Its ``markov_blanket(target)`` is what :func:`hiton_mb` / :func:`mmmb` / :func:`pcmb`
+    return, and arcs into or out of the target say which members are parents and which
+    are children where the data decide it (edges stay undirected where they do not).
+
+    Parameters
+    ----------
+    method : {"hiton", "mmpc", "pcmb"}
+        The parents-and-children learner run on the target and each member.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> local = local_structure(DSeparation(datasets.network("asia")), "either")
+    >>> sorted(local.arcs)
+    [('bronc', 'dysp'), ('either', 'dysp'), ('either', 'xray'), ('lung', 'either'), ('tub', 'either')]
+    >>> local.markov_blanket("either")
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
+    """
+    started = time.perf_counter()
+    if method not in _PC_METHODS:
+        raise ValueError(f"method must be one of {sorted(_PC_METHODS)}, got {method!r}")
+    pc_of_node = _PC_METHODS[method]
+    max_cond_size = _cond_size(max_cond_size)
+    tester = make_test(data, test, alpha, **test_options)
+    t = _target(tester, target)
+    sepsets: dict[int, dict[int, tuple]] = {}
+    pcs: dict[int, list[int]] = {}
+
+    def pc_of(v: int) -> list[int]:
+        if v not in pcs:
+            sepsets[v] = {}
+            pcs[v] = pc_of_node(tester, v, max_cond_size, sepsets[v])
+        return pcs[v]
+
+    pc = pc_of(t)
+    spouses = _spouses(tester, t, pc, pc_of, sepsets[t])
+    members = sorted({t, *pc, *spouses})
+    local = {v: i for i, v in enumerate(members)}
+    adjacency = [set() for _ in members]
+    for y in pc:
+        for x in [t, *pc_of(y)]:
+            if x in local:
+                adjacency[local[x]].add(local[y])
+                adjacency[local[y]].add(local[x])
+    pair_sepsets = {}
+    for v, found in sepsets.items():
+        for x, s in found.items():
+            if x in local:
+                pair_sepsets.setdefault(frozenset((local[v], local[x])),
+                                        frozenset(local[w] for w in s if w in local))
+    learning = {"algorithm": "local_structure", "method": method, "target": target,
+                "test": tester.test, "alpha": tester.alpha,
+                "arguments": {"max_cond_size": max_cond_size, **test_options}}
+    pdag = orient([tester.names[v] for v in members], adjacency, pair_sepsets, learning)
+    pdag.learning["n_tests"] = tester.n_tests
+    pdag.learning["seconds"] = time.perf_counter() - started
+    return pdag
 
 
 # --- whole networks from blankets ----------------------------------------------------------------
 
-def _from_blankets(tester, blanket: Callable[[int], list[int]], algorithm: str,
-                   progress, max_cond_size) -> PDAG:
+def _neighbours_among_blankets(tester, pair, mbs, max_cond_size):
+    """Separating set of a blanket pair (searched within the smaller blanket), or None."""
+    x, y = pair
+    a, b = mbs[x] - {y}, mbs[y] - {x}
+    pool = a if len(a) <= len(b) else b
+    return next((frozenset(s) for s in _subsets(pool, max_cond_size)
+                 if tester.test_indices(x, y, s).independent), None)
+
+
+def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm: str,
+                   progress, max_cond_size, n_jobs, arguments=None) -> PDAG:
+    """bnlearn's blanket-based network learners: the blanket of every node (in parallel),
+    the symmetry correction, neighbours = blanket members no subset of the smaller blanket
+    separates (in parallel), colliders from the separating sets, Meek's rules."""
     started = time.perf_counter()
+    tester = make_test(data, test, alpha, **test_options)
+    max_cond_size = _cond_size(max_cond_size)
+    n_jobs = check_n_jobs(n_jobs)
     n = len(tester.names)
-    mbs = [set(blanket(v)) for v in tqdm(range(n), desc=algorithm, unit="node",
-                                          disable=progress, leave=False)]
+    nodes = list(range(n))
+    if n_jobs == 1:
+        disable = None if progress is None else not progress
+        nodes = tqdm(nodes, desc=algorithm, unit="node", disable=disable, leave=False)
+    mbs = [set(mb) for mb in map_tests(tester, blanket, nodes, n_jobs)]
     for x in range(n):  # symmetry correction: keep y in MB(x) only if x is in MB(y)
         mbs[x] = {y for y in mbs[x] if x in mbs[y]}
+    pairs = [(x, y) for x in range(n) for y in sorted(mbs[x]) if x < y]
+    found = map_tests(tester, functools.partial(_neighbours_among_blankets, mbs=mbs,
+                                                max_cond_size=max_cond_size), pairs, n_jobs)
     adjacency = [set() for _ in range(n)]
     sepsets: dict[frozenset, frozenset] = {}
-    for x in range(n):
-        for y in mbs[x]:
-            if y < x:
-                continue
-            a, b = mbs[x] - {y}, mbs[y] - {x}
-            pool = a if len(a) <= len(b) else b
-            sep = next((s for s in _subsets(pool, max_cond_size)
-                        if tester.test_indices(x, y, s).independent), None)
-            if sep is None:
-                adjacency[x].add(y)
-                adjacency[y].add(x)
-            else:
-                sepsets[frozenset((x, y))] = frozenset(sep)
+    for (x, y), sep in zip(pairs, found):
+        if sep is None:
+            adjacency[x].add(y)
+            adjacency[y].add(x)
+        else:
+            sepsets[frozenset((x, y))] = sep
     learning = {"algorithm": algorithm, "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size}, "n_tests": tester.n_tests}
+                "arguments": {"max_cond_size": max_cond_size, **(arguments or {}),
+                              **test_options},
+                "n_tests": tester.n_tests, "n_jobs": n_jobs}
     pdag = orient(tester.names, adjacency, sepsets, learning)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
 
+_GLOBAL_PARAMETERS = """
+    Parameters
+    ----------
+    data : discrete data, continuous data (with ``test="fisher_z"``), or a
+        :class:`~bnfs.citests.CITest` / :class:`~bnfs.citests.DSeparation` oracle
+    test : {"g2", "mi", "x2", "mi_threshold", "fisher_z"}
+    alpha : float in (0, 1)
+    max_cond_size : int, optional
+        Largest separating set tried between blanket members (default: no limit).
+    progress : bool, optional
+    n_jobs : int, optional
+        joblib workers for the per-node blankets and the per-pair separation tests
+        (-1: every core). The result is the same for any value.
+    **test_options
+        ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
+
+    Returns
+    -------
+    PDAG
+"""
+
+
 def grow_shrink(data, test: TestName = "g2", alpha: float = 0.05, *,
                 max_cond_size: int | None = None, progress: bool | None = None,
-                **test_options) -> PDAG:
-    """Whole-network Grow-Shrink (bnlearn's ``gs``): the blanket of every node,
-    symmetry correction, neighbours among blanket members (no subset of the smaller
-    blanket separates them), colliders from the separating sets, Meek's rules."""
-    tester = make_test(data, test, alpha, **test_options)
-    max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
-    return _from_blankets(tester, lambda v: _grow_shrink(tester, v), "grow_shrink",
-                          None if progress is None else not progress, max_cond_size)
+                n_jobs: int | None = None, **test_options) -> PDAG:
+    return _from_blankets(data, test, alpha, test_options, _grow_shrink, "grow_shrink",
+                          progress, max_cond_size, n_jobs)
 
 
 def iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
          max_cond_size: int | None = None, progress: bool | None = None,
-         **test_options) -> PDAG:
-    """Whole-network IAMB (bnlearn's ``iamb``), as :func:`grow_shrink` with IAMB blankets."""
-    tester = make_test(data, test, alpha, **test_options)
-    max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
-    return _from_blankets(tester, lambda v: _iamb(tester, v), "iamb",
-                          None if progress is None else not progress, max_cond_size)
+         n_jobs: int | None = None, **test_options) -> PDAG:
+    return _from_blankets(data, test, alpha, test_options, _iamb, "iamb", progress,
+                          max_cond_size, n_jobs)
+
+
+def inter_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
+               max_cond_size: int | None = None, progress: bool | None = None,
+               n_jobs: int | None = None, **test_options) -> PDAG:
+    return _from_blankets(data, test, alpha, test_options,
+                          functools.partial(_iamb, interleaved=True), "inter_iamb", progress,
+                          max_cond_size, n_jobs)
+
+
+def fast_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
+              rows_per_cell: float = 5.0, max_cond_size: int | None = None,
+              progress: bool | None = None, n_jobs: int | None = None,
+              **test_options) -> PDAG:
+    rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
+    return _from_blankets(data, test, alpha, test_options,
+                          functools.partial(_fast_iamb, rows_per_cell=rows_per_cell),
+                          "fast_iamb", progress, max_cond_size, n_jobs,
+                          {"rows_per_cell": rows_per_cell})
+
+
+grow_shrink.__doc__ = """Whole-network Grow-Shrink (bnlearn's ``gs``): the Grow-Shrink
+    blanket of every node, symmetry correction, neighbours among blanket members,
+    colliders from the separating sets, Meek's rules (Margaritis & Thrun 1999).
+""" + _GLOBAL_PARAMETERS + """
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> truth = datasets.network("asia")
+    >>> grow_shrink(DSeparation(truth)) == truth.cpdag()
+    True
+"""
+iamb.__doc__ = """Whole-network IAMB (bnlearn's ``iamb``): as :func:`grow_shrink` with
+    IAMB blankets (Tsamardinos et al. 2003).
+""" + _GLOBAL_PARAMETERS
+inter_iamb.__doc__ = """Whole-network interleaved IAMB (bnlearn's ``inter.iamb``).
+""" + _GLOBAL_PARAMETERS
+fast_iamb.__doc__ = """Whole-network fast-IAMB (bnlearn's ``fast.iamb``); ``rows_per_cell`` as
+    in :func:`fast_iamb_mb` (Yaramakala & Margaritis 2005).
+""" + _GLOBAL_PARAMETERS
