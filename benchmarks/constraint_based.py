@@ -2,9 +2,11 @@
 
 For each network (rows sampled from pgmpy's shipped network, constant columns dropped) and
 each alpha, prints seconds, number of tests, SHD to the true CPDAG and skeleton F1 of
-bnfs ``pc_stable`` (G^2), causal-learn's PC (gsq, stable) and, on small networks, pgmpy's PC
-(g_sq, stable); then bnfs's whole-network gs/iamb, and local blanket learners on
-selected targets with blanket F1.
+bnfs ``pc_stable`` (G^2; plain and with causal-learn's adjusted degrees of freedom, one and two
+jobs), causal-learn's PC (gsq, stable) and, on small networks, pgmpy's PC (g_sq, stable); then
+bnfs's ``tpda`` and whole-network gs / iamb / fast-iamb; then local blanket learners on selected
+targets beside pycausalfs's IAMB, HITON-MB and MMMB (G^2 at the same alpha), with blanket F1
+and the ratio of pycausalfs's seconds to bnfs's for the same algorithm.
 
     python benchmarks/constraint_based.py [--networks alarm win95pts andes] [--alpha 0.01 0.05]
 """
@@ -26,6 +28,10 @@ warnings.filterwarnings("ignore")  # peers are noisy about their own deprecation
 
 TARGETS = {"alarm": ["HYPOVOLEMIA", "LVFAILURE"], "win95pts": ["NetOK"],
            "andes": ["SNode_25"], "hailfinder": ["CombVerMo"]}
+# pycausalfs function for each bnfs local learner it also has
+PYCAUSALFS = {"iamb_mb": ("pyCausalFS.CBD.MBs.IAMB", "IAMB"),
+              "hiton_mb": ("pyCausalFS.CBD.MBs.HITON.HITON_MB", "HITON_MB"),
+              "mmmb": ("pyCausalFS.CBD.MBs.MMMB.MMMB", "MMMB")}
 
 
 def load(name, rows):
@@ -86,6 +92,28 @@ def pgmpy_pc(frame, alpha, timeout):
     return queue.get() if not queue.empty() else None
 
 
+def _pycausalfs_worker(module, function, codes, target, alpha, queue):
+    import importlib
+    warnings.filterwarnings("ignore")
+    fn = getattr(importlib.import_module(module), function)
+    start = time.perf_counter()
+    found, n_tests = fn(codes, target, alpha, is_discrete=True)
+    queue.put((time.perf_counter() - start, sorted(int(i) for i in found), n_tests))
+
+
+def pycausalfs_mb(learner, codes, target, alpha, timeout):
+    """(seconds, member indices, tests) of pycausalfs's version of ``learner``, or None."""
+    queue = mp.Queue()
+    proc = mp.Process(target=_pycausalfs_worker,
+                      args=(*PYCAUSALFS[learner], codes, target, alpha, queue))
+    proc.start()
+    proc.join(timeout)
+    if proc.is_alive():
+        proc.terminate()
+        return None
+    return queue.get() if not queue.empty() else None
+
+
 def row(name, alpha, learner, seconds, pdag, truth, n_tests, base=None):
     ratio = "" if base is None else f"{seconds / base:8.1f}x"
     sk = skeleton_scores(pdag, truth)
@@ -100,6 +128,8 @@ def main(argv=None):
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--pgmpy-timeout", type=float, default=600)
     parser.add_argument("--pgmpy-networks", nargs="*", default=["alarm"])
+    parser.add_argument("--peer-timeout", type=float, default=600,
+                        help="seconds before a pycausalfs run is reported as a timeout")
     args = parser.parse_args(argv)
     # warm the kernels
     bnfs.pc_stable(datasets.sample("asia", 500, seed=0))
@@ -126,21 +156,45 @@ def main(argv=None):
                 else:
                     pg = bnfs.PDAG(frame.columns, arcs=result[1], edges=result[2])
                     row(name, alpha, "pgmpy PC (g_sq)", result[0], pg, truth, "-", base)
-            for learner in (bnfs.grow_shrink, bnfs.iamb):
+            start = time.perf_counter()
+            parallel = bnfs.pc_stable(data, "g2", alpha, n_jobs=2)
+            row(name, alpha, "bnfs pc_stable n_jobs=2", time.perf_counter() - start, parallel,
+                truth, parallel.learning["n_tests"], base)
+            for learner, test in ((bnfs.tpda, "mi_threshold"), (bnfs.tpda, "g2"),
+                                  (bnfs.grow_shrink, "g2"), (bnfs.iamb, "g2"),
+                                  (bnfs.fast_iamb, "g2")):
                 start = time.perf_counter()
-                pdag = learner(data, "g2", alpha)
-                row(name, alpha, f"bnfs {learner.__name__}", time.perf_counter() - start, pdag,
-                    truth, pdag.learning["n_tests"], base)
+                pdag = learner(data, test, alpha)
+                label = f"bnfs {learner.__name__}" + (" (MI>0.01)" if test != "g2" else "")
+                row(name, alpha, label, time.perf_counter() - start, pdag, truth,
+                    pdag.learning["n_tests"], base)
             for target in TARGETS.get(name, []):
-                if target not in data:
-                    continue
-                for learner in (bnfs.iamb_mb, bnfs.hiton_mb, bnfs.mmmb):
-                    start = time.perf_counter()
-                    mb = learner(data, target, "g2", alpha)
-                    f1 = blanket_scores(mb, truth, target)["f1"]
-                    print(f"{name:<11}{alpha:<6}{learner.__name__ + ' ' + target:<24}"
-                          f"{time.perf_counter() - start:>9.3f}   MB F1 {f1:.2f}", flush=True)
+                if target in data:
+                    local_learners(name, alpha, data, truth, target, args.peer_timeout)
 
+
+def local_learners(name, alpha, data, truth, target, timeout):
+    codes = np.ascontiguousarray(data.codes.astype(np.int64))
+    t = data.names.index(target)
+    for learner in (bnfs.iamb_mb, bnfs.fast_iamb_mb, bnfs.hiton_mb, bnfs.mmmb, bnfs.pcmb):
+        start = time.perf_counter()
+        mb = learner(data, target, "g2", alpha)
+        ours = time.perf_counter() - start
+        f1 = blanket_scores(mb, truth, target)["f1"]
+        print(f"{name:<11}{alpha:<6}{'bnfs ' + learner.__name__ + ' ' + target:<34}"
+              f"{ours:>9.3f}   MB F1 {f1:.2f}", flush=True)
+        if learner.__name__ not in PYCAUSALFS:
+            continue
+        result = pycausalfs_mb(learner.__name__, codes, t, alpha, timeout)
+        label = f"pycausalfs {PYCAUSALFS[learner.__name__][1]} {target}"
+        if result is None:
+            print(f"{name:<11}{alpha:<6}{label:<34}{'timeout':>9} (> {timeout:.0f} s, "
+                  f"> {timeout / ours:.0f}x)", flush=True)
+            continue
+        seconds, found, n_tests = result
+        f1 = blanket_scores([data.names[i] for i in found], truth, target)["f1"]
+        print(f"{name:<11}{alpha:<6}{label:<34}{seconds:>9.3f}   MB F1 {f1:.2f}  "
+              f"{n_tests} tests  {seconds / ours:.0f}x bnfs's time", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -2,12 +2,15 @@
 PC level) spread over joblib workers.
 
 Every worker gets its own copy of the tester, so results never depend on ``n_jobs``: each
-piece is a deterministic function of the tests it runs. Test counts are summed back into the
-caller's tester; the workers' caches are merged into it too, so later phases reuse them.
+piece is a deterministic function of the tests it runs. The copies travel without the test
+cache (pickling a cache of 10^5 results for every chunk cost more than the tests); the tests
+they run are counted into the caller's tester and their results merged into its cache, so
+later phases reuse them.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Callable, Sequence
 
@@ -27,11 +30,16 @@ def check_n_jobs(n_jobs) -> int:
     return max(1, cores + 1 + n_jobs) if n_jobs < 0 else n_jobs
 
 
-def _run_chunk(tester, fn, chunk):
-    before = dict(tester._cache)
-    out = [fn(tester, item) for item in chunk]
-    fresh = {k: v for k, v in tester._cache.items() if k not in before}
-    return out, fresh, tester.n_tests
+def _run_chunk(worker, fn, chunk):
+    out = [fn(worker, item) for item in chunk]
+    return out, worker._cache, worker.n_tests
+
+
+def _cacheless_copy(tester):
+    worker = copy.copy(tester)
+    worker._cache = {}
+    worker.n_tests = worker.cache_hits = 0
+    return worker
 
 
 def map_tests(tester, fn: Callable, items: Sequence, n_jobs: int) -> list:
@@ -40,11 +48,11 @@ def map_tests(tester, fn: Callable, items: Sequence, n_jobs: int) -> list:
         return [fn(tester, item) for item in items]
     n_chunks = min(len(items), 4 * n_jobs)
     chunks = [items[i::n_chunks] for i in range(n_chunks)]
-    base = tester.n_tests
-    parts = Parallel(n_jobs=n_jobs)(delayed(_run_chunk)(tester, fn, c) for c in chunks)
+    worker = _cacheless_copy(tester)
+    parts = Parallel(n_jobs=n_jobs)(delayed(_run_chunk)(worker, fn, c) for c in chunks)
     results: list = [None] * len(items)
     for i, (out, fresh, n_tests) in enumerate(parts):
         results[i::n_chunks] = out
         tester._cache.update(fresh)
-        tester.n_tests += n_tests - base
+        tester.n_tests += n_tests
     return results
