@@ -81,15 +81,20 @@ def _pgmpy_worker(frame, alpha, queue):
     queue.put((time.perf_counter() - start, directed, [tuple(e) for e in undirected]))
 
 
-def pgmpy_pc(frame, alpha, timeout):
+def in_subprocess(worker, args, timeout):
+    """``worker(*args, queue)`` in its own process: what it puts, or None after ``timeout``."""
     queue = mp.Queue()
-    proc = mp.Process(target=_pgmpy_worker, args=(frame, alpha, queue))
+    proc = mp.Process(target=worker, args=(*args, queue))
     proc.start()
     proc.join(timeout)
     if proc.is_alive():
         proc.terminate()
         return None
     return queue.get() if not queue.empty() else None
+
+
+def pgmpy_pc(frame, alpha, timeout):
+    return in_subprocess(_pgmpy_worker, (frame, alpha), timeout)
 
 
 def _pycausalfs_worker(module, function, codes, target, alpha, queue):
@@ -103,15 +108,8 @@ def _pycausalfs_worker(module, function, codes, target, alpha, queue):
 
 def pycausalfs_mb(learner, codes, target, alpha, timeout):
     """(seconds, member indices, tests) of pycausalfs's version of ``learner``, or None."""
-    queue = mp.Queue()
-    proc = mp.Process(target=_pycausalfs_worker,
-                      args=(*PYCAUSALFS[learner], codes, target, alpha, queue))
-    proc.start()
-    proc.join(timeout)
-    if proc.is_alive():
-        proc.terminate()
-        return None
-    return queue.get() if not queue.empty() else None
+    return in_subprocess(_pycausalfs_worker, (*PYCAUSALFS[learner], codes, target, alpha),
+                         timeout)
 
 
 def row(name, alpha, learner, seconds, pdag, truth, n_tests, base=None):

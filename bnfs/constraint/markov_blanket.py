@@ -68,20 +68,23 @@ def _grow_shrink(tester, t: int) -> list[int]:
     return _shrink(tester, t, mb)
 
 
+def _dependent(tester, t: int, mb: list[int]) -> list[tuple[tuple[float, float], int]]:
+    """(strength, x) of every candidate dependent on t given mb, strongest first."""
+    scored = []
+    for x in range(len(tester.names)):
+        if x != t and x not in mb:
+            result = tester.test_indices(t, x, mb)
+            if not result.independent:
+                scored.append((_strength(result), x))
+    return sorted(scored)
+
+
 def _iamb(tester, t: int, interleaved: bool = False) -> list[int]:
     mb: list[int] = []
     tried: set[tuple] = set()
     while True:
-        best, best_key = None, None
-        for x in range(len(tester.names)):
-            if x == t or x in mb:
-                continue
-            result = tester.test_indices(t, x, mb)
-            if result.independent:
-                continue
-            key = _strength(result)
-            if best_key is None or key < best_key:
-                best, best_key = x, key
+        scored = _dependent(tester, t, mb)
+        best = scored[0][1] if scored else None
         state = (best, tuple(sorted(mb)))
         if best is None or state in tried:
             break
@@ -99,20 +102,14 @@ def _fast_iamb(tester, t: int, rows_per_cell: float) -> list[int]:
     mb: list[int] = []
     tried: set[tuple] = set()
     while True:
-        scored = []
-        for x in range(len(tester.names)):
-            if x != t and x not in mb:
-                result = tester.test_indices(t, x, mb)
-                if not result.independent:
-                    scored.append((_strength(result), x))
+        scored = _dependent(tester, t, mb)
         state = tuple(sorted(mb))
         if not scored or state in tried:
             break
         tried.add(state)
-        scored.sort()
         mb.append(scored[0][1])
         for _, x in scored[1:]:
-            if tester.rows_per_cell(t, x, mb + [x]) < rows_per_cell:
+            if tester.rows_per_cell(t, x, mb) < rows_per_cell:
                 break
             mb.append(x)
         _shrink(tester, t, mb)
@@ -125,12 +122,7 @@ def _kiamb(tester, t: int, k: float, rng) -> list[int]:
     over dependent variables (which finds the alternative blankets of non-faithful data)."""
     mb: list[int] = []
     while True:
-        scored = []
-        for x in range(len(tester.names)):
-            if x != t and x not in mb:
-                result = tester.test_indices(t, x, mb)
-                if not result.independent:
-                    scored.append((_strength(result), x))
+        scored = _dependent(tester, t, mb)
         if not scored:
             break
         size = max(1, math.floor(k * len(scored)))
