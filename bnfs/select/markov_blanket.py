@@ -1,0 +1,190 @@
+"""Keep the Markov blanket of the class: the smallest feature set that makes every other
+feature irrelevant to it (Koller & Sahami 1996), read off a learned network."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+import bnfs
+from bnfs._data import Dataset, discretize
+from bnfs.graph import DAG, PDAG
+
+__all__ = ["MarkovBlanketSelector"]
+
+#: learners that return a whole network (DAG or PDAG)
+NETWORK_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
+                    "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
+#: local learners that return the blanket of the target
+BLANKET_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
+                    "hiton_mb", "mmmb", "pcmb")
+#: local learners that return the parents and children of the target
+PC_LEARNERS = ("hiton_pc", "mmpc")
+
+
+class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
+    """Select the features in the Markov blanket of the class.
+
+    ``fit`` appends ``y`` to ``X`` as the target variable, discretizes continuous features
+    (the learners count discrete tables), runs ``learner`` and keeps the target's
+    blanket: parents, children and the children's other parents. Given its blanket the
+    class is independent of every other feature, so the blanket is the optimal feature set
+    when the learned network is right (Koller & Sahami 1996; Aliferis et al. 2010).
+
+    Parameters
+    ----------
+    learner : str, default "hill_climbing"
+        A network learner (``"hill_climbing"``, ``"tabu_search"``, ``"sparse_candidate"``,
+        ``"screen_based"``, ``"pc_stable"``, ``"tpda"``, ``"grow_shrink"``, ``"iamb"``,
+        ``"inter_iamb"``, ``"fast_iamb"``) or a local one (``"grow_shrink_mb"``,
+        ``"iamb_mb"``, ``"inter_iamb_mb"``, ``"fast_iamb_mb"``, ``"kiamb_mb"``,
+        ``"hiton_mb"``, ``"mmmb"``, ``"pcmb"``; ``"hiton_pc"`` and ``"mmpc"`` find
+        parents and children only).
+    learner_options : dict, optional
+        Keyword arguments of the learner, e.g. ``{"score": "bde", "max_parents": 5}`` or
+        ``{"test": "g2", "alpha": 0.01}``.
+    parents_and_children : bool, default False
+        Keep only the target's neighbours (parents and children, no spouses). Needs a
+        network learner or a parents-and-children learner.
+    discretizer : {"quantile", "interval", "mdl"}, default "quantile"
+        How continuous features become discrete (:func:`bnfs.discretize`; ``"mdl"`` is
+        supervised by ``y``).
+    n_bins : int, default 3
+        Bins of the unsupervised discretizers.
+    seed : int, optional
+        Passed to randomized learners (restarts, post-processing, KIAMB).
+
+    Attributes
+    ----------
+    blanket_ : list of str
+        The selected features, in input order.
+    network_ : DAG or PDAG or None
+        The learned network over the features and the target (None for local learners).
+    target_name_ : str
+        The name the target got in ``network_``.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` is a DataFrame with string column names.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> frame = datasets.sample("alarm", 5000, seed=0)
+    >>> X, y = frame.drop(columns="HYPOVOLEMIA"), frame["HYPOVOLEMIA"]
+    >>> selector = MarkovBlanketSelector("hiton_mb").fit(X, y)
+    >>> selector.blanket_
+    ['LVEDVOLUME', 'LVFAILURE', 'STROKEVOLUME']
+    >>> selector.transform(X).shape
+    (5000, 3)
+    """
+
+    def __init__(self, learner: str = "hill_climbing", *, learner_options: dict | None = None,
+                 parents_and_children: bool = False, discretizer: str = "quantile",
+                 n_bins: int = 3, seed=None):
+        self.learner = learner
+        self.learner_options = learner_options
+        self.parents_and_children = parents_and_children
+        self.discretizer = discretizer
+        self.n_bins = n_bins
+        self.seed = seed
+
+    def fit(self, X, y):
+        """Learn the network (or the local structure) and keep the target's blanket."""
+        learner = self._check_learner()
+        frame = self._frame(X, reset=True)
+        y = np.asarray(y)
+        if y.ndim != 1:
+            if y.ndim == 2 and y.shape[1] == 1:
+                y = y.ravel()
+            else:
+                raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
+        if len(y) != len(frame):
+            raise ValueError(f"X has {len(frame)} rows but y has {len(y)}")
+        check_classification_targets(y)
+        if len(pd.unique(y)) < 2:
+            raise ValueError("y has a single class; a blanket needs at least two")
+        target = _unused_name(frame.columns)
+        frame[target] = pd.Series(y, index=frame.index).astype(str)
+        data = Dataset(frame)
+        if data.continuous_names:
+            data = discretize(data, self.discretizer, self.n_bins, target=target)
+        options = dict(self.learner_options or {})
+        if self.seed is not None and "seed" in inspect.signature(learner).parameters:
+            options.setdefault("seed", self.seed)
+        found = learner(data, **options) if self.learner in NETWORK_LEARNERS else \
+            learner(data, target, **options)
+        if isinstance(found, (DAG, PDAG)):
+            self.network_ = found
+            members = (found.adjacent(target) if isinstance(found, PDAG)
+                       else found.neighbours(target)) if self.parents_and_children \
+                else found.markov_blanket(target)
+        else:
+            self.network_ = None
+            members = found
+        members = set(members)
+        self.target_name_ = target
+        self.blanket_ = [c for c in frame.columns[:-1] if c in members]
+        self._support = np.array([c in members for c in frame.columns[:-1]], dtype=bool)
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "blanket_")
+        return self._support
+
+    def _check_learner(self):
+        known = NETWORK_LEARNERS + BLANKET_LEARNERS + PC_LEARNERS
+        if not isinstance(self.learner, str) or self.learner not in known:
+            raise ValueError(f"learner must be one of {list(known)}, got {self.learner!r}")
+        if self.parents_and_children and self.learner in BLANKET_LEARNERS:
+            raise ValueError(f"parents_and_children=True needs a network learner or one of "
+                             f"{list(PC_LEARNERS)}; {self.learner!r} finds whole blankets")
+        if self.learner_options is not None and not isinstance(self.learner_options, dict):
+            raise TypeError(f"learner_options must be a dict, got "
+                            f"{type(self.learner_options).__name__}")
+        return getattr(bnfs, self.learner)
+
+    def _frame(self, X, reset: bool) -> pd.DataFrame:
+        """X as a fresh DataFrame with string column names (x0, x1, ... for arrays)."""
+        if isinstance(X, pd.DataFrame):
+            frame = X.copy()
+            if reset:
+                if all(isinstance(c, str) for c in frame.columns):
+                    self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
+                elif hasattr(self, "feature_names_in_"):
+                    del self.feature_names_in_
+            frame.columns = [str(c) for c in frame.columns]
+        else:
+            if hasattr(X, "toarray"):
+                raise TypeError("MarkovBlanketSelector needs dense X (a DataFrame or array)")
+            array = np.asarray(X)
+            if array.ndim != 2:
+                raise ValueError(f"X must be two-dimensional, got shape {array.shape}")
+            frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+            if reset and hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
+        if frame.shape[0] == 0 or frame.shape[1] == 0:
+            raise ValueError(f"X is empty (shape {frame.shape})")
+        if reset:
+            self.n_features_in_ = frame.shape[1]
+        return frame
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        tags.target_tags.required = True
+        return tags
+
+
+def _unused_name(columns) -> str:
+    name, i = "target", 0
+    while name in columns:
+        i += 1
+        name = f"target_{i}"
+    return name

@@ -1,0 +1,102 @@
+"""MarkovBlanketSelector: blankets of sampled networks, pipelines, input handling, errors."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+
+import reference
+from bnfs import MarkovBlanketSelector
+from bnfs.metrics import blanket_scores
+
+TARGET = "HYPOVOLEMIA"
+
+
+@pytest.fixture(scope="module")
+def alarm():
+    frame = reference.data("alarm")
+    return frame.drop(columns=TARGET), frame[TARGET]
+
+
+@pytest.mark.parametrize("learner, bound", [("hiton_mb", 0.99), ("pc_stable", 0.99),
+                                            ("iamb_mb", 0.79), ("hill_climbing", 0.79)])
+def test_recovers_the_blanket_of_a_sampled_network(alarm, learner, bound):
+    X, y = alarm
+    selector = MarkovBlanketSelector(learner).fit(X, y)
+    truth = reference.true_dag("alarm")
+    assert blanket_scores(selector.blanket_, truth, TARGET)["f1"] >= bound
+    assert list(selector.get_feature_names_out()) == selector.blanket_
+    assert selector.transform(X).shape == (len(X), len(selector.blanket_))
+    assert (selector.network_ is None) == learner.endswith("_mb")
+
+
+def test_parents_and_children_drop_the_spouses(alarm):
+    X, y = alarm
+    truth = reference.true_dag("alarm")
+    for learner in ("pc_stable", "hiton_pc"):
+        selector = MarkovBlanketSelector(learner, parents_and_children=True).fit(X, y)
+        assert set(selector.blanket_) == set(truth.neighbours(TARGET))
+
+
+def test_numpy_input_and_no_mutation(alarm):
+    X, y = alarm
+    before = X.copy()
+    named = MarkovBlanketSelector("hiton_mb").fit(X, y)
+    plain = MarkovBlanketSelector("hiton_mb").fit(X.to_numpy(), y.to_numpy())
+    assert list(plain.get_support(indices=True)) == list(named.get_support(indices=True))
+    assert plain.blanket_ == [f"x{i}" for i in named.get_support(indices=True)]
+    assert not hasattr(plain, "feature_names_in_") and named.n_features_in_ == X.shape[1]
+    pd.testing.assert_frame_equal(X, before)
+
+
+def test_continuous_features_are_discretized():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 3000)
+    cause = y + rng.normal(scale=0.5, size=3000)        # dependent on y
+    noise = rng.normal(size=3000)                       # irrelevant
+    downstream = cause + rng.normal(scale=0.5, size=3000)  # separated from y by `cause`
+    X = pd.DataFrame({"cause": cause, "noise": noise, "downstream": downstream})
+    for discretizer in ("quantile", "mdl"):
+        selector = MarkovBlanketSelector("iamb_mb", discretizer=discretizer, n_bins=5)
+        assert "cause" in selector.fit(X, y).blanket_
+        assert "noise" not in selector.blanket_
+
+
+def test_pipeline_and_cross_validation(alarm):
+    X, y = alarm
+    pipe = make_pipeline(MarkovBlanketSelector("hiton_mb"), OneHotEncoder(handle_unknown="ignore"),
+                         LogisticRegression(max_iter=500))
+    scores = cross_val_score(pipe, X.iloc[:2000], y.iloc[:2000], cv=3)
+    majority = y.iloc[:2000].value_counts(normalize=True).max()
+    assert scores.mean() > majority + 0.03
+
+
+def test_seeded_learners_are_reproducible(alarm):
+    X, y = alarm
+    options = {"restarts": 2, "max_parents": 3}
+    a = MarkovBlanketSelector("hill_climbing", learner_options=options, seed=3).fit(X, y)
+    b = MarkovBlanketSelector("hill_climbing", learner_options=options, seed=3).fit(X, y)
+    assert a.blanket_ == b.blanket_ and a.network_ == b.network_
+
+
+def test_errors(alarm):
+    X, y = alarm
+    with pytest.raises(ValueError, match="single class"):
+        MarkovBlanketSelector("iamb_mb").fit(X, np.zeros(len(X)))
+    with pytest.raises(ValueError, match="learner must be one of"):
+        MarkovBlanketSelector("nope").fit(X, y)
+    with pytest.raises(ValueError, match="parents_and_children"):
+        MarkovBlanketSelector("iamb_mb", parents_and_children=True).fit(X, y)
+    with pytest.raises(ValueError, match="rows but y has"):
+        MarkovBlanketSelector("iamb_mb").fit(X, y.iloc[:10])
+    with pytest.raises(ValueError, match="continuous"):
+        MarkovBlanketSelector("iamb_mb").fit(X, np.linspace(0, 1, len(X)))
+    with pytest.raises(ValueError, match="'CVP'"):
+        MarkovBlanketSelector("iamb_mb").fit(X.assign(CVP=np.nan), y)
+    with pytest.raises(TypeError, match="learner_options"):
+        MarkovBlanketSelector("iamb_mb", learner_options=[1]).fit(X, y)
+    with pytest.raises(ValueError, match="empty"):
+        MarkovBlanketSelector("iamb_mb").fit(X.iloc[:, :0], y)
