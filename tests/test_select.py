@@ -98,5 +98,16 @@ def test_errors(alarm):
         MarkovBlanketSelector("iamb_mb").fit(X.assign(CVP=np.nan), y)
     with pytest.raises(TypeError, match="learner_options"):
         MarkovBlanketSelector("iamb_mb", learner_options=[1]).fit(X, y)
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(ValueError, match="0 feature"):
         MarkovBlanketSelector("iamb_mb").fit(X.iloc[:, :0], y)
+    with pytest.raises(ValueError, match="'x1' of X contains NaN or infinity"):
+        MarkovBlanketSelector("iamb_mb").fit(np.array([[0.0, 1.0], [1.0, np.inf]] * 5), [0, 1] * 5)
+    with pytest.raises(ValueError, match="y is None"):
+        MarkovBlanketSelector("iamb_mb").fit(X, None)
+
+
+def test_scikit_learn_estimator_checks():
+    from sklearn.utils.estimator_checks import check_estimator
+    results = check_estimator(MarkovBlanketSelector("iamb_mb"), on_fail=None)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    assert failed == []

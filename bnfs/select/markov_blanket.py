@@ -98,6 +98,9 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
         """Learn the network (or the local structure) and keep the target's blanket."""
         learner = self._check_learner()
         frame = self._frame(X, reset=True)
+        if y is None:
+            raise ValueError("MarkovBlanketSelector requires y to be passed, but the target y "
+                             "is None")
         y = np.asarray(y)
         if y.ndim != 1:
             if y.ndim == 2 and y.shape[1] == 1:
@@ -161,15 +164,23 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
             frame.columns = [str(c) for c in frame.columns]
         else:
             if hasattr(X, "toarray"):
-                raise TypeError("MarkovBlanketSelector needs dense X (a DataFrame or array)")
+                raise TypeError("sparse input is not supported: MarkovBlanketSelector needs "
+                                "dense X (a DataFrame or array)")
             array = np.asarray(X)
             if array.ndim != 2:
                 raise ValueError(f"X must be two-dimensional, got shape {array.shape}")
             frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
             if reset and hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
-        if frame.shape[0] == 0 or frame.shape[1] == 0:
-            raise ValueError(f"X is empty (shape {frame.shape})")
+        if frame.shape[1] == 0:
+            raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is "
+                             "required.")
+        if frame.shape[0] < 2:
+            raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
+        for name in frame.columns:
+            column = frame[name]
+            if pd.api.types.is_float_dtype(column) and not np.isfinite(column).all():
+                raise ValueError(f"column {name!r} of X contains NaN or infinity")
         if reset:
             self.n_features_in_ = frame.shape[1]
         return frame
