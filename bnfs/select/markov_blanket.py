@@ -6,15 +6,10 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
-import pandas as pd
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
 import bnfs
-from bnfs._data import Dataset, discretize
 from bnfs.graph import DAG, PDAG
+from bnfs.select._base import DiscreteSelector
 
 __all__ = ["MarkovBlanketSelector"]
 
@@ -28,7 +23,7 @@ BLANKET_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb"
 PC_LEARNERS = ("hiton_pc", "mmpc")
 
 
-class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
+class MarkovBlanketSelector(DiscreteSelector):
     """Select the features in the Markov blanket of the class.
 
     ``fit`` appends ``y`` to ``X`` as the target variable, discretizes continuous features
@@ -97,26 +92,7 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
         learner = self._check_learner()
-        frame = self._frame(X, reset=True)
-        if y is None:
-            raise ValueError("MarkovBlanketSelector requires y to be passed, but the target y "
-                             "is None")
-        y = np.asarray(y)
-        if y.ndim != 1:
-            if y.ndim == 2 and y.shape[1] == 1:
-                y = y.ravel()
-            else:
-                raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
-        if len(y) != len(frame):
-            raise ValueError(f"X has {len(frame)} rows but y has {len(y)}")
-        check_classification_targets(y)
-        if len(pd.unique(y)) < 2:
-            raise ValueError("y has a single class; a blanket needs at least two")
-        target = _unused_name(frame.columns)
-        frame[target] = pd.Series(y, index=frame.index).astype(str)
-        data = Dataset(frame)
-        if data.continuous_names:
-            data = discretize(data, self.discretizer, self.n_bins, target=target)
+        data, features, target = self._discrete_data(X, y)
         options = dict(self.learner_options or {})
         if self.seed is not None and "seed" in inspect.signature(learner).parameters:
             options.setdefault("seed", self.seed)
@@ -132,13 +108,9 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
             members = found
         members = set(members)
         self.target_name_ = target
-        self.blanket_ = [c for c in frame.columns[:-1] if c in members]
-        self._support = np.array([c in members for c in frame.columns[:-1]], dtype=bool)
+        self.blanket_ = [c for c in features if c in members]
+        self._support = np.array([c in members for c in features], dtype=bool)
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "blanket_")
-        return self._support
 
     def _check_learner(self):
         known = NETWORK_LEARNERS + BLANKET_LEARNERS + PC_LEARNERS
@@ -151,51 +123,3 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
             raise TypeError(f"learner_options must be a dict, got "
                             f"{type(self.learner_options).__name__}")
         return getattr(bnfs, self.learner)
-
-    def _frame(self, X, reset: bool) -> pd.DataFrame:
-        """X as a fresh DataFrame with string column names (x0, x1, ... for arrays)."""
-        if isinstance(X, pd.DataFrame):
-            frame = X.copy()
-            if reset:
-                if all(isinstance(c, str) for c in frame.columns):
-                    self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
-                elif hasattr(self, "feature_names_in_"):
-                    del self.feature_names_in_
-            frame.columns = [str(c) for c in frame.columns]
-        else:
-            if hasattr(X, "toarray"):
-                raise TypeError("sparse input is not supported: MarkovBlanketSelector needs "
-                                "dense X (a DataFrame or array)")
-            array = np.asarray(X)
-            if array.ndim != 2:
-                raise ValueError(f"X must be two-dimensional, got shape {array.shape}")
-            frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
-            if reset and hasattr(self, "feature_names_in_"):
-                del self.feature_names_in_
-        if frame.shape[1] == 0:
-            raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is "
-                             "required.")
-        if frame.shape[0] < 2:
-            raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
-        for name in frame.columns:
-            column = frame[name]
-            if pd.api.types.is_float_dtype(column) and not np.isfinite(column).all():
-                raise ValueError(f"column {name!r} of X contains NaN or infinity")
-        if reset:
-            self.n_features_in_ = frame.shape[1]
-        return frame
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.categorical = True
-        tags.target_tags.required = True
-        return tags
-
-
-def _unused_name(columns) -> str:
-    name, i = "target", 0
-    while name in columns:
-        i += 1
-        name = f"target_{i}"
-    return name

@@ -1,0 +1,96 @@
+"""What every selector on discrete data shares: X and y checked and turned into one
+:class:`~bnfs.Dataset` with the class as its last column, continuous features discretized."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from bnfs._data import Dataset, discretize
+
+
+class DiscreteSelector(SelectorMixin, BaseEstimator):
+    """Base of the selectors that count discrete tables. Subclasses set ``_support`` (a
+    boolean mask over the features) in ``fit`` and have ``discretizer`` and ``n_bins``
+    parameters."""
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "_support")
+        return self._support
+
+    def _discrete_data(self, X, y) -> tuple[Dataset, list[str], str]:
+        """(data with the class appended, feature names, the class's name in data)."""
+        frame = self._frame(X, reset=True)
+        name = type(self).__name__
+        if y is None:
+            raise ValueError(f"{name} requires y to be passed, but the target y is None")
+        y = np.asarray(y)
+        if y.ndim != 1:
+            if y.ndim == 2 and y.shape[1] == 1:
+                y = y.ravel()
+            else:
+                raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
+        if len(y) != len(frame):
+            raise ValueError(f"X has {len(frame)} rows but y has {len(y)}")
+        check_classification_targets(y)
+        if len(pd.unique(y)) < 2:
+            raise ValueError(f"y has a single class; {name} needs at least two")
+        features = list(frame.columns)
+        target = _unused_name(features)
+        frame[target] = pd.Series(y, index=frame.index).astype(str)
+        data = Dataset(frame)
+        if data.continuous_names:
+            data = discretize(data, self.discretizer, self.n_bins, target=target)
+        return data, features, target
+
+    def _frame(self, X, reset: bool) -> pd.DataFrame:
+        """X as a fresh DataFrame with string column names (x0, x1, ... for arrays)."""
+        if isinstance(X, pd.DataFrame):
+            frame = X.copy()
+            if reset:
+                if all(isinstance(c, str) for c in frame.columns):
+                    self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
+                elif hasattr(self, "feature_names_in_"):
+                    del self.feature_names_in_
+            frame.columns = [str(c) for c in frame.columns]
+        else:
+            if hasattr(X, "toarray"):
+                raise TypeError(f"sparse input is not supported: {type(self).__name__} needs "
+                                "dense X (a DataFrame or array)")
+            array = np.asarray(X)
+            if array.ndim != 2:
+                raise ValueError(f"X must be two-dimensional, got shape {array.shape}")
+            frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+            if reset and hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
+        if frame.shape[1] == 0:
+            raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is "
+                             "required.")
+        if frame.shape[0] < 2:
+            raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
+        for name in frame.columns:
+            column = frame[name]
+            if pd.api.types.is_float_dtype(column) and not np.isfinite(column).all():
+                raise ValueError(f"column {name!r} of X contains NaN or infinity")
+        if reset:
+            self.n_features_in_ = frame.shape[1]
+        return frame
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        tags.target_tags.required = True
+        return tags
+
+
+def _unused_name(columns) -> str:
+    name, i = "target", 0
+    while name in columns:
+        i += 1
+        name = f"target_{i}"
+    return name
