@@ -9,7 +9,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 import reference
-from bnfs import MarkovBlanketSelector
+from bnfs import FCBF, MarkovBlanketSelector
 from bnfs.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
@@ -106,8 +106,42 @@ def test_errors(alarm):
         MarkovBlanketSelector("iamb_mb").fit(X, None)
 
 
-def test_scikit_learn_estimator_checks():
+
+def test_symmetrical_uncertainty_equals_its_definition(alarm):
+    from scipy.stats import entropy
+    from sklearn.metrics import mutual_info_score
+    from bnfs import Dataset
+    from bnfs.select import symmetrical_uncertainty
+    X, _ = alarm
+    data = Dataset(X)
+    for a, b in [("CVP", "LVEDVOLUME"), ("HR", "CATECHOL"), ("HR", "HR")]:
+        h_a = entropy(X[a].value_counts())
+        h_b = entropy(X[b].value_counts())
+        expected = 2 * mutual_info_score(X[a], X[b]) / (h_a + h_b)
+        assert symmetrical_uncertainty(data, a, b) == pytest.approx(expected, abs=1e-12)
+
+
+def test_fcbf_keeps_one_of_redundant_features_and_drops_noise():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 2000)
+    strong = y + rng.normal(scale=0.3, size=2000)
+    X = pd.DataFrame({"noise": rng.normal(size=2000), "strong": strong,
+                      "twin": strong + rng.normal(scale=0.01, size=2000),
+                      "weak": y + rng.normal(scale=2.0, size=2000)})
+    fcbf = FCBF(threshold=0.02, n_bins=4).fit(X, y)
+    assert len({"strong", "twin"} & set(fcbf.selected_)) == 1
+    assert "noise" not in fcbf.selected_
+    assert fcbf.su_[0] < 0.02 < min(fcbf.su_[1:3])
+    assert list(fcbf.get_feature_names_out()) == [c for c in X.columns if c in fcbf.selected_]
+    with pytest.raises(ValueError, match="threshold"):
+        FCBF(threshold=2).fit(X, y)
+
+
+@pytest.mark.filterwarnings("ignore:No features were selected")
+@pytest.mark.parametrize("selector", [MarkovBlanketSelector("iamb_mb"), FCBF()],
+                         ids=["MarkovBlanketSelector", "FCBF"])
+def test_scikit_learn_estimator_checks(selector):
     from sklearn.utils.estimator_checks import check_estimator
-    results = check_estimator(MarkovBlanketSelector("iamb_mb"), on_fail=None)
+    results = check_estimator(selector, on_fail=None)
     failed = [r["check_name"] for r in results if r["status"] == "failed"]
     assert failed == []

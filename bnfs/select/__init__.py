@@ -1,5 +1,6 @@
 """scikit-learn feature selectors built on Markov blankets."""
 
+from bnfs.select.fcbf import FCBF, symmetrical_uncertainty
 from bnfs.select.markov_blanket import MarkovBlanketSelector
 
-__all__ = ["MarkovBlanketSelector"]
+__all__ = ["MarkovBlanketSelector", "FCBF", "symmetrical_uncertainty"]
