@@ -9,7 +9,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 import reference
-from bnfs import FCBF, MarkovBlanketSelector
+from bnfs import FCBF, HybridSelector, MarkovBlanketSelector
 from bnfs.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
@@ -138,10 +138,31 @@ def test_fcbf_keeps_one_of_redundant_features_and_drops_noise():
 
 
 @pytest.mark.filterwarnings("ignore:No features were selected")
-@pytest.mark.parametrize("selector", [MarkovBlanketSelector("iamb_mb"), FCBF()],
-                         ids=["MarkovBlanketSelector", "FCBF"])
+@pytest.mark.parametrize("selector", [MarkovBlanketSelector("iamb_mb"), FCBF(), HybridSelector()],
+                         ids=["MarkovBlanketSelector", "FCBF", "HybridSelector"])
 def test_scikit_learn_estimator_checks(selector):
     from sklearn.utils.estimator_checks import check_estimator
     results = check_estimator(selector, on_fail=None)
     failed = [r["check_name"] for r in results if r["status"] == "failed"]
     assert failed == []
+
+
+def test_hybrid_runs_fcbf_then_the_causal_learner():
+    rng = np.random.default_rng(2)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    cause = np.where(rng.random(n) < 0.85, y, 1 - y)      # y's neighbour
+    twin = np.where(rng.random(n) < 0.98, cause, 1 - cause)  # redundant copy of `cause`
+    other = np.where(rng.random(n) < 0.8, y, 1 - y)        # second neighbour
+    X = pd.DataFrame({"cause": cause, "twin": twin, "other": other,
+                      "noise": rng.integers(0, 3, n)})
+    for causal in ("pc", "tpda", "gs", "iamb"):
+        hybrid = HybridSelector(causal).fit(X, y)
+        assert len({"cause", "twin"} & set(hybrid.fcbf_selected_)) == 1
+        assert set(hybrid.selected_) <= set(hybrid.fcbf_selected_)
+        assert "other" in hybrid.selected_ and "noise" not in hybrid.selected_
+        assert (hybrid.network_ is not None) == (causal in ("pc", "tpda"))
+    with pytest.raises(ValueError, match="causal must be one of"):
+        HybridSelector("hiton").fit(X, y)
+    with pytest.raises(TypeError, match="causal_options"):
+        HybridSelector(causal_options=3).fit(X, y)

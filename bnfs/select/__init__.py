@@ -1,6 +1,7 @@
 """scikit-learn feature selectors built on Markov blankets."""
 
 from bnfs.select.fcbf import FCBF, symmetrical_uncertainty
+from bnfs.select.hybrid import HybridSelector
 from bnfs.select.markov_blanket import MarkovBlanketSelector
 
-__all__ = ["MarkovBlanketSelector", "FCBF", "symmetrical_uncertainty"]
+__all__ = ["MarkovBlanketSelector", "FCBF", "HybridSelector", "symmetrical_uncertainty"]

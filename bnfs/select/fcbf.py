@@ -8,7 +8,7 @@ from bnfs._data import Dataset, _entropy_of_counts
 from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
 
-__all__ = ["FCBF", "symmetrical_uncertainty"]
+__all__ = ["FCBF", "fcbf", "symmetrical_uncertainty"]
 
 
 def _entropy(codes: np.ndarray, size: int) -> float:
@@ -34,6 +34,20 @@ def symmetrical_uncertainty(data: Dataset, x: str, y: str) -> float:
         return 0.0
     h_ab = _entropy(a * rb + b, ra * rb)
     return max(0.0, 2.0 * (h_a + h_b - h_ab) / (h_a + h_b))
+
+
+def fcbf(data: Dataset, features: list[str], target: str,
+         threshold: float) -> tuple[np.ndarray, list[int]]:
+    """(SU of each feature with ``target``, positions of the kept features, most relevant
+    first): :class:`FCBF` on a discrete dataset."""
+    su = np.array([symmetrical_uncertainty(data, f, target) for f in features])
+    ranked = sorted((i for i in range(len(features)) if su[i] >= threshold),
+                    key=lambda i: (-su[i], i))
+    kept: list[int] = []
+    for q in ranked:  # q survives when no more relevant kept p covers it
+        if all(symmetrical_uncertainty(data, features[p], features[q]) < su[q] for p in kept):
+            kept.append(q)
+    return su, kept
 
 
 class FCBF(DiscreteSelector):
@@ -89,14 +103,7 @@ class FCBF(DiscreteSelector):
         """Rank features by relevance, then drop those with an approximate blanket."""
         threshold = check_float(self.threshold, "threshold", 0.0, 1.0)
         data, features, target = self._discrete_data(X, y)
-        self.su_ = np.array([symmetrical_uncertainty(data, f, target) for f in features])
-        ranked = sorted((i for i in range(len(features)) if self.su_[i] >= threshold),
-                        key=lambda i: (-self.su_[i], i))
-        kept: list[int] = []
-        for q in ranked:  # q survives when no more relevant kept p covers it
-            if all(symmetrical_uncertainty(data, features[p], features[q]) < self.su_[q]
-                   for p in kept):
-                kept.append(q)
+        self.su_, kept = fcbf(data, features, target, threshold)
         self.selected_ = [features[i] for i in kept]
         self._support = np.zeros(len(features), dtype=bool)
         self._support[kept] = True
