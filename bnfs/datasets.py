@@ -83,6 +83,11 @@ def _copy_with_noise(rng, source: np.ndarray, match: float, draw) -> np.ndarray:
     return np.where(keep, source, draw(source.shape[0]))
 
 
+def _matching(rng, bits: np.ndarray, rate: float) -> np.ndarray:
+    """0/1 ``bits`` kept where a coin with P(rate) says so and flipped elsewhere."""
+    return np.where(rng.random(bits.shape[0]) < rate, bits, 1 - bits)
+
+
 def corral(n_features: int = 7, related: bool = False, n: int = 1000,
            seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """The Corral data sets (John, Kohavi & Pfleger 1994; Yu & Liu 2004; Lou & Obradovic).
@@ -97,11 +102,11 @@ def corral(n_features: int = 7, related: bool = False, n: int = 1000,
         plus the class. 7: the four relevant features, an irrelevant ``I`` (uniform) and a redundant ``R``
         that equals ``Y`` 75% of the time. 46: the four relevant features, 14 irrelevant
         ``I0..I13`` and 28 redundant ones, seven per relevant feature (``A0_1..A0_7``, ...),
-        copying it with probability 9/16, 10/16, ..., 15/16 and drawn at random otherwise
-        (the HSMB paper gives the counts; the copy rates follow its Regression-38 recipe).
+        matching it 9/16, 10/16, ..., 15/16 of the time and its complement otherwise (the
+        HSMB paper gives the counts; the match rates follow its Regression-38 recipe).
     related : bool
-        The "Corral-rel" variants: A1 copies A0 and B1 copies B0 60% of the time (a random
-        bit otherwise) instead of being independent.
+        The "Corral-rel" variants: A1 matches A0 and B1 matches B0 60% of the time (the
+        complement otherwise) instead of being independent.
     n : int
         Number of rows.
     seed : int or numpy.random.Generator
@@ -126,8 +131,8 @@ def corral(n_features: int = 7, related: bool = False, n: int = 1000,
         return rng.integers(0, 2, size)
 
     a0, b0 = bits(n), bits(n)
-    a1 = _copy_with_noise(rng, a0, 0.6, bits) if related else bits(n)
-    b1 = _copy_with_noise(rng, b0, 0.6, bits) if related else bits(n)
+    a1 = _matching(rng, a0, 0.6) if related else bits(n)
+    b1 = _matching(rng, b0, 0.6) if related else bits(n)
     y = (a0 & a1) | (b0 & b1)
     cols = {"A0": a0, "A1": a1, "B0": b0, "B1": b1}
     if n_features == 7:
@@ -138,7 +143,7 @@ def corral(n_features: int = 7, related: bool = False, n: int = 1000,
             cols[f"I{i}"] = bits(n)
         for base in ("A0", "A1", "B0", "B1"):
             for k in range(1, 8):
-                cols[f"{base}_{k}"] = _copy_with_noise(rng, cols[base], (8 + k) / 16, bits)
+                cols[f"{base}_{k}"] = _matching(rng, cols[base], (8 + k) / 16)
     cols["Y"] = y
     return pd.DataFrame(cols)
 

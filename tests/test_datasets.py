@@ -49,13 +49,12 @@ def test_corral(n_features, related):
     y = (frame.A0 & frame.A1) | (frame.B0 & frame.B1)
     assert (frame.Y == y).all()
     agree = (frame.A0 == frame.A1).mean()
-    assert abs(agree - (0.8 if related else 0.5)) < 0.03  # 0.6 copy + 0.4 * 1/2 by chance
+    assert abs(agree - (0.6 if related else 0.5)) < 0.03
     if n_features == 7:
         assert abs((frame.R == frame.Y).mean() - 0.75) < 0.03
     else:
         for k in (1, 7):
-            expected = (8 + k) / 16 + (1 - (8 + k) / 16) / 2
-            assert abs((frame[f"A0_{k}"] == frame.A0).mean() - expected) < 0.03
+            assert abs((frame[f"A0_{k}"] == frame.A0).mean() - (8 + k) / 16) < 0.03
     pd.testing.assert_frame_equal(frame, datasets.synthetic(
         f"corral-{'rel-' if related else ''}{n_features}", n=4000, seed=1))
 

@@ -1,4 +1,5 @@
-"""MarkovBlanketSelector: blankets of sampled networks, pipelines, input handling, errors."""
+"""Selectors: blankets of sampled networks, FCBF, the hybrid, pipelines, input handling,
+errors and scikit-learn's estimator checks for every selector."""
 
 import numpy as np
 import pandas as pd
@@ -7,9 +8,10 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import reference
-from bnfs import FCBF, HybridSelector, MarkovBlanketSelector
+from bnfs import BAHSIC, FCBF, HSMB, HybridSelector, MarkovBlanketSelector
 from bnfs.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
@@ -138,13 +140,10 @@ def test_fcbf_keeps_one_of_redundant_features_and_drops_noise():
 
 
 @pytest.mark.filterwarnings("ignore:No features were selected")
-@pytest.mark.parametrize("selector", [MarkovBlanketSelector("iamb_mb"), FCBF(), HybridSelector()],
-                         ids=["MarkovBlanketSelector", "FCBF", "HybridSelector"])
-def test_scikit_learn_estimator_checks(selector):
-    from sklearn.utils.estimator_checks import check_estimator
-    results = check_estimator(selector, on_fail=None)
-    failed = [r["check_name"] for r in results if r["status"] == "failed"]
-    assert failed == []
+@parametrize_with_checks([MarkovBlanketSelector("iamb_mb"), FCBF(), HybridSelector(), HSMB(),
+                          BAHSIC()])
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
 
 
 def test_hybrid_runs_fcbf_then_the_causal_learner():

@@ -1,5 +1,6 @@
-"""What every selector on discrete data shares: X and y checked and turned into one
-:class:`~bnfs.Dataset` with the class as its last column, continuous features discretized."""
+"""What every selector shares: X and y checked (:class:`Selector`), and for the selectors
+that count tables, one :class:`~bnfs.Dataset` with the class as its last column and
+continuous features discretized (:class:`DiscreteSelector`)."""
 
 from __future__ import annotations
 
@@ -7,24 +8,23 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from bnfs._data import Dataset, discretize
 
 
-class DiscreteSelector(SelectorMixin, BaseEstimator):
-    """Base of the selectors that count discrete tables. Subclasses set ``_support`` (a
-    boolean mask over the features) in ``fit`` and have ``discretizer`` and ``n_bins``
-    parameters."""
+class Selector(SelectorMixin, BaseEstimator):
+    """Base of every bnfs selector. Subclasses set ``_support`` (a boolean mask over the
+    features) in ``fit``."""
 
     def _get_support_mask(self):
         check_is_fitted(self, "_support")
         return self._support
 
-    def _discrete_data(self, X, y) -> tuple[Dataset, list[str], str]:
-        """(data with the class appended, feature names, the class's name in data)."""
-        frame = self._frame(X, reset=True)
+    def _check_y(self, y, n_rows: int, classification: bool = True) -> np.ndarray:
+        """y as a 1-D array of ``n_rows`` class labels (or, unless ``classification``,
+        finite numbers) that takes at least two values."""
         name = type(self).__name__
         if y is None:
             raise ValueError(f"{name} requires y to be passed, but the target y is None")
@@ -34,18 +34,21 @@ class DiscreteSelector(SelectorMixin, BaseEstimator):
                 y = y.ravel()
             else:
                 raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
-        if len(y) != len(frame):
-            raise ValueError(f"X has {len(frame)} rows but y has {len(y)}")
-        check_classification_targets(y)
+        if len(y) != n_rows:
+            raise ValueError(f"X has {n_rows} rows but y has {len(y)}")
+        if y.dtype.kind == "f" and not np.isfinite(y).all():
+            raise ValueError("y contains NaN or infinity")
+        if classification or type_of_target(y) != "continuous":
+            check_classification_targets(y)
         if len(pd.unique(y)) < 2:
-            raise ValueError(f"y has a single class; {name} needs at least two")
-        features = list(frame.columns)
-        target = _unused_name(features)
-        frame[target] = pd.Series(y, index=frame.index).astype(str)
-        data = Dataset(frame)
-        if data.continuous_names:
-            data = discretize(data, self.discretizer, self.n_bins, target=target)
-        return data, features, target
+            raise ValueError(f"y has a single {'class' if classification else 'value'}; {name} "
+                             "needs at least two")
+        return y
+
+    def _set_support(self, n_features: int, kept) -> None:
+        self._support = np.zeros(n_features, dtype=bool)
+        self._support[list(kept)] = True
+
 
     def _frame(self, X, reset: bool) -> pd.DataFrame:
         """X as a fresh DataFrame with string column names (x0, x1, ... for arrays)."""
@@ -86,6 +89,23 @@ class DiscreteSelector(SelectorMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.target_tags.required = True
         return tags
+
+
+class DiscreteSelector(Selector):
+    """Base of the selectors that count discrete tables; subclasses have ``discretizer``
+    and ``n_bins`` parameters."""
+
+    def _discrete_data(self, X, y) -> tuple[Dataset, list[str], str]:
+        """(data with the class appended, feature names, the class's name in data)."""
+        frame = self._frame(X, reset=True)
+        y = self._check_y(y, len(frame))
+        features = list(frame.columns)
+        target = _unused_name(features)
+        frame[target] = pd.Series(y, index=frame.index).astype(str)
+        data = Dataset(frame)
+        if data.continuous_names:
+            data = discretize(data, self.discretizer, self.n_bins, target=target)
+        return data, features, target
 
 
 def _unused_name(columns) -> str:

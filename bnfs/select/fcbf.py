@@ -105,6 +105,5 @@ class FCBF(DiscreteSelector):
         data, features, target = self._discrete_data(X, y)
         self.su_, kept = fcbf(data, features, target, threshold)
         self.selected_ = [features[i] for i in kept]
-        self._support = np.zeros(len(features), dtype=bool)
-        self._support[kept] = True
+        self._set_support(len(features), kept)
         return self

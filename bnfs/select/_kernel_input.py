@@ -1,0 +1,72 @@
+"""Features and targets as Gram matrices for the HSIC selectors (HSMB, BAHSIC).
+
+Numeric and boolean columns are standardized; other columns (strings, categories) are
+one-hot coded, so two different categories lie at squared distance 2, the mean squared
+distance between two draws of a standardized number. A set of features is the
+concatenation of its columns, with one Gaussian kernel over it (median-distance width).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.multiclass import type_of_target
+
+from bnfs._kernels.hsic import centre, delta_gram, gaussian_gram, hsic
+
+TASKS = ("auto", "classification", "regression")
+
+
+def feature_blocks(frame: pd.DataFrame) -> list[np.ndarray]:
+    """One contiguous float64 (m, d_i) block per column of ``frame``."""
+    blocks = []
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
+            values = column.to_numpy(dtype=np.float64)
+            spread = values.std()
+            if spread == 0.0:
+                raise ValueError(f"column {name!r} is constant; a constant column carries no "
+                                 "information: drop it")
+            blocks.append(np.ascontiguousarray(((values - values.mean()) / spread)[:, None]))
+        else:
+            if column.isna().any():
+                raise ValueError(f"column {name!r} of X contains missing values")
+            codes, levels = pd.factorize(column.astype(str), sort=True)
+            if len(levels) < 2:
+                raise ValueError(f"column {name!r} has a single level ({levels[0]!r}); a "
+                                 "constant column carries no information: drop it")
+            blocks.append(np.eye(len(levels))[codes])
+    return blocks
+
+
+def is_classification(y: np.ndarray, task: str) -> bool:
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}, got {task!r}")
+    if task == "auto":
+        return type_of_target(y) != "continuous"
+    return task == "classification"
+
+
+def target_gram(y: np.ndarray, classification: bool) -> np.ndarray:
+    """Centred Gram matrix of the target: the delta kernel for classes, a Gaussian kernel
+    of the standardized values for regression."""
+    if classification:
+        return centre(delta_gram(pd.factorize(y)[0]))
+    values = y.astype(np.float64)
+    return centre(gaussian_gram(((values - values.mean()) / values.std())[:, None]))
+
+
+def set_gram(blocks: list[np.ndarray], members) -> np.ndarray:
+    """Centred Gaussian Gram matrix of the joint vector of ``members``."""
+    return centre(gaussian_gram(np.hstack([blocks[i] for i in members])))
+
+
+def normalized_hsic(a: np.ndarray, b: np.ndarray, norm_a: float | None = None,
+                    norm_b: float | None = None) -> float:
+    """HSIC(a, b) / sqrt(HSIC(a, a) HSIC(b, b)) of centred Gram matrices, in [0, 1]."""
+    norm_a = np.sqrt(hsic(a, a)) if norm_a is None else norm_a
+    norm_b = np.sqrt(hsic(b, b)) if norm_b is None else norm_b
+    if norm_a == 0.0 or norm_b == 0.0:
+        return 0.0
+    return hsic(a, b) / (norm_a * norm_b)

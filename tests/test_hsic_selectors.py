@@ -1,0 +1,98 @@
+"""HSMB and BAHSIC: the HSMB paper's synthetic answers, HSIC itself, input handling."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bnfs import BAHSIC, HSMB, datasets
+from bnfs._kernels.hsic import centre, delta_gram, gaussian_gram, hsic
+from bnfs.select._kernel_input import normalized_hsic
+
+
+def test_hsic_equals_its_trace_formula():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40, 2))
+    y = x[:, :1] ** 2 + rng.normal(scale=0.1, size=(40, 1))
+    k, l = gaussian_gram(x), gaussian_gram(y)
+    h = np.eye(40) - 1 / 40
+    assert hsic(centre(k), centre(l)) == pytest.approx(np.trace(h @ k @ h @ l) / 39 ** 2)
+    d2 = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)
+    width2 = np.median(d2[np.triu_indices(40, 1)])
+    np.testing.assert_allclose(k, np.exp(-d2 / (2 * width2)), atol=1e-12)
+    independent = centre(gaussian_gram(rng.normal(size=(40, 1))))
+    dependent = centre(gaussian_gram(x[:, :1]))
+    assert normalized_hsic(dependent, centre(l)) > 3 * normalized_hsic(independent, centre(l))
+    assert normalized_hsic(centre(k), centre(k)) == pytest.approx(1.0)
+    assert delta_gram(np.array([0, 1, 0])).tolist() == [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+
+
+@pytest.mark.parametrize("n_features, related", [(7, False), (7, True), (46, False), (46, True)])
+def test_hsmb_reproduces_table_1(n_features, related):
+    frame = datasets.corral(n_features, related=related, n=400, seed=3)
+    hsmb = HSMB().fit(frame.drop(columns="Y"), frame.Y)
+    # Table 1's HSMB column: the optimal set, plus R on the 7-feature sets
+    expected = {"A0", "A1", "B0", "B1"} | ({"R"} if n_features == 7 else set())
+    assert set(hsmb.selected_) == expected
+    for removed, blanket in hsmb.blankets_.items():
+        assert removed not in hsmb.selected_ and set(blanket) <= set(hsmb.selected_)
+    assert hsmb.get_support().sum() == len(expected)
+
+
+def test_hsmb_regression_drops_irrelevant_and_copied_features():
+    frame = datasets.regression(38, n=300, seed=0)
+    hsmb = HSMB().fit(frame.drop(columns="y"), frame.y)
+    assert "x1" in hsmb.selected_ and len(hsmb.selected_) <= 2
+    assert not any(name.startswith(("irr", "x1_")) for name in hsmb.selected_)
+    assert hsmb.relevance_.argmax() == 0
+
+
+def test_bahsic_keeps_what_the_target_depends_on():
+    frame = datasets.regression(22, n=300, seed=1)
+    bahsic = BAHSIC(n_features_to_select=2).fit(frame.drop(columns="y"), frame.y)
+    assert bahsic.selected_ == ["x1", "x2"]
+    assert sorted(bahsic.ranking_[:2]) == [1, 1] and bahsic.ranking_.max() > 2
+    one_at_a_time = BAHSIC(n_features_to_select=0.5, step=1).fit(frame.drop(columns="y"), frame.y)
+    assert sorted(np.unique(one_at_a_time.ranking_)) == list(range(1, 13))
+    assert one_at_a_time.get_support().sum() == 11
+    corral = datasets.corral(7, n=400, seed=0)
+    kept = BAHSIC(5).fit(corral.drop(columns="Y"), corral.Y).selected_
+    assert "I" not in kept
+
+
+def test_mixed_column_types_and_no_mutation():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    X = pd.DataFrame({"label": np.where(y == 1, "yes", "no"), "flag": rng.random(300) < 0.5,
+                      "number": rng.normal(size=300)})
+    X.loc[rng.random(300) < 0.1, "label"] = "maybe"
+    copy = X.copy()
+    assert HSMB().fit(X, y).selected_[0] == "label"
+    assert BAHSIC(1).fit(X, y).selected_ == ["label"]
+    pd.testing.assert_frame_equal(X, copy)
+    array = HSMB().fit(X.to_numpy(), y)
+    assert array.selected_[0] == "x0" and not hasattr(array, "feature_names_in_")
+
+
+def test_errors():
+    frame = datasets.corral(7, n=100, seed=0)
+    X, y = frame.drop(columns="Y"), frame.Y
+    with pytest.raises(ValueError, match="'I' is constant"):
+        HSMB().fit(X.assign(I=1), y)
+    with pytest.raises(ValueError, match="'R' of X contains NaN"):
+        HSMB().fit(X.assign(R=np.where(y == 1, np.nan, 0.0)), y)
+    with pytest.raises(ValueError, match="single value"):
+        HSMB().fit(X, np.zeros(len(X)))
+    with pytest.raises(ValueError, match="task must be one of"):
+        HSMB(task="ranking").fit(X, y)
+    with pytest.raises(TypeError, match="k must be an integer"):
+        HSMB(k=1.5).fit(X, y)
+    with pytest.raises(ValueError, match="continuous"):
+        HSMB(task="classification").fit(X, np.linspace(0, 1, len(X)))
+    with pytest.raises(ValueError, match="y contains NaN"):
+        BAHSIC().fit(X, np.r_[np.nan, np.linspace(0, 1, len(X) - 1)])
+    with pytest.raises(ValueError, match=r"n_features_to_select must be in \[1, 6\]"):
+        BAHSIC(7).fit(X, y)
+    with pytest.raises(ValueError, match="step"):
+        BAHSIC(step=0).fit(X, y)
+    with pytest.raises(TypeError, match="n_features_to_select"):
+        BAHSIC("all").fit(X, y)
