@@ -11,7 +11,8 @@ from sklearn.preprocessing import OneHotEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import reference
-from bnfs import BAHSIC, FCBF, HSMB, HybridSelector, MarkovBlanketSelector
+from bnfs import (BAHSIC, CFS, FCBF, HSMB, HybridSelector, InformationGain,
+                  MarkovBlanketSelector)
 from bnfs.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
@@ -140,8 +141,8 @@ def test_fcbf_keeps_one_of_redundant_features_and_drops_noise():
 
 
 @pytest.mark.filterwarnings("ignore:No features were selected")
-@parametrize_with_checks([MarkovBlanketSelector("iamb_mb"), FCBF(), HybridSelector(), HSMB(),
-                          BAHSIC()])
+@parametrize_with_checks([MarkovBlanketSelector("iamb_mb"), FCBF(), CFS(), InformationGain(3),
+                          HybridSelector(), HSMB(), BAHSIC()])
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 

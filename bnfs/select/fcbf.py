@@ -8,11 +8,24 @@ from bnfs._data import Dataset, _entropy_of_counts
 from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
 
-__all__ = ["FCBF", "fcbf", "symmetrical_uncertainty"]
+__all__ = ["FCBF", "fcbf", "mutual_information", "symmetrical_uncertainty"]
 
 
 def _entropy(codes: np.ndarray, size: int) -> float:
     return float(_entropy_of_counts(np.bincount(codes, minlength=size)[None, :])[0])
+
+
+def _entropies(data: Dataset, x: str, y: str) -> tuple[float, float, float]:
+    """H(x), H(y) and H(x, y) in bits."""
+    a, b = data.codes[:, data.index(x)].astype(np.int64), data.codes[:, data.index(y)].astype(np.int64)
+    ra, rb = data.arity(x), data.arity(y)
+    return _entropy(a, ra), _entropy(b, rb), _entropy(a * rb + b, ra * rb)
+
+
+def mutual_information(data: Dataset, x: str, y: str) -> float:
+    """I(x; y) = H(x) + H(y) - H(x, y) in bits: the information gain of x about y."""
+    h_a, h_b, h_ab = _entropies(data, x, y)
+    return max(0.0, h_a + h_b - h_ab)
 
 
 def symmetrical_uncertainty(data: Dataset, x: str, y: str) -> float:
@@ -27,12 +40,9 @@ def symmetrical_uncertainty(data: Dataset, x: str, y: str) -> float:
     >>> symmetrical_uncertainty(data, "a", "b"), symmetrical_uncertainty(data, "a", "c")
     (1.0, 0.0)
     """
-    a, b = data.codes[:, data.index(x)].astype(np.int64), data.codes[:, data.index(y)].astype(np.int64)
-    ra, rb = data.arity(x), data.arity(y)
-    h_a, h_b = _entropy(a, ra), _entropy(b, rb)
+    h_a, h_b, h_ab = _entropies(data, x, y)
     if h_a + h_b == 0.0:
         return 0.0
-    h_ab = _entropy(a * rb + b, ra * rb)
     return max(0.0, 2.0 * (h_a + h_b - h_ab) / (h_a + h_b))
 
 
