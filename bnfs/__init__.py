@@ -19,7 +19,7 @@ from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
 from bnfs.scores import Scorer, score
 from bnfs.search import hill_climbing, post_process, screen_based, sparse_candidate, tabu_search
 from bnfs.select import (BAHSIC, CFS, FCBF, HSMB, HybridSelector, InformationGain,
-                         MarkovBlanketSelector)
+                         MarkovBlanketSelector, SRS)
 
 __version__ = "0.1.0"
 
@@ -33,6 +33,7 @@ __all__ = [
     "CITest", "DSeparation", "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb",
     "fast_iamb", "grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
     "hiton_pc", "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure",
-    "MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB", "BAHSIC",
+    "MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
+    "BAHSIC", "SRS",
     "__version__",
 ]

@@ -8,7 +8,9 @@ from bnfs.select.hsmb import HSMB
 from bnfs.select.information_gain import InformationGain
 from bnfs.select.hybrid import HybridSelector
 from bnfs.select.markov_blanket import MarkovBlanketSelector
+from bnfs.select.sparse_group_lasso import sparse_group_lasso
+from bnfs.select.srs import SRS
 
 __all__ = ["MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
-           "BAHSIC", "symmetrical_uncertainty", "mutual_information", "bagging_scores",
-           "paper_classifiers"]
+           "BAHSIC", "SRS", "symmetrical_uncertainty", "mutual_information",
+           "sparse_group_lasso", "bagging_scores", "paper_classifiers"]
