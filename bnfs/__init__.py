@@ -19,7 +19,7 @@ from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
 from bnfs.scores import Scorer, score
 from bnfs.search import hill_climbing, post_process, screen_based, sparse_candidate, tabu_search
 from bnfs.select import (BAHSIC, CFS, FCBF, HSMB, HybridSelector, InformationGain,
-                         MarkovBlanketSelector, SRS)
+                         MarkovBlanketSelector, SLFS, SRS, TBNClassifier)
 
 __version__ = "0.1.0"
 
@@ -34,6 +34,6 @@ __all__ = [
     "fast_iamb", "grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
     "hiton_pc", "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure",
     "MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
-    "BAHSIC", "SRS",
+    "BAHSIC", "SRS", "SLFS", "TBNClassifier",
     "__version__",
 ]

@@ -534,7 +534,9 @@ def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile"
     -------
     Dataset
         A new dataset; discretized columns get interval labels such as ``"(0.5, 1.2]"`` as
-        states and keep their floats (:meth:`Dataset.raw`).
+        states and keep their floats (:meth:`Dataset.raw`). Its ``cut_points`` maps each
+        discretized column to its sorted cuts (a value v gets code
+        ``numpy.searchsorted(cuts, v, side="left")``), so new data can be coded the same way.
 
     References
     ----------
@@ -568,7 +570,7 @@ def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile"
         labels = data.column(target).astype(np.int64)
         n_classes = data.arity(target)
 
-    new_codes, new_states, raw = {}, {}, {}
+    new_codes, new_states, raw, cut_points = {}, {}, {}, {}
     for name in columns:
         values = data.column(name)
         if method == "quantile":
@@ -589,6 +591,7 @@ def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile"
         keep = cuts[used[:-1]] if used.size < cuts.size + 1 else cuts
         codes = np.searchsorted(keep, values, side="left")
         new_codes[name] = codes
+        cut_points[name] = keep
         new_states[name] = _interval_labels(keep)
         raw[name] = values.copy()
 
@@ -601,4 +604,5 @@ def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile"
              disc_codes=[new_codes[n] if n in new_codes else data.column(n) for n in disc_names],
              states=states, cont_names=cont_names, floats=[data.column(n) for n in cont_names],
              raw={**data._raw, **raw})
+    out.cut_points = {**getattr(data, "cut_points", {}), **cut_points}
     return out

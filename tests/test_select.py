@@ -12,7 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import reference
 from bnfs import (BAHSIC, CFS, FCBF, HSMB, HybridSelector, InformationGain,
-                  MarkovBlanketSelector, SRS)
+                  MarkovBlanketSelector, SLFS, SRS, TBNClassifier)
 from bnfs.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
@@ -151,7 +151,7 @@ def _expected_failures(estimator):
 
 @pytest.mark.filterwarnings("ignore:No features were selected")
 @parametrize_with_checks([MarkovBlanketSelector("iamb_mb"), FCBF(), CFS(), InformationGain(3),
-                          HybridSelector(), HSMB(), BAHSIC(), SRS()],
+                          HybridSelector(), HSMB(), BAHSIC(), SRS(), SLFS(), TBNClassifier()],
                          expected_failed_checks=_expected_failures)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)

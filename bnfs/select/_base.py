@@ -4,9 +4,12 @@ continuous features discretized (:class:`DiscreteSelector`)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import DataConversionWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
@@ -31,6 +34,8 @@ class Selector(SelectorMixin, BaseEstimator):
         y = np.asarray(y)
         if y.ndim != 1:
             if y.ndim == 2 and y.shape[1] == 1:
+                warnings.warn("A column-vector y was passed when a 1d array was expected; "
+                              "using y.ravel()", DataConversionWarning, stacklevel=3)
                 y = y.ravel()
             else:
                 raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
@@ -66,14 +71,16 @@ class Selector(SelectorMixin, BaseEstimator):
                                 "dense X (a DataFrame or array)")
             array = np.asarray(X)
             if array.ndim != 2:
-                raise ValueError(f"X must be two-dimensional, got shape {array.shape}")
+                raise ValueError(f"X must be two-dimensional, got shape {array.shape}. Reshape "
+                                 "your data with array.reshape(-1, 1) for one feature or "
+                                 "array.reshape(1, -1) for one sample.")
             frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
             if reset and hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
         if frame.shape[1] == 0:
             raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is "
                              "required.")
-        if frame.shape[0] < 2:
+        if reset and frame.shape[0] < 2:
             raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
         for name in frame.columns:
             column = frame[name]
