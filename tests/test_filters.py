@@ -1,4 +1,5 @@
-"""CFS with floating search, information-gain ranking, and the bagging evaluation."""
+"""CFS with floating search, information-gain ranking, the bagging evaluation and the
+Markov-blanket SVM pipeline."""
 
 import numpy as np
 import pandas as pd
@@ -7,7 +8,7 @@ from sklearn.metrics import mutual_info_score
 from sklearn.tree import DecisionTreeClassifier
 
 from bnfs import CFS, FCBF, Dataset, InformationGain, datasets
-from bnfs.select import bagging_scores, mutual_information, paper_classifiers
+from bnfs.select import bagging_scores, mb_svm_pipeline, mutual_information, paper_classifiers
 from bnfs.select.cfs import sffs
 
 
@@ -80,3 +81,23 @@ def test_bagging_scores_select_inside_the_folds():
         bagging_scores(X, np.arange(len(X)) % 3, None, tree)
     with pytest.raises(ValueError, match="positive"):
         bagging_scores(X, y, None, tree, positive="yes")
+
+
+def test_mb_svm_pipeline_keeps_the_blanket_and_its_baselines():
+    frame = datasets.sample("alarm", 1500, seed=2)
+    X, y = frame.drop(columns="HYPOVOLEMIA"), frame["HYPOVOLEMIA"]
+    truth = {"LVEDVOLUME", "STROKEVOLUME", "LVFAILURE"}
+    sizes = {}
+    for method in ("sparse_candidate", "screen_based", "grow_shrink"):
+        pipe = mb_svm_pipeline(method, seed=0).fit(X, y)
+        blanket = set(pipe.named_steps["select"].blanket_)
+        assert len(blanket & truth) >= (1 if method == "grow_shrink" else 2), method
+        sizes[method] = len(blanket)
+        assert pipe.score(X, y) > 0.8
+    ig = mb_svm_pipeline("information_gain", n_features=sizes["sparse_candidate"]).fit(X, y)
+    assert len(ig.named_steps["select"].selected_) == sizes["sparse_candidate"]
+    everything = mb_svm_pipeline("all").fit(X, y)
+    assert list(everything.named_steps) == ["encode", "svm"]
+    assert everything.named_steps["svm"].kernel == "linear" and everything.named_steps["svm"].C == 1
+    with pytest.raises(ValueError, match="method must be one of"):
+        mb_svm_pipeline("lasso")

@@ -76,8 +76,11 @@ def test_mixed_column_types_and_no_mutation():
 def test_errors():
     frame = datasets.corral(7, n=100, seed=0)
     X, y = frame.drop(columns="Y"), frame.Y
-    with pytest.raises(ValueError, match="'I' is constant"):
-        HSMB().fit(X.assign(I=1), y)
+    constant = HSMB().fit(X.assign(I=1), y)  # a constant feature is never selected
+    assert "I" not in constant.selected_ and constant.relevance_[4] == 0
+    assert BAHSIC(4).fit(X.assign(I=1), y).ranking_[4] == 3  # ranked below the removed one
+    with pytest.raises(ValueError, match="every feature of X is constant"):
+        HSMB().fit(X.assign(**{c: 1 for c in X.columns}), y)
     with pytest.raises(ValueError, match="'R' of X contains NaN"):
         HSMB().fit(X.assign(R=np.where(y == 1, np.nan, 0.0)), y)
     with pytest.raises(ValueError, match="single value"):

@@ -85,6 +85,17 @@ def test_seeded_learners_are_reproducible(alarm):
     assert a.blanket_ == b.blanket_ and a.network_ == b.network_
 
 
+def test_constant_features_are_never_selected(alarm):
+    X, y = alarm
+    X = X.assign(CONSTANT="same")
+    for selector in (MarkovBlanketSelector("hiton_mb"), FCBF(), CFS(), InformationGain(50),
+                     HybridSelector(), SRS(), SLFS()):
+        mask = selector.fit(X, y).get_support()
+        assert mask.shape == (X.shape[1],) and not mask[-1], type(selector).__name__
+    with pytest.raises(ValueError, match="every feature of X is constant"):
+        FCBF().fit(X[["CONSTANT"]], y)
+
+
 def test_errors(alarm):
     X, y = alarm
     with pytest.raises(ValueError, match="single class"):

@@ -8,10 +8,11 @@ from bnfs.select.hsmb import HSMB
 from bnfs.select.information_gain import InformationGain
 from bnfs.select.hybrid import HybridSelector
 from bnfs.select.markov_blanket import MarkovBlanketSelector
+from bnfs.select.pipelines import mb_svm_pipeline
 from bnfs.select.slfs import SLFS, TBNClassifier
 from bnfs.select.sparse_group_lasso import sparse_group_lasso
 from bnfs.select.srs import SRS
 
 __all__ = ["MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
            "BAHSIC", "SRS", "SLFS", "TBNClassifier", "symmetrical_uncertainty", "mutual_information",
-           "sparse_group_lasso", "bagging_scores", "paper_classifiers"]
+           "sparse_group_lasso", "bagging_scores", "paper_classifiers", "mb_svm_pipeline"]

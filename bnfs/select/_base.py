@@ -50,9 +50,19 @@ class Selector(SelectorMixin, BaseEstimator):
                              "needs at least two")
         return y
 
-    def _set_support(self, n_features: int, kept) -> None:
-        self._support = np.zeros(n_features, dtype=bool)
-        self._support[list(kept)] = True
+    def _set_support(self, selected) -> None:
+        """Support mask over the columns of the X given to fit from the selected names."""
+        chosen = set(selected)
+        self._support = np.array([c in chosen for c in self._columns], dtype=bool)
+
+    @staticmethod
+    def _varying(frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` without its constant columns: they carry no information and are never
+        selected (a training fold of a rare feature is often constant)."""
+        varying = [c for c in frame.columns if frame[c].nunique(dropna=False) > 1]
+        if not varying:
+            raise ValueError("every feature of X is constant; there is nothing to select")
+        return frame[varying] if len(varying) < frame.shape[1] else frame
 
 
     def _frame(self, X, reset: bool) -> pd.DataFrame:
@@ -88,6 +98,7 @@ class Selector(SelectorMixin, BaseEstimator):
                 raise ValueError(f"column {name!r} of X contains NaN or infinity")
         if reset:
             self.n_features_in_ = frame.shape[1]
+            self._columns = list(frame.columns)
         return frame
 
     def __sklearn_tags__(self):
@@ -106,6 +117,7 @@ class DiscreteSelector(Selector):
         """(data with the class appended, feature names, the class's name in data)."""
         frame = self._frame(X, reset=True)
         y = self._check_y(y, len(frame))
+        frame = self._varying(frame)
         features = list(frame.columns)
         target = _unused_name(features)
         frame[target] = pd.Series(y, index=frame.index).astype(str)

@@ -82,6 +82,9 @@ class BAHSIC(Selector):
         classification = is_classification(y, self.task)
         if classification:
             y = self._check_y(y, len(frame))
+        columns = list(frame.columns)
+        frame = self._varying(frame)  # constant features rank last
+        keep = min(keep, frame.shape[1])
         blocks = feature_blocks(frame)
         target = target_gram(y, classification)
 
@@ -92,9 +95,9 @@ class BAHSIC(Selector):
         def distance(j):
             return distances[j] if cached else squared_distances(blocks[j])
 
-        remaining = list(range(n_features))
+        remaining = list(range(frame.shape[1]))
         total = sum(distance(j) for j in remaining)
-        ranking = np.ones(n_features, dtype=np.int64)
+        ranking = np.ones(frame.shape[1], dtype=np.int64)
         rounds: list[list[int]] = []
         while len(remaining) > keep:
             scores = [_hsic_of_distances(total - distance(j), target) for j in remaining]
@@ -107,9 +110,11 @@ class BAHSIC(Selector):
             rounds.append(dropped)
         for rank, dropped in enumerate(reversed(rounds), start=2):
             ranking[dropped] = rank
-        self.ranking_ = ranking
+        worst = ranking.max() + 1
+        self.ranking_ = np.array([ranking[frame.columns.get_loc(c)] if c in frame.columns
+                                  else worst for c in columns], dtype=np.int64)
         self.selected_ = [frame.columns[j] for j in remaining]
-        self._set_support(n_features, remaining)
+        self._set_support(self.selected_)
         return self
 
     def __sklearn_tags__(self):

@@ -132,5 +132,5 @@ class CFS(DiscreteSelector):
 
         subset, self.merit_ = sffs(merit, len(features), patience, max_features)
         self.selected_ = [features[i] for i in subset]
-        self._set_support(len(features), subset)
+        self._set_support(self.selected_)
         return self

@@ -115,5 +115,5 @@ class FCBF(DiscreteSelector):
         data, features, target = self._discrete_data(X, y)
         self.su_, kept = fcbf(data, features, target, threshold)
         self.selected_ = [features[i] for i in kept]
-        self._set_support(len(features), kept)
+        self._set_support(self.selected_)
         return self

@@ -49,7 +49,8 @@ class HSMB(Selector):
     selected_ : list of str
         Kept features, most dependent on the target first.
     relevance_ : ndarray of shape (n_features,)
-        Normalized HSIC of each feature with the target.
+        Normalized HSIC of each feature with the target (0 for constant features, which
+        are never selected).
     blankets_ : dict
         Removed feature -> the blanket candidate that covered it.
     n_features_in_ : int
@@ -81,6 +82,7 @@ class HSMB(Selector):
         classification = is_classification(y, self.task)
         if classification:
             y = self._check_y(y, len(frame))
+        frame = self._varying(frame)
         features = list(frame.columns)
         blocks = feature_blocks(frame)
         target = target_gram(y, classification)
@@ -106,9 +108,10 @@ class HSMB(Selector):
                 continue
             kept.append(i)
             grams[i] = gram
-        self.relevance_ = relevance
+        self.relevance_ = np.array([relevance[features.index(c)] if c in features else 0.0
+                                    for c in self._columns])
         self.selected_ = [features[i] for i in kept]
-        self._set_support(len(features), kept)
+        self._set_support(self.selected_)
         return self
 
     def __sklearn_tags__(self):

@@ -101,7 +101,7 @@ class HybridSelector(DiscreteSelector):
             self.network_ = learner(reduced, **options)
             members = _connected(self.network_, target) - {target}
         self.selected_ = [f for f in features if f in members]
-        self._support = np.array([f in members for f in features], dtype=bool)
+        self._set_support(self.selected_)
         return self
 
 

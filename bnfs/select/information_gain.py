@@ -62,5 +62,5 @@ class InformationGain(DiscreteSelector):
         self.gain_ = np.array([mutual_information(data, f, target) for f in features])
         ranked = sorted(range(len(features)), key=lambda i: (-self.gain_[i], i))[:count]
         self.selected_ = [features[i] for i in ranked]
-        self._set_support(len(features), ranked)
+        self._set_support(self.selected_)
         return self

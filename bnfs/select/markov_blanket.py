@@ -109,7 +109,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         members = set(members)
         self.target_name_ = target
         self.blanket_ = [c for c in features if c in members]
-        self._support = np.array([c in members for c in features], dtype=bool)
+        self._set_support(self.blanket_)
         return self
 
     def _check_learner(self):

@@ -160,7 +160,7 @@ class SLFS(DiscreteSelector):
                          learning={"algorithm": "slfs", "lam": lam, "max_depth": max_depth,
                                    "max_children": max_children})
         self.selected_ = [features[j] for j in kept]
-        self._set_support(len(features), kept)
+        self._set_support(self.selected_)
         return self
 
 

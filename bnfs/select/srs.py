@@ -112,7 +112,7 @@ class SRS(DiscreteSelector):
                                      max_iter, tol)
         kept = [i for i in range(len(features)) if self.coef_[i] != 0.0]
         self.selected_ = [features[i] for i in kept]
-        self._set_support(len(features), kept)
+        self._set_support(self.selected_)
         return self
 
     def _lasso(self, X, y, features, sets, lambda_group, lambda_l1, max_iter, tol):
