@@ -3,7 +3,6 @@ a causal learner then removes the irrelevant ones (Duangsoithong & Windeatt 2010
 
 from __future__ import annotations
 
-import numpy as np
 
 import bnfs
 from bnfs._validate import check_float

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import inspect
 
-import numpy as np
 
 import bnfs
 from bnfs.graph import DAG, PDAG

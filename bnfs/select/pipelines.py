@@ -50,10 +50,11 @@ def mb_svm_pipeline(method: str = "sparse_candidate", *, k: int = 15, max_parent
     Examples
     --------
     >>> from bnfs import datasets
-    >>> frame = datasets.sample("asia", 2000, seed=0)
-    >>> pipe = mb_svm_pipeline("sparse_candidate", k=5, max_parents=5)
-    >>> pipe.fit(frame.drop(columns="lung"), frame["lung"]).named_steps["select"].blanket_
-    ['smoke', 'either']
+    >>> frame = datasets.sample("alarm", 2000, seed=0)
+    >>> pipe = mb_svm_pipeline("sparse_candidate", seed=0)
+    >>> X, y = frame.drop(columns="HYPOVOLEMIA"), frame["HYPOVOLEMIA"]
+    >>> pipe.fit(X, y).named_steps["select"].blanket_
+    ['LVEDVOLUME', 'STROKEVOLUME']
     """
     if method == "all":
         selector = None
