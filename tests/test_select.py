@@ -183,6 +183,8 @@ def test_hybrid_runs_fcbf_then_the_causal_learner():
         assert set(hybrid.selected_) <= set(hybrid.fcbf_selected_)
         assert "other" in hybrid.selected_ and "noise" not in hybrid.selected_
         assert (hybrid.network_ is not None) == (causal in ("pc", "tpda"))
+    alone = HybridSelector("gs", fcbf_threshold=None).fit(X, y)
+    assert alone.fcbf_selected_ == list(X.columns) and "other" in alone.selected_
     with pytest.raises(ValueError, match="causal must be one of"):
         HybridSelector("hiton").fit(X, y)
     with pytest.raises(TypeError, match="causal_options"):

@@ -34,9 +34,9 @@ class HybridSelector(DiscreteSelector):
     Parameters
     ----------
     causal : {"pc", "tpda", "gs", "iamb"}, default "pc"
-    fcbf_threshold : float, default 0.0
+    fcbf_threshold : float or None, default 0.0
         FCBF's relevance threshold (the paper: 0 for LUCAS, REGED, CINA and SIDO, 0.14 for
-        LUCAP).
+        LUCAP). None skips FCBF: the causal learner alone, the paper's baselines.
     causal_options : dict, optional
         Overrides of the paper's settings in :data:`CAUSAL_SETTINGS`, e.g. ``{"alpha": 0.05}``.
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
@@ -45,7 +45,7 @@ class HybridSelector(DiscreteSelector):
     Attributes
     ----------
     fcbf_selected_ : list of str
-        Features FCBF kept, most relevant first.
+        Features FCBF kept, most relevant first (all features without FCBF).
     selected_ : list of str
         The final features, in input order.
     network_ : PDAG or None
@@ -83,10 +83,14 @@ class HybridSelector(DiscreteSelector):
         if self.causal_options is not None and not isinstance(self.causal_options, dict):
             raise TypeError(f"causal_options must be a dict, got "
                             f"{type(self.causal_options).__name__}")
-        threshold = check_float(self.fcbf_threshold, "fcbf_threshold", 0.0, 1.0)
+        threshold = (None if self.fcbf_threshold is None
+                     else check_float(self.fcbf_threshold, "fcbf_threshold", 0.0, 1.0))
         data, features, target = self._discrete_data(X, y)
-        _, kept = fcbf(data, features, target, threshold)
-        self.fcbf_selected_ = [features[i] for i in kept]
+        if threshold is None:
+            self.fcbf_selected_ = list(features)
+        else:
+            _, kept = fcbf(data, features, target, threshold)
+            self.fcbf_selected_ = [features[i] for i in kept]
         name, options = CAUSAL_SETTINGS[self.causal]
         options = {**options, **(self.causal_options or {})}
         learner = getattr(bnfs, name)
