@@ -87,3 +87,19 @@ def test_srs_on_continuous_and_multiclass_data():
         SRS(lambda_group=2.0).fit(X, y)
     with pytest.raises(ValueError, match="single class"):
         SRS().fit(X, np.zeros(n))
+
+
+def test_hiton_pc_without_symmetry_keeps_one_of_exact_copies():
+    from bnfs import hiton_pc
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 2000)
+    signal = np.where(rng.random(2000) < 0.85, y, 1 - y)
+    frame = pd.DataFrame({"c0": signal, "c1": signal, "c2": signal, "t": y})
+    # each copy separates the others from t, so the symmetric check empties the set
+    assert hiton_pc(frame, "t", alpha=0.01) == []
+    assert hiton_pc(frame, "t", alpha=0.01, symmetry=False) == ["c0"]
+    srs = SRS().fit(frame.drop(columns="t"), y)
+    assert srs.representative_sets_ == {"c0": ["c0", "c1"]}  # the copy joins c0's set
+    assert "c0" in srs.selected_ and "c2" not in srs.selected_
+    with pytest.raises(TypeError, match="symmetry"):
+        hiton_pc(frame, "t", symmetry="no")

@@ -312,9 +312,16 @@ def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
 
 
 def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-             max_cond_size: int | None = None, **test_options) -> list[str]:
+             max_cond_size: int | None = None, symmetry: bool = True,
+             **test_options) -> list[str]:
     """Parents and children of ``target`` by semi-interleaved HITON-PC (bnlearn's
     ``si.hiton.pc``).
+
+    With ``symmetry`` (the default) x stays only if ``target`` is in HITON-PC(x) too,
+    which removes non-neighbours that only their own neighbours separate. Without it,
+    the one-way set of GLL-PC without symmetry correction (Aliferis et al. 2010), which
+    feature selection uses: with near-copies of features (not faithful) the symmetric
+    version can empty the set, because each copy separates the others from the target.
 
     References
     ----------
@@ -322,7 +329,10 @@ def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     and Markov blanket induction for causal discovery and feature selection for
     classification, part I", JMLR 11, 2010.
     """
-    return _local(functools.partial(_hiton_pc, max_cond_size=_cond_size(max_cond_size)),
+    if not isinstance(symmetry, bool):
+        raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
+    search = _hiton_pc if symmetry else _hiton_pc_one_way
+    return _local(functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 

@@ -40,6 +40,10 @@ class SRS(DiscreteSelector):
     alpha : float, default 0.01
         Significance level of HITON-PC's tests (the paper's 0.01).
     max_cond_size : int, default None
+    symmetry : bool, default False
+        HITON-PC's symmetry correction. Off by default: the paper targets data that are not
+        faithful, where near-copies of a feature separate each other from the class and the
+        corrected set can come out empty (on wdbc it does).
     max_iter, tol : int, float
         Of the proximal solver (:func:`~bnfs.select.sparse_group_lasso.sparse_group_lasso`).
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
@@ -76,13 +80,14 @@ class SRS(DiscreteSelector):
 
     def __init__(self, lambda_group: float = 0.05, lambda_l1: float = 0.05, *,
                  test: str = "g2", alpha: float = 0.01, max_cond_size: int | None = None,
-                 max_iter: int = 5000, tol: float = 1e-8, discretizer: str = "quantile",
+                 symmetry: bool = False, max_iter: int = 5000, tol: float = 1e-8, discretizer: str = "quantile",
                  n_bins: int = 3):
         self.lambda_group = lambda_group
         self.lambda_l1 = lambda_l1
         self.test = test
         self.alpha = alpha
         self.max_cond_size = max_cond_size
+        self.symmetry = symmetry
         self.max_iter = max_iter
         self.tol = tol
         self.discretizer = discretizer
@@ -96,12 +101,12 @@ class SRS(DiscreteSelector):
         tol = check_float(self.tol, "tol", 0.0, low_open=True)
         data, features, target = self._discrete_data(X, y)
         tester = CITest(data, self.test, self.alpha)
-        pc = hiton_pc(tester, target, max_cond_size=self.max_cond_size)
+        search = {"max_cond_size": self.max_cond_size, "symmetry": self.symmetry}
+        pc = hiton_pc(tester, target, **search)
         claimed = set(pc) | {target}
         sets = {}
         for member in pc:
-            own = [f for f in hiton_pc(tester, member, max_cond_size=self.max_cond_size)
-                   if f not in claimed]
+            own = [f for f in hiton_pc(tester, member, **search) if f not in claimed]
             claimed.update(own)
             sets[member] = [member] + own
         self.parents_and_children_ = pc
