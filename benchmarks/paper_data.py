@@ -46,9 +46,11 @@ def spect():
 
 
 def madelon():
-    """The challenge split: (X_train 2000 x 500, y_train, X_valid 600 x 500, y_valid)."""
+    """The challenge split: (X_train 2000 x 500, y_train, X_valid 600 x 500, y_valid); the
+    integer measurements (hundreds of distinct values) as floats, so they are discretized."""
     def read(part):
-        X = pd.read_csv(ROOT / "madelon" / f"madelon_{part}.data", sep=r"\s+", header=None)
+        X = pd.read_csv(ROOT / "madelon" / f"madelon_{part}.data", sep=r"\s+",
+                        header=None).astype(float)
         X.columns = [f"f{i}" for i in range(X.shape[1])]
         y = pd.read_csv(ROOT / "madelon" / f"madelon_{part}.labels", header=None)[0]
         return X, y.rename("target")
