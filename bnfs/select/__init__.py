@@ -14,5 +14,6 @@ from bnfs.select.sparse_group_lasso import sparse_group_lasso
 from bnfs.select.srs import SRS
 
 __all__ = ["MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
-           "BAHSIC", "SRS", "SLFS", "TBNClassifier", "symmetrical_uncertainty", "mutual_information",
-           "sparse_group_lasso", "bagging_scores", "paper_classifiers", "mb_svm_pipeline"]
+           "BAHSIC", "SRS", "SLFS", "TBNClassifier", "symmetrical_uncertainty",
+           "mutual_information", "sparse_group_lasso", "bagging_scores", "paper_classifiers",
+           "mb_svm_pipeline"]

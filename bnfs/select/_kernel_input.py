@@ -13,6 +13,7 @@ import pandas as pd
 from sklearn.utils.multiclass import type_of_target
 
 from bnfs._kernels.hsic import centre, delta_gram, gaussian_gram, hsic
+from bnfs.select._base import Selector
 
 TASKS = ("auto", "classification", "regression")
 
@@ -70,3 +71,24 @@ def normalized_hsic(a: np.ndarray, b: np.ndarray, norm_a: float | None = None,
     if norm_a == 0.0 or norm_b == 0.0:
         return 0.0
     return hsic(a, b) / (norm_a * norm_b)
+
+
+class KernelSelector(Selector):
+    """Base of the HSIC selectors: numeric or categorical features, a class or continuous
+    target (``task``), no discretizing."""
+
+    def _kernel_data(self, X, y) -> tuple[pd.DataFrame, list[np.ndarray], np.ndarray]:
+        """(X without its constant columns, one block per column, the target's centred
+        Gram matrix)."""
+        frame = self._frame(X, reset=True)
+        y = self._check_y(y, len(frame), classification=False)
+        classification = is_classification(y, self.task)
+        if classification:
+            y = self._check_y(y, len(frame))
+        frame = self._varying(frame)
+        return frame, feature_blocks(frame), target_gram(y, classification)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.single_output = True
+        return tags

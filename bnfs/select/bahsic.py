@@ -8,8 +8,7 @@ import numbers
 import numpy as np
 
 from bnfs._kernels.hsic import hsic, median_width2, squared_distances
-from bnfs.select._base import Selector
-from bnfs.select._kernel_input import feature_blocks, is_classification, target_gram
+from bnfs.select._kernel_input import KernelSelector
 
 __all__ = ["BAHSIC"]
 
@@ -17,7 +16,7 @@ __all__ = ["BAHSIC"]
 CACHE_BYTES = 512 * 2**20
 
 
-class BAHSIC(Selector):
+class BAHSIC(KernelSelector):
     """Backward elimination by HSIC.
 
     Starting from all features, each round scores every remaining feature by the HSIC left
@@ -70,26 +69,17 @@ class BAHSIC(Selector):
 
     def fit(self, X, y):
         """Remove features one round at a time while HSIC with y stays highest."""
-        frame = self._frame(X, reset=True)
-        n_features = frame.shape[1]
-        keep = _count(self.n_features_to_select, n_features)
         step = self.step
         if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (
                 step >= 1 if isinstance(step, numbers.Integral) else 0.0 < step < 1.0):
             raise ValueError(f"step must be a positive integer or a fraction in (0, 1), "
                              f"got {step!r}")
-        y = self._check_y(y, len(frame), classification=False)
-        classification = is_classification(y, self.task)
-        if classification:
-            y = self._check_y(y, len(frame))
-        columns = list(frame.columns)
-        frame = self._varying(frame)  # constant features rank last
-        keep = min(keep, frame.shape[1])
-        blocks = feature_blocks(frame)
-        target = target_gram(y, classification)
+        frame, blocks, target = self._kernel_data(X, y)  # constant features rank last
+        columns = self._columns
+        keep = min(_count(self.n_features_to_select, len(columns)), frame.shape[1])
 
         m = len(frame)
-        cached = n_features * m * m * 8 <= CACHE_BYTES
+        cached = frame.shape[1] * m * m * 8 <= CACHE_BYTES
         distances = [squared_distances(block) for block in blocks] if cached else None
 
         def distance(j):
@@ -102,7 +92,8 @@ class BAHSIC(Selector):
         while len(remaining) > keep:
             scores = [_hsic_of_distances(total - distance(j), target) for j in remaining]
             order = sorted(range(len(remaining)), key=lambda q: (-scores[q], remaining[q]))
-            count = step if isinstance(step, numbers.Integral) else max(1, int(step * len(remaining)))
+            count = (step if isinstance(step, numbers.Integral)
+                     else max(1, int(step * len(remaining))))
             dropped = [remaining[q] for q in order[:min(count, len(remaining) - keep)]]
             for j in dropped:
                 total -= distance(j)
@@ -116,11 +107,6 @@ class BAHSIC(Selector):
         self.selected_ = [frame.columns[j] for j in remaining]
         self._set_support(self.selected_)
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.single_output = True
-        return tags
 
 
 def _hsic_of_distances(d2: np.ndarray, target: np.ndarray) -> float:

@@ -17,7 +17,8 @@ def _entropy(codes: np.ndarray, size: int) -> float:
 
 def _entropies(data: Dataset, x: str, y: str) -> tuple[float, float, float]:
     """H(x), H(y) and H(x, y) in bits."""
-    a, b = data.codes[:, data.index(x)].astype(np.int64), data.codes[:, data.index(y)].astype(np.int64)
+    a = data.codes[:, data.index(x)].astype(np.int64)
+    b = data.codes[:, data.index(y)].astype(np.int64)
     ra, rb = data.arity(x), data.arity(y)
     return _entropy(a, ra), _entropy(b, rb), _entropy(a * rb + b, ra * rb)
 

@@ -7,14 +7,12 @@ import numpy as np
 
 from bnfs._kernels.hsic import centre, gaussian_gram, hsic
 from bnfs._validate import check_int
-from bnfs.select._base import Selector
-from bnfs.select._kernel_input import (feature_blocks, is_classification, normalized_hsic,
-                                       set_gram, target_gram)
+from bnfs.select._kernel_input import KernelSelector, normalized_hsic, set_gram
 
 __all__ = ["HSMB"]
 
 
-class HSMB(Selector):
+class HSMB(KernelSelector):
     """Hilbert-Schmidt Markov Blanket feature selection (Lou & Obradovic, ECAI 2010).
 
     Features are ranked by their dependence on the target. Walking down the ranking, a
@@ -77,15 +75,8 @@ class HSMB(Selector):
     def fit(self, X, y):
         """Rank features by HSIC with y, then remove those an approximate blanket covers."""
         k = check_int(self.k, "k", 1)
-        frame = self._frame(X, reset=True)
-        y = self._check_y(y, len(frame), classification=False)
-        classification = is_classification(y, self.task)
-        if classification:
-            y = self._check_y(y, len(frame))
-        frame = self._varying(frame)
+        frame, blocks, target = self._kernel_data(X, y)
         features = list(frame.columns)
-        blocks = feature_blocks(frame)
-        target = target_gram(y, classification)
         target_norm = np.sqrt(hsic(target, target))
 
         grams, norms = {}, {}  # centred Gram matrices of kept features; all norms
@@ -113,11 +104,6 @@ class HSMB(Selector):
         self.selected_ = [features[i] for i in kept]
         self._set_support(self.selected_)
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.single_output = True
-        return tags
 
 
 def _covered(blocks, target, target_norm, feature, gram, norm, relevance, candidate) -> bool:

@@ -80,8 +80,8 @@ class SRS(DiscreteSelector):
 
     def __init__(self, lambda_group: float = 0.05, lambda_l1: float = 0.05, *,
                  test: str = "g2", alpha: float = 0.01, max_cond_size: int | None = None,
-                 symmetry: bool = False, max_iter: int = 5000, tol: float = 1e-8, discretizer: str = "quantile",
-                 n_bins: int = 3):
+                 symmetry: bool = False, max_iter: int = 5000, tol: float = 1e-8,
+                 discretizer: str = "quantile", n_bins: int = 3):
         self.lambda_group = lambda_group
         self.lambda_l1 = lambda_l1
         self.test = test
