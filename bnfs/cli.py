@@ -1,16 +1,305 @@
-"""The ``bnfs`` command line."""
+"""The ``bnfs`` command line: learn, blanket, select, score, compare, draw, example.
+
+Every subcommand reads CSV, TSV, Parquet or ARFF, takes ``--target`` by name or column
+index, and reports bad input as one line on stderr with exit code 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from pathlib import Path
+
+SCORE_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based")
+CONSTRAINT_LEARNERS = ("pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
+LOCAL_LEARNERS = ("hiton_mb", "hiton_pc", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb",
+                  "grow_shrink_mb", "kiamb_mb", "mmmb", "mmpc", "pcmb")
+SELECT_METHODS = ("markov_blanket", "hsmb", "bahsic", "srs", "slfs", "hybrid", "fcbf", "cfs",
+                  "information_gain")
+CLASSIFIERS = ("svm", "logistic", "naive_bayes", "knn", "tree")
+OUTPUTS = (".json", ".dot", ".bif", ".graphml")
 
 EXAMPLE_EPILOG = """examples:
   bnfs example                                   # alarm, 5,000 rows, target HYPOVOLEMIA
   bnfs example --network asia --target either --out asia.png
 """
+LEARN_EPILOG = """examples:
+  bnfs learn data.csv --out net.json
+  bnfs learn data.csv --algorithm pc_stable --test g2 --alpha 0.01 --out net.dot
+  bnfs learn data.arff --algorithm sparse_candidate --max-parents 5 --out net.bif
+  bnfs learn data.tsv --blacklist forbidden.csv --seed 1 --out net.graphml
+"""
+BLANKET_EPILOG = """examples:
+  bnfs blanket data.csv --target class
+  bnfs blanket data.csv --target -1 --algorithm hiton_mb --alpha 0.01
+"""
+SELECT_EPILOG = """examples:
+  bnfs select data.csv --target class --method hsmb
+  bnfs select data.csv --target class --method markov_blanket --cv 10 --classifier svm
+"""
+DRAW_EPILOG = """examples:
+  bnfs draw net.json --out net.svg --highlight class
+"""
+SCORE_EPILOG = """examples:
+  bnfs score data.csv net.json --score bde
+"""
+COMPARE_EPILOG = """examples:
+  bnfs compare learned.json truth.bif
+"""
+
+log = logging.getLogger("bnfs")
+
+
+def _read(path: Path, dropna: bool | None = False):
+    """A data file as a DataFrame with string column names; rows with missing values are
+    dropped with ``dropna`` and refused otherwise (None: left alone)."""
+    from bnfs.io import read_table
+    frame = read_table(path)
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        raise ValueError(f"{str(path)!r} holds no data ({frame.shape[0]} rows, "
+                         f"{frame.shape[1]} columns)")
+    frame.columns = [str(c) for c in frame.columns]
+    if dropna is None:
+        return frame
+    missing = frame.isna().sum()
+    if missing.any():
+        if not dropna:
+            column = missing.index[missing.to_numpy() > 0][0]
+            raise ValueError(f"column {column!r} has {missing[column]} missing value(s) "
+                             f"({int((missing > 0).sum())} column(s) in all); pass --dropna "
+                             "to drop the rows that have them")
+        frame = frame.dropna().reset_index(drop=True)
+        log.info("dropped rows with missing values: %d left", len(frame))
+        if frame.empty:
+            raise ValueError(f"no row of {str(path)!r} is complete; nothing is left after --dropna")
+    return frame
+
+
+def _column(frame, target: str) -> str:
+    """A column by name, or by (possibly negative) position when no column has that name."""
+    if target in frame.columns:
+        return target
+    try:
+        position = int(target)
+    except ValueError:
+        shown = ", ".join(map(str, frame.columns[:8])) + (", ..." if frame.shape[1] > 8 else "")
+        raise ValueError(f"unknown column {target!r} (columns: {shown})") from None
+    if not -frame.shape[1] <= position < frame.shape[1]:
+        raise ValueError(f"column index {position} is out of range for {frame.shape[1]} "
+                         "columns")
+    return frame.columns[position]
+
+
+def _dataset(frame, args):
+    """The frame as a Dataset, continuous columns discretized when the learner counts."""
+    from bnfs import Dataset, discretize
+    data = Dataset(frame)
+    if data.continuous_names:
+        log.info("discretizing %d continuous columns (%s, %d bins)",
+                 len(data.continuous_names), args.discretize, args.bins)
+        data = discretize(data, args.discretize, args.bins)
+    return data
+
+
+def _arc_file(path: Path | None, what: str):
+    if path is None:
+        return None
+    frame = _read(path, dropna=None)
+    if frame.shape[1] != 2:
+        raise ValueError(f"the {what} file {str(path)!r} needs two columns (from, to), has "
+                         f"{frame.shape[1]}")
+    return [tuple(map(str, row)) for row in frame.itertuples(index=False)]
+
+
+def _learn_graph(frame, args):
+    import bnfs
+    data = _dataset(frame, args)
+    algorithm = args.algorithm
+    start = time.perf_counter()
+    if algorithm in SCORE_LEARNERS:
+        options = {"score": args.score, "max_parents": args.max_parents,
+                   "blacklist": _arc_file(args.blacklist, "blacklist"),
+                   "whitelist": _arc_file(args.whitelist, "whitelist"), "progress": not args.quiet}
+        if algorithm in ("sparse_candidate", "screen_based"):
+            options["seed"] = args.seed
+        elif algorithm == "hill_climbing":
+            options["seed"] = args.seed
+        graph = getattr(bnfs, algorithm)(data, **options)
+    else:
+        if args.blacklist or args.whitelist:
+            raise ValueError(f"--blacklist and --whitelist apply to the score-based algorithms "
+                             f"{', '.join(SCORE_LEARNERS)}, not {algorithm}")
+        graph = getattr(bnfs, algorithm)(data, args.test, args.alpha, progress=not args.quiet)
+    return graph, data, time.perf_counter() - start
+
+
+def _write_graph(graph, data, out: Path) -> None:
+    from bnfs import DiscreteNetwork, write_bif
+    from bnfs.export import to_json, to_networkx
+    suffix = out.suffix.lower()
+    if suffix == ".json":
+        to_json(graph, out)
+    elif suffix == ".dot":
+        out.write_text(graph.to_dot())
+    elif suffix == ".bif":
+        dag = graph if not hasattr(graph, "to_dag") else graph.to_dag()
+        write_bif(DiscreteNetwork.fit(dag, data, pseudo_count=1.0, name=out.stem), out)
+    elif suffix == ".graphml":
+        import json
+
+        import networkx as nx
+        nxgraph = to_networkx(graph)
+        nxgraph.graph = {k: v if isinstance(v, (str, int, float, bool)) else json.dumps(
+            v, default=str) for k, v in nxgraph.graph.items()}  # GraphML holds scalars only
+        nx.write_graphml(nxgraph, out)
+    else:
+        raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {out.name!r}")
+
+
+def _learn(args) -> int:
+    if args.out.suffix.lower() not in OUTPUTS:  # before minutes of learning
+        raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {args.out.name!r}")
+    frame = _read(args.data, args.dropna)
+    graph, data, seconds = _learn_graph(frame, args)
+    _write_graph(graph, data, args.out)
+    arcs = len(graph.arcs)
+    edges = len(getattr(graph, "edges", ()))
+    print(f"{args.algorithm} on {args.data.name} ({len(frame)} rows, {frame.shape[1]} "
+          f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
+          f"{seconds:.2f} s; written to {args.out}")
+    return 0
+
+
+def _read_graph(path: Path):
+    from bnfs import from_json, read_bif
+    if path.suffix.lower() == ".bif":
+        return read_bif(path).dag
+    if path.suffix.lower() == ".json":
+        if not path.exists():
+            raise FileNotFoundError(f"no such file: {str(path)!r}")
+        return from_json(path.read_text())
+    raise ValueError(f"a network file must be .json or .bif, got {path.name!r}")
+
+
+def _blanket(args) -> int:
+    import bnfs
+    frame = _read(args.data, args.dropna)
+    target = _column(frame, args.target)
+    algorithm = args.algorithm
+    if algorithm in LOCAL_LEARNERS:
+        data = _dataset(frame, args)
+        members = getattr(bnfs, algorithm)(data, target, args.test, args.alpha)
+        kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
+        print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")
+        return 0
+    graph, _, seconds = _learn_graph(frame, args)
+    print(f"Markov blanket of {target} in the network learned by {algorithm} "
+          f"({seconds:.2f} s):")
+    roles = [("parents", graph.parents(target)), ("children", graph.children(target))]
+    if hasattr(graph, "neighbors") and callable(graph.neighbors):
+        roles.append(("undirected", graph.neighbors(target)))
+    roles.append(("spouses", graph.spouses(target)))
+    for role, names in roles:
+        print(f"  {role:<10} {', '.join(names) if names else '-'}")
+    return 0
+
+
+def _selector(args):
+    import bnfs
+    method = args.method
+    if method == "markov_blanket":
+        return bnfs.MarkovBlanketSelector(args.algorithm, learner_options=(
+            {"test": args.test, "alpha": args.alpha} if args.algorithm in LOCAL_LEARNERS
+            else {}), seed=args.seed)
+    return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC, "srs": bnfs.SRS, "slfs": bnfs.SLFS,
+            "hybrid": bnfs.HybridSelector, "fcbf": bnfs.FCBF, "cfs": bnfs.CFS,
+            "information_gain": bnfs.InformationGain}[method]()
+
+
+def _classifier(name: str):
+    from sklearn.compose import make_column_selector, make_column_transformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+    from sklearn.svm import LinearSVC
+    from sklearn.tree import DecisionTreeClassifier
+    model = {"svm": LinearSVC(C=1.0), "logistic": LogisticRegression(max_iter=1000),
+             "naive_bayes": GaussianNB(), "knn": KNeighborsClassifier(5),
+             "tree": DecisionTreeClassifier(random_state=0)}[name]
+    encode = make_column_transformer(
+        (StandardScaler(), make_column_selector(dtype_include="number")),
+        (OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+         make_column_selector(dtype_exclude="number")))
+    return make_pipeline(encode, model)
+
+
+def _select(args) -> int:
+    frame = _read(args.data, args.dropna)
+    target = _column(frame, args.target)
+    X, y = frame.drop(columns=target), frame[target]
+    selector = _selector(args)
+    start = time.perf_counter()
+    selector.fit(X, y)
+    seconds = time.perf_counter() - start
+    features = list(X.columns[selector.get_support()])
+    print(f"{args.method} kept {len(features)} of {X.shape[1]} features for {target} "
+          f"({seconds:.2f} s):")
+    print("  " + (", ".join(features) if features else "-"))
+    if args.cv:
+        from sklearn.base import clone
+        from sklearn.model_selection import StratifiedKFold, cross_validate
+        from sklearn.pipeline import make_pipeline
+        folds = StratifiedKFold(args.cv, shuffle=True, random_state=args.seed or 0)
+        scoring = {"accuracy": "accuracy", "f1": "f1_macro"}
+        selected = make_pipeline(clone(selector).set_output(transform="pandas"),
+                                 _classifier(args.classifier))
+        rows = [("selected", selected), ("all", _classifier(args.classifier))]
+        print(f"{args.cv}-fold cross-validation of {args.classifier} (selection inside each fold):")
+        for label, model in rows:
+            scores = cross_validate(model, X, y, cv=folds, scoring=scoring)
+            print(f"  {label:<9} accuracy {scores['test_accuracy'].mean():.3f} "
+                  f"± {scores['test_accuracy'].std():.3f}   F1 (macro) "
+                  f"{scores['test_f1'].mean():.3f}")
+    return 0
+
+
+def _draw(args) -> int:
+    graph = _read_graph(args.network)
+    if args.highlight is not None and args.highlight not in graph.nodes:
+        raise ValueError(f"--highlight {args.highlight!r} is not a node of {args.network.name}")
+    path = graph.draw(args.out, highlight=args.highlight)
+    print(f"picture of {len(graph.nodes)} nodes written to {path}")
+    return 0
+
+
+def _score(args) -> int:
+    from bnfs import score
+    frame = _read(args.data, args.dropna)
+    graph = _read_graph(args.network)
+    dag = graph.to_dag() if hasattr(graph, "to_dag") else graph
+    missing = [v for v in dag.nodes if v not in frame.columns]
+    if missing:
+        raise ValueError(f"the network has nodes that are not columns of the data: "
+                         f"{', '.join(missing[:5])}")
+    data = _dataset(frame[list(dag.nodes)], args)
+    value = score(dag, data, args.score, iss=args.iss)
+    print(f"{args.score} score of {args.network.name} on {args.data.name}: {value:.4f}")
+    return 0
+
+
+def _compare(args) -> int:
+    from bnfs.metrics import arc_scores, shd, skeleton_scores
+    learned, truth = _read_graph(args.learned), _read_graph(args.truth)
+    print(f"{args.learned.name} against {args.truth.name}: SHD {shd(learned, truth)}")
+    for label, scores in (("skeleton", skeleton_scores(learned, truth)),
+                          ("arcs", arc_scores(learned, truth))):
+        print(f"  {label:<9} precision {scores['precision']:.3f}  recall {scores['recall']:.3f}"
+              f"  F1 {scores['f1']:.3f}")
+    return 0
 
 
 def _example(args) -> int:
@@ -49,23 +338,144 @@ def _default_target(network: str, truth) -> str:
     return max(truth.nodes, key=lambda v: len(truth.markov_blanket(v)))
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value}")
+    return value
+
+
+def _common(quiet: bool = True) -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    if quiet:
+        parent.add_argument("--quiet", action="store_true", help="no progress bars")
+    parent.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    return parent
+
+
+def _learning_options(default: str) -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    learning = parent.add_argument_group("learning")
+    learning.add_argument("--algorithm", default=default,
+                          choices=SCORE_LEARNERS + CONSTRAINT_LEARNERS + LOCAL_LEARNERS,
+                          metavar="ALGORITHM", help=f"learner (default {default}): "
+                          f"{', '.join(SCORE_LEARNERS + CONSTRAINT_LEARNERS)}; for blankets "
+                          f"also {', '.join(LOCAL_LEARNERS)}")
+    learning.add_argument("--score", default="bic", choices=("bic", "bde", "k2", "aic", "loglik"),
+                          help="score of the score-based learners (default bic)")
+    learning.add_argument("--test", default="g2", choices=("g2", "mi", "x2", "mi_threshold",
+                                                           "fisher_z"),
+                          help="independence test of the constraint-based learners (default g2)")
+    learning.add_argument("--alpha", type=_probability, default=0.05,
+                          help="significance level (default 0.05; the threshold for mi_threshold)")
+    learning.add_argument("--max-parents", type=_positive_int, help="parents per node")
+    learning.add_argument("--blacklist", type=Path, help="CSV of forbidden arcs (from,to)")
+    learning.add_argument("--whitelist", type=Path, help="CSV of required arcs (from,to)")
+    learning.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    learning.add_argument("--discretize", default="quantile",
+                          choices=("quantile", "interval", "mdl"),
+                          help="how continuous columns become discrete (default quantile)")
+    learning.add_argument("--bins", type=_positive_int, default=3, help="bins (default 3)")
+    learning.add_argument("--dropna", action="store_true",
+                          help="drop rows with missing values (default: refuse them)")
+    return parent
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bnfs", description="Bayesian-network structure learning and Markov-blanket "
-                                 "feature selection.")
-    sub = parser.add_subparsers(dest="command", required=True)
+                                 "feature selection. Data: CSV, TSV, Parquet or ARFF.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    raw = argparse.RawDescriptionHelpFormatter
+
+    learn = sub.add_parser("learn", help="learn a network from data and write it",
+                           parents=[_learning_options("hill_climbing"), _common()],
+                           description="Learn a Bayesian network (score-based: a DAG; "
+                                       "constraint-based: a PDAG) and write it as JSON, DOT, "
+                                       "BIF (with fitted tables) or GraphML.",
+                           epilog=LEARN_EPILOG, formatter_class=raw)
+    learn.add_argument("data", type=Path, help="data file")
+    learn.add_argument("--out", type=Path, required=True,
+                       help="output: .json, .dot, .bif or .graphml")
+    learn.set_defaults(func=_learn)
+
+    blanket = sub.add_parser("blanket", help="print the Markov blanket of a column",
+                             parents=[_learning_options("hill_climbing"), _common()],
+                             description="Learn a network (or run a local learner) and print "
+                                         "the target's parents, children and spouses.",
+                             epilog=BLANKET_EPILOG, formatter_class=raw)
+    blanket.add_argument("data", type=Path, help="data file")
+    blanket.add_argument("--target", required=True, help="column name or index (-1: the last)")
+    blanket.set_defaults(func=_blanket)
+
+    select = sub.add_parser("select", help="select features for a target column",
+                            parents=[_learning_options("hiton_mb"), _common()],
+                            description="Run a feature selector and print the features; with "
+                                        "--cv, compare a classifier on them with all features.",
+                            epilog=SELECT_EPILOG, formatter_class=raw)
+    select.add_argument("data", type=Path, help="data file")
+    select.add_argument("--target", required=True, help="column name or index (-1: the last)")
+    select.add_argument("--method", default="markov_blanket", choices=SELECT_METHODS,
+                        help="selector (default markov_blanket, learner from --algorithm)")
+    select.add_argument("--cv", type=_positive_int, help="folds of cross-validation")
+    select.add_argument("--classifier", default="svm", choices=CLASSIFIERS,
+                        help="classifier for --cv (default svm: linear, C=1)")
+    select.set_defaults(func=_select)
+
+    draw = sub.add_parser("draw", help="draw a network file", parents=[_common(False)],
+                          description="Draw a network (.json or .bif) as SVG, PNG or PDF.",
+                          epilog=DRAW_EPILOG, formatter_class=raw)
+    draw.add_argument("network", type=Path, help="network file (.json or .bif)")
+    draw.add_argument("--out", type=Path, required=True, help="picture: .svg, .png or .pdf")
+    draw.add_argument("--highlight", help="node whose blanket is coloured")
+    draw.set_defaults(func=_draw)
+
+    score = sub.add_parser("score", help="score a network on data", parents=[_common(False)],
+                           description="The score of a network (.json or .bif) on a data file.",
+                           epilog=SCORE_EPILOG, formatter_class=raw)
+    score.add_argument("data", type=Path, help="data file")
+    score.add_argument("network", type=Path, help="network file (.json or .bif)")
+    score.add_argument("--score", default="bic", choices=("bic", "bde", "k2", "aic", "loglik"))
+    score.add_argument("--iss", type=float, default=1.0, help="BDeu imaginary sample size")
+    score.add_argument("--discretize", default="quantile", choices=("quantile", "interval", "mdl"))
+    score.add_argument("--bins", type=_positive_int, default=3)
+    score.add_argument("--dropna", action="store_true", help="drop rows with missing values")
+    score.set_defaults(func=_score)
+
+    compare = sub.add_parser("compare", help="compare a learned network with a true one",
+                             parents=[_common(False)],
+                             description="Structural Hamming distance and skeleton and arc "
+                                         "precision / recall of two networks (.json or .bif).",
+                             epilog=COMPARE_EPILOG, formatter_class=raw)
+    compare.add_argument("learned", type=Path)
+    compare.add_argument("truth", type=Path)
+    compare.set_defaults(func=_compare)
+
     example = sub.add_parser(
         "example", help="learn a bundled network from sampled data, print a blanket, draw it",
+        parents=[_common()],
         description="Sample rows from a bundled network, learn its structure by BIC hill "
                     "climbing, print the Markov blanket of a target and write a picture.",
-        epilog=EXAMPLE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLE_EPILOG, formatter_class=raw)
     example.add_argument("--network", default="alarm", help="bundled network (default alarm)")
     example.add_argument("--target", help="node whose blanket is printed")
     example.add_argument("--rows", type=int, default=5000, help="rows to sample (default 5000)")
     example.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     example.add_argument("--out", type=Path, default=Path("bnfs-example.svg"),
                          help="picture to write: .svg, .png or .pdf (default bnfs-example.svg)")
-    example.add_argument("--quiet", action="store_true", help="no progress bar")
     example.set_defaults(func=_example)
     return parser
 
@@ -73,10 +483,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.verbose:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("bnfs: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
     try:
         return args.func(args)
-    except (ValueError, TypeError, OSError) as err:
-        parser.exit(2, f"bnfs {args.command}: error: {err}\n")
+    except (ValueError, TypeError, OSError, ImportError, KeyError) as err:
+        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        parser.exit(2, f"bnfs {args.command}: error: {message}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

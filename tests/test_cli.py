@@ -40,3 +40,109 @@ def test_example_errors_are_one_line(args, message, tmp_path):
 def test_help():
     result = run("example", "--help")
     assert result.returncode == 0 and "bnfs example --network asia" in result.stdout
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    import bnfs
+    root = tmp_path_factory.mktemp("cli")
+    frame = bnfs.datasets.sample("asia", 3000, seed=4)
+    frame.to_csv(root / "asia.csv", index=False)
+    frame.to_csv(root / "asia.tsv", sep="\t", index=False)
+    lines = ["@relation asia"] + [
+        f"@attribute {c} {{{','.join(sorted(frame[c].unique()))}}}" for c in frame.columns]
+    lines += ["@data"] + [",".join(row) for row in frame.astype(str).itertuples(index=False)]
+    (root / "asia.arff").write_text("\n".join(lines) + "\n")
+    holes = frame.copy()
+    holes.loc[3, "tub"] = None
+    holes.to_csv(root / "holes.csv", index=False)
+    bnfs.write_bif(bnfs.DiscreteNetwork.fit(bnfs.datasets.network("asia"), frame,
+                                            pseudo_count=1.0), root / "truth.bif")
+    (root / "black.csv").write_text("from,to\nsmoke,lung\n")
+    return root, frame
+
+
+def test_learn_writes_every_format(files):
+    import networkx as nx
+    import bnfs
+    root, frame = files
+    for data in ("asia.csv", "asia.tsv", "asia.arff"):
+        out = root / f"{data}.json"
+        result = run("learn", str(root / data), "--out", str(out), "--quiet")
+        assert result.returncode == 0, result.stderr
+        assert "8 variables" in result.stdout
+        learned = bnfs.from_json(out.read_text())
+        assert learned == bnfs.hill_climbing(frame, "bic", seed=0)
+    for out, extra in (("pc.dot", ["--algorithm", "pc_stable", "--alpha", "0.01"]),
+                       ("hc.bif", ["--max-parents", "2"]), ("hc.graphml", [])):
+        result = run("learn", str(root / "asia.csv"), "--out", str(root / out), "--quiet", *extra)
+        assert result.returncode == 0, result.stderr
+    assert '"smoke"' in (root / "pc.dot").read_text()
+    network = bnfs.read_bif(root / "hc.bif")
+    assert max(len(network.dag.parents(v)) for v in network.dag.nodes) <= 2
+    assert set(nx.read_graphml(root / "hc.graphml").nodes) == set(frame.columns)
+    blacklisted = root / "black.json"
+    result = run("learn", str(root / "asia.csv"), "--blacklist", str(root / "black.csv"),
+                 "--out", str(blacklisted), "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert ("smoke", "lung") not in bnfs.from_json(blacklisted.read_text()).arcs
+
+
+def test_blanket_select_score_compare_and_draw(files):
+    import bnfs
+    root, frame = files
+    csv = str(root / "asia.csv")
+    result = run("blanket", csv, "--target", "either", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "Markov blanket of either" in result.stdout and "children" in result.stdout
+    result = run("blanket", csv, "--target", "-1", "--algorithm", "hiton_mb")
+    assert result.returncode == 0 and "Markov blanket of dysp by hiton_mb" in result.stdout
+    result = run("select", csv, "--target", "lung", "--method", "fcbf", "--cv", "3",
+                 "--classifier", "logistic")
+    assert result.returncode == 0, result.stderr
+    assert "fcbf kept" in result.stdout and result.stdout.count("accuracy") == 2
+    net = root / "asia.csv.json"
+    run("learn", csv, "--out", str(net), "--quiet")
+    result = run("score", csv, str(net), "--score", "bde")
+    expected = bnfs.score(bnfs.from_json(net.read_text()), frame, "bde")
+    assert result.returncode == 0 and f"{expected:.4f}" in result.stdout
+    result = run("compare", str(net), str(root / "truth.bif"))
+    learned, truth = bnfs.from_json(net.read_text()), bnfs.datasets.network("asia")
+    assert f"SHD {bnfs.shd(learned, truth)}" in result.stdout and "precision" in result.stdout
+    picture = root / "asia.svg"
+    result = run("draw", str(net), "--out", str(picture), "--highlight", "either")
+    assert result.returncode == 0, result.stderr
+    text = ET.tostring(ET.parse(picture).getroot(), encoding="unicode")
+    assert all(node in text for node in frame.columns)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["learn", "missing.csv", "--out", "x.json"], "no such file: 'missing.csv'"),
+    (["learn", "{root}/asia.csv", "--out", "x.txt"], "--out must end in one of"),
+    (["learn", "{root}/asia.csv", "--out", "x.json", "--alpha", "2"], "expected a number in (0, 1)"),
+    (["learn", "{root}/asia.csv", "--algorithm", "magic", "--out", "x.json"], "invalid choice"),
+    (["learn", "{root}/asia.csv", "--algorithm", "pc_stable", "--blacklist", "{root}/black.csv",
+      "--out", "x.json"], "apply to the score-based algorithms"),
+    (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
+    (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
+    (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
+    (["select", "{root}/asia.csv", "--target", "lung", "--cv", "0"], "positive integer"),
+    (["draw", "{root}/asia.csv", "--out", "x.svg"], "must be .json or .bif"),
+    (["score", "{root}/asia.csv", "{root}/missing.json"], "no such file"),
+])
+def test_errors_are_one_line_with_exit_code_2(files, args, message):
+    root, _ = files
+    result = run(*[a.format(root=root) for a in args], cwd=root)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("bnfs ")
+
+
+def test_dropna_and_every_subcommand_has_help_with_examples(files):
+    root, _ = files
+    result = run("learn", str(root / "holes.csv"), "--dropna", "--out", str(root / "h.json"),
+                 "--quiet")
+    assert result.returncode == 0 and "2999 rows" in result.stdout
+    for command in ("learn", "blanket", "select", "draw", "score", "compare", "example"):
+        result = run(command, "--help")
+        assert result.returncode == 0 and "examples:" in result.stdout, command

@@ -1,0 +1,159 @@
+"""Reading data tables from files: CSV, TSV, Parquet and ARFF (Weka)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["read_table", "parse_arff", "FORMATS"]
+
+FORMATS = ("csv", "tsv", "parquet", "arff")
+
+
+def _format(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in (".gz", ".bz2", ".xz", ".zip"):
+        suffixes = suffixes[:-1]
+    last = suffixes[-1] if suffixes else ""
+    for name, endings in (("csv", (".csv",)), ("tsv", (".tsv", ".tab", ".txt")),
+                          ("parquet", (".parquet", ".pq")), ("arff", (".arff",))):
+        if last in endings:
+            return name
+    raise ValueError(f"cannot tell the format of {str(path)!r} from its name; use one of "
+                     ".csv, .tsv, .parquet or .arff (optionally .gz)")
+
+
+def read_table(path, *, format: str | None = None) -> pd.DataFrame:
+    """A data file as a DataFrame, the format taken from the file name (``.csv``, ``.tsv``
+    or ``.tab``, ``.parquet``, ``.arff``; CSV and TSV may be compressed, e.g. ``.csv.gz``).
+
+    Missing values are read as NaN: "NA", empty cells and "?" (ARFF). Parquet needs pyarrow.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.arff")
+    >>> _ = open(path, "w").write("@relation t\\n@attribute a {x,y}\\n@attribute b numeric\\n"
+    ...                           "@data\\nx,1.5\\ny,?\\n")
+    >>> read_table(path)
+       a    b
+    0  x  1.5
+    1  y  NaN
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such file: {str(path)!r}")
+    if path.is_dir():
+        raise IsADirectoryError(f"{str(path)!r} is a directory, not a data file")
+    kind = format or _format(path)
+    if kind not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {kind!r}")
+    if kind == "parquet":
+        try:
+            return pd.read_parquet(path)
+        except ImportError:
+            raise ImportError("reading Parquet needs pyarrow: pip install pyarrow") from None
+    if kind == "arff":
+        opener = _open_text(path)
+        with opener as handle:
+            return parse_arff(handle.read())
+    try:
+        frame = pd.read_csv(path, sep="," if kind == "csv" else "\t")
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{str(path)!r} is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as err:
+        raise ValueError(f"cannot parse {str(path)!r} as {kind.upper()}: {err}") from None
+    return frame
+
+
+def _open_text(path: Path):
+    if path.suffix.lower() == ".gz":
+        import gzip
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def parse_arff(text: str) -> pd.DataFrame:
+    """The data section of an ARFF document as a DataFrame: numeric attributes as floats,
+    nominal and string attributes as strings (nominal as categoricals with the declared
+    levels), "?" as missing. Sparse ARFF ({index value, ...} rows) is read too."""
+    names: list[str] = []
+    kinds: list[object] = []
+    lines = iter(text.splitlines())
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        lowered = line.lower()
+        if lowered.startswith("@relation"):
+            continue
+        if lowered.startswith("@attribute"):
+            name, kind = _attribute(line[len("@attribute"):].strip(), number)
+            names.append(name)
+            kinds.append(kind)
+            continue
+        if lowered.startswith("@data"):
+            break
+        raise ValueError(f"ARFF line {number}: expected @relation, @attribute or @data, got "
+                         f"{line[:40]!r}")
+    else:
+        raise ValueError("ARFF text has no @data section")
+    if not names:
+        raise ValueError("ARFF text declares no attributes")
+    rows = []
+    for raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("{"):
+            row = ["0"] * len(names)
+            for item in line.strip("{}").split(","):
+                if item.strip():
+                    index, value = item.strip().split(None, 1)
+                    row[int(index)] = value
+        else:
+            row = next(csv.reader(io.StringIO(line), quotechar="'", skipinitialspace=True))
+            row = [v.strip().strip('"') for v in row]
+        if len(row) != len(names):
+            raise ValueError(f"ARFF data row has {len(row)} values for {len(names)} attributes: "
+                             f"{line[:60]!r}")
+        rows.append(row)
+    columns = {}
+    for j, (name, kind) in enumerate(zip(names, kinds)):
+        values = [None if row[j] == "?" else row[j] for row in rows]
+        if kind == "numeric":
+            try:
+                columns[name] = np.array([np.nan if v is None else float(v) for v in values])
+            except ValueError as err:
+                raise ValueError(f"ARFF attribute {name!r} is numeric but holds {err}") from None
+        elif isinstance(kind, list):
+            columns[name] = pd.Categorical(values, categories=kind)
+        else:
+            columns[name] = pd.Series(values, dtype=object)
+    return pd.DataFrame(columns)
+
+
+def _attribute(spec: str, number: int) -> tuple[str, object]:
+    if spec.startswith(("'", '"')):
+        quote = spec[0]
+        end = spec.index(quote, 1)
+        name, rest = spec[1:end], spec[end + 1:].strip()
+    else:
+        parts = spec.split(None, 1)
+        if len(parts) != 2:
+            raise ValueError(f"ARFF line {number}: an attribute needs a name and a type")
+        name, rest = parts
+    lowered = rest.lower()
+    if rest.startswith("{"):
+        levels = next(csv.reader(io.StringIO(rest.strip()[1:-1]), quotechar="'",
+                                 skipinitialspace=True))
+        return name, [v.strip().strip('"') for v in levels]
+    if lowered in ("numeric", "real", "integer") or lowered.startswith(("numeric", "real")):
+        return name, "numeric"
+    if lowered.startswith(("string", "date")):
+        return name, "string"
+    raise ValueError(f"ARFF line {number}: unknown type {rest!r} of attribute {name!r}")
