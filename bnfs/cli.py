@@ -169,6 +169,20 @@ def _learn(args) -> int:
     print(f"{args.algorithm} on {args.data.name} ({len(frame)} rows, {frame.shape[1]} "
           f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
           f"{seconds:.2f} s; written to {args.out}")
+    if args.report:
+        from bnfs import score
+        from bnfs.report import network_report
+        highlight = _column(frame, args.highlight) if args.highlight is not None else None
+        dag = graph.to_dag() if hasattr(graph, "to_dag") else graph
+        facts = {"data": f"{args.data} ({len(frame)} rows, {frame.shape[1]} variables)",
+                 "algorithm": args.algorithm, "arcs": arcs, "undirected edges": edges,
+                 "learning time": f"{seconds:.2f} s",
+                 f"{args.score} score": f"{score(dag, data, args.score):.4f}",
+                 "output": str(args.out)}
+        args.report.write_text(network_report(graph, title=f"bnfs learn: {args.data.name}",
+                                              highlight=highlight, facts=facts),
+                               encoding="utf-8")
+        print(f"report written to {args.report}")
     return 0
 
 
@@ -249,9 +263,13 @@ def _select(args) -> int:
     print(f"{args.method} kept {len(features)} of {X.shape[1]} features for {target} "
           f"({seconds:.2f} s):")
     print("  " + (", ".join(features) if features else "-"))
+    facts = {"data": f"{args.data} ({len(frame)} rows)", "target": target,
+             "method": args.method, "kept": f"{len(features)} of {X.shape[1]}",
+             "selection time": f"{seconds:.2f} s"}
+    curve = None
     if args.cv:
         from sklearn.base import clone
-        from sklearn.model_selection import StratifiedKFold, cross_validate
+        from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
         from sklearn.pipeline import make_pipeline
         folds = StratifiedKFold(args.cv, shuffle=True, random_state=args.seed or 0)
         scoring = {"accuracy": "accuracy", "f1": "f1_macro"}
@@ -261,9 +279,28 @@ def _select(args) -> int:
         print(f"{args.cv}-fold cross-validation of {args.classifier} (selection inside each fold):")
         for label, model in rows:
             scores = cross_validate(model, X, y, cv=folds, scoring=scoring)
-            print(f"  {label:<9} accuracy {scores['test_accuracy'].mean():.3f} "
-                  f"± {scores['test_accuracy'].std():.3f}   F1 (macro) "
-                  f"{scores['test_f1'].mean():.3f}")
+            line = (f"accuracy {scores['test_accuracy'].mean():.3f} "
+                    f"± {scores['test_accuracy'].std():.3f}   F1 (macro) "
+                    f"{scores['test_f1'].mean():.3f}")
+            print(f"  {label:<9} {line}")
+            facts[f"{args.classifier}, {label} features"] = line
+        if args.report and features:
+            order = [f for f in getattr(selector, "selected_", features) if f in features]
+            counts = sorted({max(1, round(len(order) * q / 12)) for q in range(1, 13)})
+            curve = [(k, float(cross_val_score(_classifier(args.classifier), X[order[:k]], y,
+                                               cv=folds).mean())) for k in counts]
+            facts["curve"] = "features chosen once on all rows, classifier cross-validated"
+    if args.report:
+        from bnfs.report import selection_report
+        graph = getattr(selector, "network_", None) or getattr(selector, "tree_", None)
+        highlight = getattr(selector, "target_name_", None) or getattr(
+            selector, "class_name_", None)
+        if graph is not None and highlight not in graph.nodes:
+            highlight = None
+        args.report.write_text(selection_report(
+            title=f"bnfs select: {args.data.name}, target {target}", features=features,
+            facts=facts, curve=curve, graph=graph, highlight=highlight), encoding="utf-8")
+        print(f"report written to {args.report}")
     return 0
 
 
@@ -410,6 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("data", type=Path, help="data file")
     learn.add_argument("--out", type=Path, required=True,
                        help="output: .json, .dot, .bif or .graphml")
+    learn.add_argument("--report", type=Path, help="also write a self-contained HTML report")
+    learn.add_argument("--highlight", help="column whose blanket the report colours")
     learn.set_defaults(func=_learn)
 
     blanket = sub.add_parser("blanket", help="print the Markov blanket of a column",
@@ -433,6 +472,9 @@ def build_parser() -> argparse.ArgumentParser:
     select.add_argument("--cv", type=_positive_int, help="folds of cross-validation")
     select.add_argument("--classifier", default="svm", choices=CLASSIFIERS,
                         help="classifier for --cv (default svm: linear, C=1)")
+    select.add_argument("--report", type=Path,
+                        help="also write a self-contained HTML report (with --cv: accuracy "
+                             "against the number of features)")
     select.set_defaults(func=_select)
 
     draw = sub.add_parser("draw", help="draw a network file", parents=[_common(False)],

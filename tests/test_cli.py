@@ -146,3 +146,39 @@ def test_dropna_and_every_subcommand_has_help_with_examples(files):
     for command in ("learn", "blanket", "select", "draw", "score", "compare", "example"):
         result = run(command, "--help")
         assert result.returncode == 0 and "examples:" in result.stdout, command
+
+
+def _svgs(page: str):
+    import re
+    return [ET.fromstring(m) for m in re.findall(r"<svg.*?</svg>", page, flags=re.S)]
+
+
+def test_learn_report_on_alarm(tmp_path):
+    import bnfs
+    frame = bnfs.datasets.sample("alarm", 2000, seed=3)
+    frame.to_csv(tmp_path / "alarm.csv", index=False)
+    report = tmp_path / "alarm.html"
+    result = run("learn", str(tmp_path / "alarm.csv"), "--out", str(tmp_path / "alarm.json"),
+                 "--report", str(report), "--highlight", "HYPOVOLEMIA", "--quiet")
+    assert result.returncode == 0, result.stderr
+    page = report.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "http://" not in \
+        page.replace("http://www.w3.org", "")  # self-contained
+    pictures = _svgs(page)
+    assert len(pictures) == 1
+    text = ET.tostring(pictures[0], encoding="unicode")
+    assert all(node in text for node in frame.columns)
+    assert "Provenance" in page and "hill_climbing" in page and "bic score" in page
+    assert "Markov blanket of HYPOVOLEMIA" in page
+
+
+def test_select_report_has_the_accuracy_curve(files):
+    root, _ = files
+    report = root / "select.html"
+    result = run("select", str(root / "asia.csv"), "--target", "either", "--method",
+                 "markov_blanket", "--algorithm", "hill_climbing", "--cv", "3",
+                 "--report", str(report), "--quiet")
+    assert result.returncode == 0, result.stderr
+    page = report.read_text()
+    assert "Accuracy against the number of features" in page and "Learned network" in page
+    assert len(_svgs(page)) == 2 and "<code>tub</code>" in page

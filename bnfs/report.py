@@ -1,0 +1,109 @@
+"""Self-contained HTML reports of a learned network or a feature selection: inline SVG,
+no scripts, no network access needed to open them."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import tempfile
+from pathlib import Path
+
+__all__ = ["network_report", "selection_report", "svg_of"]
+
+_STYLE = """
+body { font-family: Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1100px;
+       color: #222; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
+table { border-collapse: collapse; } td, th { padding: 0.25em 0.8em; text-align: left;
+       border-bottom: 1px solid #ddd; vertical-align: top; }
+.figure svg { max-width: 100%; height: auto; } code { background: #f4f4f4; }
+"""
+
+
+def svg_of(graph, highlight: str | None = None) -> str:
+    """The picture of ``graph`` as an inline ``<svg>`` element (no XML prolog)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "graph.svg"
+        graph.draw(path, highlight=highlight)
+        text = path.read_text(encoding="utf-8")
+    return _inline(text)
+
+
+def _inline(svg: str) -> str:
+    start = svg.find("<svg")
+    if start < 0:
+        raise ValueError("not an SVG document")
+    return re.sub(r"<!--.*?-->", "", svg[start:], flags=re.S)
+
+
+def _rows(pairs) -> str:
+    return "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+                   for k, v in pairs)
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
+            f"<body><h1>{html.escape(title)}</h1>{body}</body></html>\n")
+
+
+def _provenance(learning: dict) -> str:
+    pairs = [(k, v if isinstance(v, (str, int, float, bool)) or v is None
+              else json.dumps(v, default=str)) for k, v in learning.items()]
+    return f"<h2>Provenance</h2><table>{_rows(pairs)}</table>"
+
+
+def network_report(graph, *, title: str, highlight: str | None = None,
+                   facts: dict | None = None) -> str:
+    """HTML page: the graph (with ``highlight``'s blanket coloured), its blanket by role,
+    ``facts`` (data, scores, timings) and the learning provenance (``graph.learning``)."""
+    body = [f"<div class=\"figure\">{svg_of(graph, highlight)}</div>"]
+    if facts:
+        body.append(f"<h2>Summary</h2><table>{_rows(facts.items())}</table>")
+    if highlight is not None:
+        roles = [("parents", graph.parents(highlight)), ("children", graph.children(highlight))]
+        if hasattr(graph, "neighbors"):
+            roles.append(("undirected", graph.neighbors(highlight)))
+        roles.append(("spouses", graph.spouses(highlight)))
+        body.append(f"<h2>Markov blanket of {html.escape(highlight)}</h2><table>"
+                    + _rows((role, ", ".join(names) or "-") for role, names in roles)
+                    + "</table>")
+    body.append(_provenance(getattr(graph, "learning", {}) or {}))
+    return _page(title, "".join(body))
+
+
+def selection_report(*, title: str, features: list[str], facts: dict,
+                     curve: list[tuple[int, float]] | None = None,
+                     graph=None, highlight: str | None = None) -> str:
+    """HTML page of a selection: the features, ``facts`` (method, timings, scores), a plot
+    of accuracy against the number of features (``curve``) and, when the selector learned
+    one, the network."""
+    body = [f"<h2>Selected features ({len(features)})</h2><p>"
+            + (", ".join(f"<code>{html.escape(f)}</code>" for f in features) or "none") + "</p>",
+            f"<h2>Summary</h2><table>{_rows(facts.items())}</table>"]
+    if curve:
+        body.append("<h2>Accuracy against the number of features</h2>"
+                    f"<div class=\"figure\">{_curve_svg(curve)}</div>")
+    if graph is not None:
+        body.append(f"<h2>Learned network</h2><div class=\"figure\">{svg_of(graph, highlight)}"
+                    "</div>")
+        body.append(_provenance(getattr(graph, "learning", {}) or {}))
+    return _page(title, "".join(body))
+
+
+def _curve_svg(curve: list[tuple[int, float]]) -> str:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    counts, scores = zip(*curve)
+    axes.plot(counts, scores, marker="o")
+    axes.set_xlabel("number of features (in the selector's order)")
+    axes.set_ylabel("cross-validated accuracy")
+    axes.grid(alpha=0.3)
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    plt.close(figure)
+    return _inline(buffer.getvalue())
