@@ -39,3 +39,15 @@ def test_mb_svm_win95pts():
 def test_hybrid_lucas0():
     out = run("hybrid_lucas0.py", "--quick")
     assert "H-IAMB" in out and "accuracy %" in out
+
+
+def test_learners_tour():
+    out = run("learners.py", "--network", "asia", "--rows", "2000", "--target", "either")
+    for name in ("hill_climbing", "pc_stable", "tpda", "fast_iamb", "hiton_mb", "pcmb"):
+        assert name in out
+
+
+@pytest.mark.slow
+def test_every_selector():
+    out = run("every_selector.py")
+    assert "TBNClassifier" in out and "HSMB" in out
