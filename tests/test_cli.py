@@ -182,3 +182,25 @@ def test_select_report_has_the_accuracy_curve(files):
     page = report.read_text()
     assert "Accuracy against the number of features" in page and "Learned network" in page
     assert len(_svgs(page)) == 2 and "<code>tub</code>" in page
+
+
+@pytest.mark.slow
+def test_report_renders_in_headless_chromium(tmp_path):
+    """Open the report in a real browser (Debian's chromium): the DOM keeps the SVG and a
+    screenshot is drawn. Slow and needs chromium, so it runs outside CI."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium is not installed")
+    import bnfs
+    bnfs.datasets.sample("asia", 2000, seed=0).to_csv(tmp_path / "asia.csv", index=False)
+    report = tmp_path / "asia.html"
+    assert run("learn", str(tmp_path / "asia.csv"), "--out", str(tmp_path / "a.json"),
+               "--report", str(report), "--highlight", "either", "--quiet").returncode == 0
+    flags = ["--headless", "--no-sandbox", "--disable-gpu"]
+    dom = subprocess.run([browser, *flags, "--dump-dom", report.as_uri()], capture_output=True,
+                         text=True, timeout=120).stdout
+    assert "<svg" in dom and "either" in dom and "Provenance" in dom
+    shot = tmp_path / "shot.png"
+    subprocess.run([browser, *flags, f"--screenshot={shot}", "--window-size=1000,800",
+                    report.as_uri()], capture_output=True, timeout=120)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
