@@ -449,7 +449,15 @@ class Dataset:
 
 def as_dataset(data, **kwargs) -> Dataset:
     """``data`` itself when it is a Dataset, :meth:`Dataset.from_sparse` for a scipy sparse
-    matrix, else ``Dataset(data, **kwargs)``."""
+    matrix, else ``Dataset(data, **kwargs)``.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> data = as_dataset(datasets.sample("asia", 500, seed=0))
+    >>> as_dataset(data) is data
+    True
+    """
     if isinstance(data, Dataset):
         return data
     import scipy.sparse as sp

@@ -54,7 +54,13 @@ def _check_network_name(name) -> str:
 
 
 def network_model(name: str) -> DiscreteNetwork:
-    """A classic network with its probability tables (a fresh copy each call)."""
+    """A classic network with its probability tables (a fresh copy each call).
+
+    Examples
+    --------
+    >>> network_model("asia").states["smoke"]
+    ('yes', 'no')
+    """
     return copy.deepcopy(_read_network(_check_network_name(name)))
 
 
@@ -71,7 +77,13 @@ def network(name: str) -> DAG:
 
 
 def sample(name: str, n: int, seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
-    """``n`` rows forward-sampled from a classic network (categorical columns)."""
+    """``n`` rows forward-sampled from a classic network (categorical columns).
+
+    Examples
+    --------
+    >>> sample("asia", 3, seed=0).shape
+    (3, 8)
+    """
     return _read_network(_check_network_name(name)).sample(n, seed=seed)
 
 
@@ -211,7 +223,13 @@ _SYNTHETIC = {
 def synthetic(name: str, n: int = 1000, seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """A synthetic data set of the HSMB paper by name: ``"corral-7"``, ``"corral-46"``,
     ``"corral-rel-7"``, ``"corral-rel-46"``, ``"regression-22"``, ``"regression-38"``,
-    ``"regression-138"``."""
+    ``"regression-138"``.
+
+    Examples
+    --------
+    >>> synthetic("corral-46", n=5).shape
+    (5, 47)
+    """
     if name not in _SYNTHETIC:
         raise ValueError(f"unknown synthetic data set {name!r}; choose from {sorted(_SYNTHETIC)}")
     return _SYNTHETIC[name](n, seed)
@@ -229,12 +247,24 @@ def _data_file(name: str) -> Path:
 
 def load_lucas0() -> pd.DataFrame:
     """LUCAS0 (Causality Workbench): 2,000 rows, 12 binary 0/1 columns, target
-    ``Lung_cancer``. Source and licence: ``data/README.md``."""
+    ``Lung_cancer``. Source and licence: ``data/README.md``.
+
+    Examples
+    --------
+    >>> load_lucas0().shape
+    (2000, 12)
+    """
     return pd.read_csv(_data_file("lucas0.csv"))
 
 
 def lucas0_network() -> DAG:
-    """The true DAG of LUCAS0 (12 arcs)."""
+    """The true DAG of LUCAS0 (12 arcs).
+
+    Examples
+    --------
+    >>> lucas0_network().markov_blanket("Lung_cancer")
+    ['Smoking', 'Genetics', 'Fatigue', 'Allergy', 'Coughing']
+    """
     arcs = pd.read_csv(_data_file("lucas0_graph.csv"))
     nodes = load_lucas0().columns.tolist()
     return DAG(nodes, zip(arcs["Cause"], arcs["Effect"]))

@@ -26,7 +26,14 @@ ROLE_COLOURS = {"target": "#f58518", "parent": "#9ecae9", "child": "#a1d99b",
 
 def to_networkx(graph: DAG | PDAG):
     """A :class:`networkx.DiGraph`; a PDAG's undirected edges become arcs both ways, and
-    ``graph.graph["learning"]`` carries the provenance."""
+    ``graph.graph["learning"]`` carries the provenance.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> to_networkx(datasets.network("asia"))
+    <networkx.classes.digraph.DiGraph object at ...>
+    """
     import networkx as nx
 
     out = nx.DiGraph(learning=dict(graph.learning))
@@ -48,6 +55,13 @@ def from_networkx(graph) -> DAG | PDAG:
         Not a networkx graph, or node names that are not strings.
     ValueError
         A directed cycle.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> dag = datasets.network("asia")
+    >>> from_networkx(to_networkx(dag)) == dag
+    True
     """
     import networkx as nx
 
@@ -77,7 +91,15 @@ def _pgmpy_model_class():
 def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
     """A pgmpy ``DiscreteBayesianNetwork``; with ``data`` its tables are fitted too
     (maximum likelihood, plus ``pseudo_count`` per cell; see
-    :meth:`bnfs.network.DiscreteNetwork.fit`)."""
+    :meth:`bnfs.network.DiscreteNetwork.fit`).
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> model = to_pgmpy(datasets.network("asia"), data=datasets.sample("asia", 500, seed=0))
+    >>> len(model.get_cpds())
+    8
+    """
     if isinstance(graph, PDAG):
         raise TypeError("pgmpy needs a DAG: call pdag.to_dag() first")
     if not isinstance(graph, DAG):
@@ -91,7 +113,15 @@ def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
 
 
 def from_pgmpy(model) -> DAG:
-    """The structure of a pgmpy Bayesian network (or DAG) as a bnfs DAG."""
+    """The structure of a pgmpy Bayesian network (or DAG) as a bnfs DAG.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> dag = datasets.network("asia")
+    >>> from_pgmpy(to_pgmpy(dag)) == dag
+    True
+    """
     if not (hasattr(model, "nodes") and hasattr(model, "edges")):
         raise TypeError(f"expected a pgmpy model, got {type(model).__name__}")
     return DAG(list(model.nodes()), list(model.edges()))
@@ -101,7 +131,15 @@ def from_pgmpy(model) -> DAG:
 
 def blanket_roles(graph: DAG | PDAG, target: str) -> dict[str, str]:
     """Role of each node relative to ``target``: target, parent, child, spouse, neighbour
-    (undirected, in a PDAG) or other."""
+    (undirected, in a PDAG) or other.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> roles = blanket_roles(datasets.network("asia"), "either")
+    >>> roles["tub"], roles["bronc"], roles["xray"], roles["asia"]
+    ('parent', 'spouse', 'child', 'other')
+    """
     roles = dict.fromkeys(graph.nodes, "other")
     for node in graph.markov_blanket(target):
         roles[node] = "spouse"
@@ -164,7 +202,15 @@ def _jsonable(value):
 
 def to_json(graph: DAG | PDAG, path=None) -> str:
     """JSON text ``{"type", "nodes", "arcs", "edges", "learning"}``; written to ``path``
-    too when given. Provenance values that JSON cannot hold are stored as strings."""
+    too when given. Provenance values that JSON cannot hold are stored as strings.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> dag = datasets.network("asia")
+    >>> from_json(to_json(dag)) == dag
+    True
+    """
     doc = {"format": "bnfs-graph", "version": 1, "type": type(graph).__name__,
            "nodes": list(graph.nodes), "arcs": [list(a) for a in graph.arcs],
            "edges": [list(e) for e in graph.edges] if isinstance(graph, PDAG) else [],
@@ -176,7 +222,14 @@ def to_json(graph: DAG | PDAG, path=None) -> str:
 
 
 def from_json(source) -> DAG | PDAG:
-    """Read what :func:`to_json` wrote: JSON text or a path to a file."""
+    """Read what :func:`to_json` wrote: JSON text or a path to a file.
+
+    Examples
+    --------
+    >>> from bnfs import DAG
+    >>> from_json(to_json(DAG(["a", "b"], arcs=[("a", "b")]))).arcs
+    [('a', 'b')]
+    """
     if isinstance(source, (str, os.PathLike)) and not str(source).lstrip().startswith("{"):
         source = Path(source).read_text(encoding="utf-8")
     try:
@@ -211,6 +264,15 @@ def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "a
     -------
     pathlib.Path
         The file written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from bnfs import datasets
+    >>> path = draw(datasets.network("asia"), os.path.join(tempfile.mkdtemp(), "asia.svg"),
+    ...             highlight="either")
+    >>> path.suffix, path.stat().st_size > 1000
+    ('.svg', True)
     """
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")

@@ -80,7 +80,13 @@ def _open_text(path: Path):
 def parse_arff(text: str) -> pd.DataFrame:
     """The data section of an ARFF document as a DataFrame: numeric attributes as floats,
     nominal and string attributes as strings (nominal as categoricals with the declared
-    levels), "?" as missing. Sparse ARFF ({index value, ...} rows) is read too."""
+    levels), "?" as missing. Sparse ARFF ({index value, ...} rows) is read too.
+
+    Examples
+    --------
+    >>> parse_arff("@relation r\\n@attribute 'a b' {u,v}\\n@data\\nu\\n?\\n")["a b"].tolist()
+    ['u', nan]
+    """
     names: list[str] = []
     kinds: list[object] = []
     lines = iter(text.splitlines())

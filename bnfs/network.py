@@ -36,6 +36,12 @@ class DiscreteNetwork:
     ------
     ValueError
         Missing states or tables, wrong table shapes, rows that are not distributions.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> datasets.network_model("asia")
+    DiscreteNetwork('asia', 8 nodes, 8 arcs)
     """
 
     def __init__(self, dag: DAG, states: Mapping, cpts: Mapping, name: str = "network"):
@@ -307,7 +313,17 @@ def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
 
 
 def read_bif(path) -> DiscreteNetwork:
-    """Read a ``.bif`` or ``.bif.gz`` file."""
+    """Read a ``.bif`` or ``.bif.gz`` file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from bnfs import datasets
+    >>> path = os.path.join(tempfile.mkdtemp(), "asia.bif")
+    >>> _ = write_bif(datasets.network_model("asia"), path)
+    >>> read_bif(path).dag == datasets.network("asia")
+    True
+    """
     path = os.fspath(path)
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as fh:
@@ -321,7 +337,14 @@ def _fmt(x: float) -> str:
 
 
 def write_bif(network: DiscreteNetwork, path=None) -> str:
-    """BIF text of ``network``; written to ``path`` too when given (``.gz`` compresses)."""
+    """BIF text of ``network``; written to ``path`` too when given (``.gz`` compresses).
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> write_bif(datasets.network_model("asia")).splitlines()[0]
+    'network asia {'
+    """
     lines = [f"network {network.name} {{", "}"]
     for v in network.dag.nodes:
         levels = ", ".join(network.states[v])

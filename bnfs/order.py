@@ -185,7 +185,14 @@ class OnlineTopologicalOrder(_ArcPool):
 
 class DFSCycleCheck(_ArcPool):
     """The same interface as :class:`OnlineTopologicalOrder`, checking every insertion
-    ``x -> y`` with a depth-first search from ``y`` for ``x``; kept for comparison."""
+    ``x -> y`` with a depth-first search from ``y`` for ``x``; kept for comparison.
+
+    Examples
+    --------
+    >>> check = DFSCycleCheck(3)
+    >>> check.try_add(0, 1), check.try_add(1, 2), check.try_add(2, 0)  # the last closes a cycle
+    (True, True, False)
+    """
 
     def __init__(self, n_nodes: int, capacity: int | None = None):
         super().__init__(n_nodes, capacity)

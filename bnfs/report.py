@@ -23,7 +23,14 @@ table { border-collapse: collapse; } td, th { padding: 0.25em 0.8em; text-align:
 
 
 def svg_of(graph, highlight: str | None = None) -> str:
-    """The picture of ``graph`` as an inline ``<svg>`` element (no XML prolog)."""
+    """The picture of ``graph`` as an inline ``<svg>`` element (no XML prolog).
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> svg_of(datasets.network("asia"), highlight="either").startswith("<svg")
+    True
+    """
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "graph.svg"
         graph.draw(path, highlight=highlight)
@@ -58,7 +65,15 @@ def _provenance(learning: dict) -> str:
 def network_report(graph, *, title: str, highlight: str | None = None,
                    facts: dict | None = None) -> str:
     """HTML page: the graph (with ``highlight``'s blanket coloured), its blanket by role,
-    ``facts`` (data, scores, timings) and the learning provenance (``graph.learning``)."""
+    ``facts`` (data, scores, timings) and the learning provenance (``graph.learning``).
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> page = network_report(datasets.network("asia"), title="asia", highlight="either")
+    >>> page.startswith("<!DOCTYPE html>"), "Markov blanket of either" in page
+    (True, True)
+    """
     body = [f"<div class=\"figure\">{svg_of(graph, highlight)}</div>"]
     if facts:
         body.append(f"<h2>Summary</h2><table>{_rows(facts.items())}</table>")
@@ -79,7 +94,15 @@ def selection_report(*, title: str, features: list[str], facts: dict,
                      graph=None, highlight: str | None = None) -> str:
     """HTML page of a selection: the features, ``facts`` (method, timings, scores), a plot
     of accuracy against the number of features (``curve``) and, when the selector learned
-    one, the network."""
+    one, the network.
+
+    Examples
+    --------
+    >>> page = selection_report(title="t", features=["a"], facts={"method": "fcbf"},
+    ...                         curve=[(1, 0.8), (2, 0.9)])
+    >>> "Accuracy against the number of features" in page
+    True
+    """
     body = [f"<h2>Selected features ({len(features)})</h2><p>"
             + (", ".join(f"<code>{html.escape(f)}</code>" for f in features) or "none") + "</p>",
             f"<h2>Summary</h2><table>{_rows(facts.items())}</table>"]

@@ -300,13 +300,30 @@ def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
     ----------
     I. Tsamardinos, C. F. Aliferis and A. Statnikov, "Algorithms for large scale Markov
     blanket discovery", FLAIRS 2003.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> iamb_mb(oracle, "either")
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     return _local(_iamb, data, target, test, alpha, test_options)
 
 
 def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
                   **test_options) -> list[str]:
-    """Interleaved IAMB: the shrinking phase runs after every addition."""
+    """Interleaved IAMB: the shrinking phase runs after every addition.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> inter_iamb_mb(oracle, "either")
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
+    """
     return _local(lambda tester, t: _iamb(tester, t, interleaved=True), data, target, test,
                   alpha, test_options)
 
@@ -328,6 +345,14 @@ def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     C. F. Aliferis, A. Statnikov, I. Tsamardinos, S. Mani and X. D. Koutsoukos, "Local causal
     and Markov blanket induction for causal discovery and feature selection for
     classification, part I", JMLR 11, 2010.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> hiton_pc(oracle, "either")
+    ['tub', 'lung', 'xray', 'dysp']
     """
     if not isinstance(symmetry, bool):
         raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
@@ -339,7 +364,16 @@ def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
 def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
              max_cond_size: int | None = None, **test_options) -> list[str]:
     """Markov blanket of ``target``: HITON-PC of the target and of each member, plus the
-    spouses found through colliders (Aliferis et al. 2010)."""
+    spouses found through colliders (Aliferis et al. 2010).
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> hiton_mb(oracle, "either")
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
+    """
     return _local(functools.partial(_blanket_through_pc, pc=_hiton_pc,
                                     max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
@@ -354,6 +388,14 @@ def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     ----------
     I. Tsamardinos, C. F. Aliferis and A. Statnikov, "Time and sample efficient discovery of
     Markov blankets and direct causal relations", KDD 2003.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> mmpc(oracle, "either")
+    ['tub', 'lung', 'xray', 'dysp']
     """
     return _local(functools.partial(_mmpc, max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
@@ -362,7 +404,16 @@ def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
 def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
          max_cond_size: int | None = None, **test_options) -> list[str]:
     """Markov blanket of ``target`` by MMMB: MMPC of the target and of its members, plus
-    spouses through colliders (Tsamardinos et al. 2003)."""
+    spouses through colliders (Tsamardinos et al. 2003).
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> mmmb(oracle, "either")
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
+    """
     return _local(functools.partial(_blanket_through_pc, pc=_mmpc,
                                     max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
@@ -378,6 +429,14 @@ def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, 
     ----------
     S. Yaramakala and D. Margaritis, "Speculative Markov blanket discovery for optimal
     feature selection", ICDM 2005.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> fast_iamb_mb(oracle, "either")
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
     return _local(functools.partial(_fast_iamb, rows_per_cell=rows_per_cell), data, target,
@@ -418,6 +477,14 @@ def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     ----------
     J. M. Peña, R. Nilsson, J. Björkegren and J. Tegnér, "Towards scalable and data efficient
     learning of Markov boundaries", IJAR 45, 2007.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> pcmb(oracle, "either")
+    ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     return _local(functools.partial(_blanket_through_pc, pc=_pcmb_pc,
                                     max_cond_size=_cond_size(max_cond_size)),
@@ -611,7 +678,15 @@ def fast_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
 grow_shrink.__doc__ = """Whole-network Grow-Shrink (bnlearn's ``gs``): the Grow-Shrink
     blanket of every node, symmetry correction, neighbours among blanket members,
     colliders from the separating sets, Meek's rules (Margaritis & Thrun 1999).
-""" + _GLOBAL_PARAMETERS + """
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> from bnfs.citests import DSeparation
+    >>> oracle = DSeparation(datasets.network("asia"))  # or data
+    >>> iamb(oracle)  # the CPDAG of asia
+    PDAG(8 nodes, 5 arcs, 3 edges)
+    """ + _GLOBAL_PARAMETERS + """
     Examples
     --------
     >>> from bnfs import datasets

@@ -24,7 +24,15 @@ def _entropies(data: Dataset, x: str, y: str) -> tuple[float, float, float]:
 
 
 def mutual_information(data: Dataset, x: str, y: str) -> float:
-    """I(x; y) = H(x) + H(y) - H(x, y) in bits: the information gain of x about y."""
+    """I(x; y) = H(x) + H(y) - H(x, y) in bits: the information gain of x about y.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> data = Dataset(pd.DataFrame({"a": list("xxyy"), "b": list("ppqq")}))
+    >>> mutual_information(data, "a", "b")  # one bit
+    1.0
+    """
     h_a, h_b, h_ab = _entropies(data, x, y)
     return max(0.0, h_a + h_b - h_ab)
 
