@@ -224,12 +224,14 @@ def _selector(args):
     import bnfs
     method = args.method
     if method == "markov_blanket":
-        return bnfs.MarkovBlanketSelector(args.algorithm, learner_options=(
-            {"test": args.test, "alpha": args.alpha} if args.algorithm in LOCAL_LEARNERS
-            else {}), seed=args.seed)
-    return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC, "srs": bnfs.SRS, "slfs": bnfs.SLFS,
-            "hybrid": bnfs.HybridSelector, "fcbf": bnfs.FCBF, "cfs": bnfs.CFS,
-            "information_gain": bnfs.InformationGain}[method]()
+        options = ({"test": args.test, "alpha": args.alpha} if args.algorithm in LOCAL_LEARNERS
+                   else {"progress": not args.quiet})
+        return bnfs.MarkovBlanketSelector(args.algorithm, learner_options=options,
+                                          seed=args.seed)
+    if method in ("hsmb", "bahsic"):
+        return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC}[method](progress=not args.quiet)
+    return {"srs": bnfs.SRS, "slfs": bnfs.SLFS, "hybrid": bnfs.HybridSelector,
+            "fcbf": bnfs.FCBF, "cfs": bnfs.CFS, "information_gain": bnfs.InformationGain}[method]()
 
 
 def _classifier(name: str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from bnfs._kernels.hsic import hsic, median_width2, squared_distances
 from bnfs.select._kernel_input import KernelSelector
@@ -35,6 +36,8 @@ class BAHSIC(KernelSelector):
         Features removed per round: a count, or a fraction in (0, 1) of the remaining
         features (at least one), 10% as in Song et al.
     task : {"auto", "classification", "regression"}, default "auto"
+    progress : bool, default False
+        Show a progress bar over the elimination.
 
     Attributes
     ----------
@@ -62,10 +65,11 @@ class BAHSIC(KernelSelector):
 
     def __init__(self, n_features_to_select: int | float | None = None, *,
                  step: int | float = 0.1,
-                 task: str = "auto"):
+                 task: str = "auto", progress: bool = False):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.task = task
+        self.progress = progress
 
     def fit(self, X, y):
         """Remove features one round at a time while HSIC with y stays highest."""
@@ -89,6 +93,8 @@ class BAHSIC(KernelSelector):
         total = sum(distance(j) for j in remaining)
         ranking = np.ones(frame.shape[1], dtype=np.int64)
         rounds: list[list[int]] = []
+        bar = tqdm(total=len(remaining) - keep, desc="BAHSIC elimination", unit="feature",
+                   leave=False, disable=not self.progress)
         while len(remaining) > keep:
             scores = [_hsic_of_distances(total - distance(j), target) for j in remaining]
             order = sorted(range(len(remaining)), key=lambda q: (-scores[q], remaining[q]))
@@ -99,6 +105,8 @@ class BAHSIC(KernelSelector):
                 total -= distance(j)
             remaining = [j for j in remaining if j not in dropped]
             rounds.append(dropped)
+            bar.update(len(dropped))
+        bar.close()
         for rank, dropped in enumerate(reversed(rounds), start=2):
             ranking[dropped] = rank
         worst = ranking.max() + 1

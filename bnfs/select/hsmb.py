@@ -4,6 +4,7 @@ kernel-induced space by HSIC, covers them (Lou & Obradovic)."""
 from __future__ import annotations
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from bnfs._kernels.hsic import centre, gaussian_gram, hsic
 from bnfs._validate import check_int
@@ -41,6 +42,8 @@ class HSMB(KernelSelector):
         Size of the blanket candidates (the paper finds 2 or 3 best).
     task : {"auto", "classification", "regression"}, default "auto"
         What y is; "auto" treats float targets that are not whole numbers as regression.
+    progress : bool, default False
+        Show a progress bar over the features.
 
     Attributes
     ----------
@@ -68,9 +71,10 @@ class HSMB(KernelSelector):
     ['A0', 'A1', 'B0', 'B1']
     """
 
-    def __init__(self, k: int = 3, *, task: str = "auto"):
+    def __init__(self, k: int = 3, *, task: str = "auto", progress: bool = False):
         self.k = k
         self.task = task
+        self.progress = progress
 
     def fit(self, X, y):
         """Rank features by HSIC with y, then remove those an approximate blanket covers."""
@@ -89,7 +93,8 @@ class HSMB(KernelSelector):
 
         kept: list[int] = []
         self.blankets_ = {}
-        for i in order:
+        for i in tqdm(order, desc="HSMB screening", unit="feature", leave=False,
+                      disable=not self.progress):
             gram = centre(gaussian_gram(blocks[i]))
             closeness = {j: normalized_hsic(gram, grams[j], norms[i], norms[j]) for j in kept}
             candidate = sorted(kept, key=lambda j: (-closeness[j], order.index(j)))[:k]
