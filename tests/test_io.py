@@ -1,0 +1,73 @@
+"""Reading data files: CSV, TSV (compressed too), Parquet, ARFF (dense and sparse)."""
+
+import gzip
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bnfs.io import parse_arff, read_table
+
+
+def test_csv_tsv_and_compressed(tmp_path):
+    frame = pd.DataFrame({"a": ["x", "y", "x"], "b": [1.5, np.nan, 2.0]})
+    frame.to_csv(tmp_path / "f.csv", index=False)
+    frame.to_csv(tmp_path / "f.tsv", sep="\t", index=False)
+    with gzip.open(tmp_path / "f.tsv.gz", "wt") as handle:
+        frame.to_csv(handle, sep="\t", index=False)
+    for name in ("f.csv", "f.tsv", "f.tsv.gz"):
+        pd.testing.assert_frame_equal(read_table(tmp_path / name), frame)
+
+
+def test_parquet(tmp_path):
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame({"a": ["x", "y"], "b": [1, 2]})
+    frame.to_parquet(tmp_path / "f.parquet")
+    pd.testing.assert_frame_equal(read_table(tmp_path / "f.parquet"), frame)
+
+
+def test_arff_dense_sparse_and_quoted():
+    text = """% a comment
+@RELATION weather
+@ATTRIBUTE 'out look' {sunny, 'over cast', rainy}
+@attribute temp REAL
+@attribute note string
+@data
+sunny, 85, hot
+'over cast', ?, 'mild day'
+"""
+    frame = parse_arff(text)
+    assert list(frame.columns) == ["out look", "temp", "note"]
+    assert frame["out look"].tolist() == ["sunny", "over cast"]
+    assert list(frame["out look"].cat.categories) == ["sunny", "over cast", "rainy"]
+    assert frame["temp"].iloc[0] == 85 and np.isnan(frame["temp"].iloc[1])
+    assert frame["note"].tolist() == ["hot", "mild day"]
+    sparse = parse_arff("@relation s\n@attribute a numeric\n@attribute b numeric\n@data\n"
+                        "{1 3}\n{0 2, 1 5}\n")
+    assert sparse.to_numpy().tolist() == [[0, 3], [2, 5]]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("@relation r\n@attribute a numeric\n", "no @data"),
+    ("@relation r\n@data\n1\n", "declares no attributes"),
+    ("@relation r\n@attribute a numeric\n@data\n1,2\n", "2 values for 1 attributes"),
+    ("@relation r\n@attribute a numeric\n@data\nabc\n", "numeric but holds"),
+    ("@relation r\n@attribute a blob\n@data\n1\n", "unknown type"),
+    ("hello\n", "expected @relation"),
+])
+def test_arff_errors(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_arff(text)
+
+
+def test_file_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        read_table(tmp_path / "missing.csv")
+    (tmp_path / "f.xlsx").write_text("x")
+    with pytest.raises(ValueError, match="cannot tell the format"):
+        read_table(tmp_path / "f.xlsx")
+    (tmp_path / "empty.csv").write_text("")
+    with pytest.raises(ValueError, match="is empty"):
+        read_table(tmp_path / "empty.csv")
+    with pytest.raises(IsADirectoryError):
+        read_table(tmp_path)
