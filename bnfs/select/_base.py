@@ -64,7 +64,6 @@ class Selector(SelectorMixin, BaseEstimator):
             raise ValueError("every feature of X is constant; there is nothing to select")
         return frame[varying] if len(varying) < frame.shape[1] else frame
 
-
     def _frame(self, X, reset: bool) -> pd.DataFrame:
         """X as a fresh DataFrame with string column names (x0, x1, ... for arrays)."""
         if isinstance(X, pd.DataFrame):

@@ -96,9 +96,14 @@ class SLFS(DiscreteSelector):
         Nodes of the TBN, in column order.
     tree_ : DAG
         The TBN: the class, named ``class_name_``, and the selected features.
+    parent_ : dict
+        Selected feature -> its parent in the TBN (the class or a feature).
     removed_ : dict
         Removed feature -> ``"irrelevant"`` or ``"too deep"``.
     class_name_ : str
+    data_ : Dataset
+        The discrete training data with the class (its states and cut points code new
+        rows for :class:`TBNClassifier`).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
