@@ -535,8 +535,20 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except (ValueError, TypeError, OSError, ImportError, KeyError) as err:
-        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        parser.exit(2, f"bnfs {args.command}: error: {message}\n")
+        parser.exit(2, f"bnfs {args.command}: error: {_first_line(err)}\n")
+    except KeyboardInterrupt:
+        parser.exit(130, f"bnfs {args.command}: interrupted\n")
+    except Exception as err:  # a bug of ours: one line, the traceback with -v
+        if args.verbose:
+            raise
+        parser.exit(1, f"bnfs {args.command}: internal error ({type(err).__name__}: "
+                       f"{_first_line(err)}); run again with -v for the traceback and "
+                       "please report it\n")
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 if __name__ == "__main__":  # pragma: no cover

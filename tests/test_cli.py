@@ -204,3 +204,21 @@ def test_report_renders_in_headless_chromium(tmp_path):
     subprocess.run([browser, *flags, f"--screenshot={shot}", "--window-size=1000,800",
                     report.as_uri()], capture_output=True, timeout=120)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def test_internal_errors_are_one_line_without_verbose(monkeypatch, capsys):
+    from bnfs import cli
+
+    def broken(args):
+        raise RuntimeError("boom\nsecond line")
+
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    parser._subparsers._group_actions[0].choices["compare"].set_defaults(func=broken)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["compare", "a.json", "b.json"])
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert "internal error (RuntimeError: boom)" in err and "second line" not in err
+    with pytest.raises(RuntimeError):
+        cli.main(["compare", "a.json", "b.json", "-v"])
