@@ -12,6 +12,7 @@ from bnfs.constraint import (fast_iamb, fast_iamb_mb, grow_shrink, grow_shrink_m
                              local_structure, mmmb, mmpc, pc_stable, pcmb, tpda)
 from bnfs._data import Dataset, as_dataset, discretize
 from bnfs.export import from_json, from_networkx, from_pgmpy, to_pgmpy
+from bnfs.bootstrap import averaged_network, blanket_frequency, boot_strength, inclusion_threshold
 from bnfs.graph import DAG, PDAG
 from bnfs.metrics import shd
 from bnfs.network import DiscreteNetwork, read_bif, write_bif
@@ -35,5 +36,6 @@ __all__ = [
     "hiton_pc", "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure",
     "MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
     "BAHSIC", "SRS", "SLFS", "TBNClassifier",
+    "boot_strength", "averaged_network", "inclusion_threshold", "blanket_frequency",
     "__version__",
 ]
