@@ -14,6 +14,7 @@ from bnfs._data import Dataset, as_dataset, discretize
 from bnfs.export import from_json, from_networkx, from_pgmpy, to_pgmpy
 from bnfs.bootstrap import averaged_network, blanket_frequency, boot_strength, inclusion_threshold
 from bnfs.graph import DAG, PDAG
+from bnfs import parallel
 from bnfs.metrics import shd
 from bnfs.network import DiscreteNetwork, read_bif, write_bif
 from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder

@@ -83,3 +83,19 @@ def test_errors(asia):
         blanket_frequency(asia, "nope")
     with pytest.raises(ValueError, match="threshold"):
         averaged_network(boot_strength(asia, R=2), threshold=2)
+
+
+def test_bootstrap_on_a_local_dask_cluster(asia):
+    distributed = pytest.importorskip("distributed")
+    from bnfs.parallel import use_dask
+    expected = boot_strength(asia, R=6, seed=7)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        with use_dask(client):
+            on_dask = boot_strength(asia, R=6, seed=7)
+            frequency = blanket_frequency(asia, "lung", "hiton_mb", R=4, seed=1)
+        assert len(client.scheduler_info()["workers"]) == 2
+    pd.testing.assert_frame_equal(on_dask, expected)
+    pd.testing.assert_series_equal(frequency, blanket_frequency(asia, "lung", "hiton_mb", R=4,
+                                                                seed=1))
