@@ -184,13 +184,15 @@ def test_select_report_has_the_accuracy_curve(files):
     assert len(_svgs(page)) == 2 and "<code>tub</code>" in page
 
 
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(BROWSER is None, reason="chromium is not installed")
 def test_report_renders_in_headless_chromium(tmp_path):
     """Open the report in a real browser (Debian's chromium): the DOM keeps the SVG and a
     screenshot is drawn. Slow and needs chromium, so it runs outside CI."""
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        pytest.skip("chromium is not installed")
+    browser = BROWSER
     import bnfs
     bnfs.datasets.sample("asia", 2000, seed=0).to_csv(tmp_path / "asia.csv", index=False)
     report = tmp_path / "asia.html"
