@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 
 import bnfs
 from bnfs._data import as_dataset
@@ -40,6 +40,22 @@ def _replicate(data, m: int, seed: int, learner: str, options: dict, target=None
         graph = getattr(bnfs, learner)(sample, **options)
         return list(graph.arcs), list(getattr(graph, "edges", ()))
     return getattr(bnfs, learner)(sample, target, **options)
+
+
+def _replicates(data, m: int, seeds: list[int], learner: str, options: dict, target=None):
+    """Several replicates in one task: the data travel to a worker once per task."""
+    return [_replicate(data, m, s, learner, options, target) for s in seeds]
+
+
+def _run(data, m, seed, R, learner, options, n_jobs, target=None) -> list:
+    """The R replicates in seed order over joblib, in about four tasks per worker."""
+    seeds = _seeds(seed, R)
+    tasks = max(1, min(R, 4 * effective_n_jobs(n_jobs)))
+    bounds = np.linspace(0, R, tasks + 1).astype(int)
+    chunks = [seeds[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    results = Parallel(n_jobs=n_jobs)(delayed(_replicates)(data, m, chunk, learner, options,
+                                                           target) for chunk in chunks)
+    return [r for chunk in results for r in chunk]
 
 
 def _check(data, learner, allowed, R, m, n_jobs):
@@ -95,8 +111,7 @@ def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int 
     data = as_dataset(data)
     R, m, n_jobs = _check(data, learner, LEARNERS, R, m, n_jobs)
     options = dict(learner_options or {})
-    results = Parallel(n_jobs=n_jobs)(delayed(_replicate)(data, m, s, learner, options)
-                                      for s in _seeds(seed, R))
+    results = _run(data, m, seed, R, learner, options, n_jobs)
     names = list(data.names)
     index = {v: i for i, v in enumerate(names)}
     counts = np.zeros((len(names), len(names)))  # counts[i, j]: replicates with i -> j
@@ -211,13 +226,10 @@ def blanket_frequency(data, target: str, learner: str = "hiton_mb", *, R: int = 
     R, m, n_jobs = _check(data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs)
     options = dict(learner_options or {})
     if learner in LEARNERS:
-        pairs = Parallel(n_jobs=n_jobs)(delayed(_replicate)(data, m, s, learner, options)
-                                        for s in _seeds(seed, R))
+        pairs = _run(data, m, seed, R, learner, options, n_jobs)
         members = [_blanket_of(data.names, arcs, edges, target) for arcs, edges in pairs]
     else:
-        members = Parallel(n_jobs=n_jobs)(delayed(_replicate)(data, m, s, learner, options,
-                                                              target)
-                                          for s in _seeds(seed, R))
+        members = _run(data, m, seed, R, learner, options, n_jobs, target)
     counts = pd.Series(0.0, index=[v for v in data.names if v != target])
     for found in members:
         counts[list(found)] += 1.0
