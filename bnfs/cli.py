@@ -121,11 +121,8 @@ def _learn_graph(frame, args):
     if algorithm in SCORE_LEARNERS:
         options = {"score": args.score, "max_parents": args.max_parents,
                    "blacklist": _arc_file(args.blacklist, "blacklist"),
-                   "whitelist": _arc_file(args.whitelist, "whitelist"), "progress": not args.quiet}
-        if algorithm in ("sparse_candidate", "screen_based"):
-            options["seed"] = args.seed
-        elif algorithm == "hill_climbing":
-            options["seed"] = args.seed
+                   "whitelist": _arc_file(args.whitelist, "whitelist"), "seed": args.seed,
+                   "progress": not args.quiet}
         graph = getattr(bnfs, algorithm)(data, **options)
     else:
         if args.blacklist or args.whitelist:
