@@ -5,7 +5,23 @@ from __future__ import annotations
 
 import contextlib
 
-__all__ = ["use_dask"]
+import numba
+
+__all__ = ["use_dask", "numba_threads"]
+
+
+@contextlib.contextmanager
+def numba_threads(n_jobs: int):
+    """Run compiled parallel kernels on ``n_jobs`` threads (at most numba's pool size) in
+    this block; yields the number used. Kernels deal work to threads so that results do
+    not depend on it."""
+    threads = max(1, min(int(n_jobs), numba.config.NUMBA_NUM_THREADS))
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield threads
+    finally:
+        numba.set_num_threads(previous)
 
 
 @contextlib.contextmanager

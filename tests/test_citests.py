@@ -114,3 +114,16 @@ def test_oracle_equals_networkx_d_separation(g, data):
     z = data.draw(st.lists(st.sampled_from(rest), unique=True)) if rest else []
     expected = nx.is_d_separator(reference_graph, {x}, {y}, set(z))
     assert oracle.independent(x, y, z) == expected
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 7.5, 20, 100, 1000, 1e4, 1e6])
+def test_compiled_chi_square_tail_equals_scipy(df):
+    from scipy import special
+
+    from bnfs._kernels.citests import chi2_sf
+    grid = np.concatenate([np.linspace(0.0, 3 * df + 50, 120), [df, df + 1, df - 0.5, 1e-9]])
+    ours = np.array([chi2_sf(float(df), float(x)) for x in grid])
+    theirs = special.chdtrc(df, grid)
+    big = theirs > 1e-200
+    np.testing.assert_allclose(ours[big], theirs[big], rtol=1e-8)
+    assert np.all(ours[~big] < 1e-190)

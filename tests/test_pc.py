@@ -65,3 +65,17 @@ def test_pc_errors():
         pc_stable(frame, n_jobs=0)
     tester = CITest(frame)
     assert pc_stable(tester).learning["n_tests"] == tester.n_tests
+
+
+@pytest.mark.parametrize("options", [
+    {"test": "g2"}, {"test": "x2", "alpha": 0.01}, {"test": "mi_threshold", "threshold": 0.004},
+    {"test": "g2", "adjust_df": True}, {"test": "g2", "min_rows_per_cell": 5}])
+def test_compiled_levels_equal_the_python_path(options, monkeypatch):
+    frame = reference.data("alarm")
+    compiled = pc_stable(frame, **options)
+    monkeypatch.setattr("bnfs.constraint.pc.CITest", type("NotCompiled", (), {}))
+    python = pc_stable(CITest(frame, **options))
+    assert compiled == python
+    # the second side skips subsets the first side tested: no test runs twice
+    assert compiled.learning["n_tests"] == python.learning["n_tests"]
+    assert compiled.learning["max_level"] == python.learning["max_level"]

@@ -17,11 +17,13 @@ correlation matrix of (x, y, Z).
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from bnfs._kernels import scores as _s
 
 G2, X2 = 0, 1
+# how a statistic becomes a decision (``decide``)
+BY_P_VALUE, BY_THRESHOLD = 0, 1
 
 
 @njit(cache=True)
@@ -32,15 +34,22 @@ def discrete_statistic(codes, arities, x, y, z, n_z, which, adjust_df, cfg, coun
     """
     n = codes.shape[0]
     rx, ry = arities[x], arities[y]
-    q = _s.parent_config(codes, arities, z, n_z, cfg)
-    q_true = _s.n_configurations(arities, z, n_z)
-    cells = q * rx * ry
-    if cells > counts.shape[0]:
-        q = _s._compress(cfg, n)
+    if n_z == 0:  # marginal test: no configuration pass
+        q = 1
+        q_true = 1.0
+        table = counts
+        for i in range(n):
+            table[codes[i, x] * ry + codes[i, y]] += 1
+    else:
+        q = _s.parent_config(codes, arities, z, n_z, cfg)
+        q_true = _s.n_configurations(arities, z, n_z)
         cells = q * rx * ry
-    table = counts if cells <= counts.shape[0] else np.zeros(cells, dtype=np.int64)
-    for i in range(n):
-        table[(cfg[i] * rx + codes[i, x]) * ry + codes[i, y]] += 1
+        if cells > counts.shape[0]:
+            q = _s._compress(cfg, n)
+            cells = q * rx * ry
+        table = counts if cells <= counts.shape[0] else np.zeros(cells, dtype=np.int64)
+        for i in range(n):
+            table[(cfg[i] * rx + codes[i, x]) * ry + codes[i, y]] += 1
     stat = 0.0
     df_adj = 0.0
     nx = np.zeros(rx, dtype=np.int64)
@@ -112,3 +121,142 @@ def partial_correlation(corr, x, y, z, n_z):
         denom = math.sqrt(abs(prec[0, 0] * prec[1, 1]))
         r = -prec[0, 1] / denom if denom > 0 else 0.0
     return min(max(r, -1.0 + 1e-12), 1.0 - 1e-12)
+
+
+@njit(cache=True)
+def gammaincc(a, x):
+    """Regularized upper incomplete gamma function Q(a, x), a > 0: the series for P when
+    x < a + 1, else Lentz's continued fraction (Numerical Recipes, section 6.2)."""
+    if x <= 0.0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1.0:
+        term = 1.0 / a
+        total = term
+        ap = a
+        for _ in range(10_000_000):
+            ap += 1.0
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * 1e-17:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for i in range(1, 10_000_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        if abs(d) < tiny:
+            d = tiny
+        c = b + an / c
+        if abs(c) < tiny:
+            c = tiny
+        d = 1.0 / d
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < 1e-16:
+            break
+    return math.exp(log_front) * h
+
+
+@njit(cache=True)
+def chi2_sf(df, x):
+    """Upper tail of the chi-square distribution (scipy's ``chdtrc``)."""
+    return gammaincc(0.5 * df, 0.5 * x)
+
+
+@njit(cache=True)
+def decide(stat, df, cells, n, mode, alpha, threshold, min_rows_per_cell):
+    """Whether a test counts as independent, as :class:`bnfs.citests.CITest` decides:
+    dependent without enough rows per cell; else mutual information (stat / 2n) at most
+    ``threshold``, or a p-value above ``alpha``."""
+    if min_rows_per_cell > 0.0 and n / cells < min_rows_per_cell:
+        return False
+    if mode == BY_THRESHOLD:
+        return stat / (2.0 * n) <= threshold
+    return chi2_sf(df, stat) > alpha
+
+
+@njit(cache=True)
+def _first_separating_set(codes, arities, x, y, pool, n_pool, level, which, adjust_df, mode,
+                          alpha, threshold, min_rows_per_cell, cfg, counts, z, sep, known,
+                          second_side):
+    """Test x and y given each subset of ``pool[:n_pool]`` of size ``level`` in
+    lexicographic order until one separates them; return (found, tests run) and leave the
+    separating subset in ``sep``. On the ``second_side``, subsets whose members all have
+    ``known`` set were already found not to separate (from the other side): skipped."""
+    n = codes.shape[0]
+    if n_pool < level:
+        return False, 0
+    idx = np.arange(level)
+    tests = 0
+    while True:
+        seen = second_side
+        for t in range(level):
+            z[t] = pool[idx[t]]
+            seen = seen and known[z[t]]
+        if not seen:
+            stat, df, cells = discrete_statistic(codes, arities, x, y, z, level, which,
+                                                 adjust_df, cfg, counts)
+            tests += 1
+            if decide(stat, df, cells, n, mode, alpha, threshold, min_rows_per_cell):
+                for t in range(level):
+                    sep[t] = z[t]
+                return True, tests
+        t = level - 1  # next combination
+        while t >= 0 and idx[t] == n_pool - level + t:
+            t -= 1
+        if t < 0:
+            return False, tests
+        idx[t] += 1
+        for s in range(t + 1, level):
+            idx[s] = idx[s - 1] + 1
+
+
+@njit(parallel=True, cache=True)
+def pc_level(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
+             threshold, min_rows_per_cell, second_side, scratch, n_chunks, found, seps,
+             n_tests):
+    """One round of a PC-stable level: for every pair (x, y), the first subset of size
+    ``level`` of x's adjacencies (``adj_idx[adj_ptr[x]:adj_ptr[x + 1]]``, sorted, without
+    y) that separates x and y (``found``, ``seps``, ``n_tests`` per pair). In the
+    ``second_side`` round the pairs survived the first from y's side, so subsets of y's
+    adjacencies are not tested again.
+
+    Pairs are dealt to ``n_chunks`` chunks run in parallel, each with its own scratch; every
+    pair's answer depends on nothing else, so the result is the same for any thread count.
+    """
+    n = codes.shape[0]
+    m = pairs.shape[0]
+    width = 1
+    for v in range(adj_ptr.shape[0] - 1):
+        width = max(width, adj_ptr[v + 1] - adj_ptr[v])
+    for chunk in prange(n_chunks):
+        cfg = np.empty(n, dtype=np.int64)
+        counts = np.zeros(scratch, dtype=np.int64)
+        pool = np.empty(width, dtype=np.int64)
+        z = np.empty(max(level, 1), dtype=np.int64)
+        known = np.zeros(adj_ptr.shape[0] - 1, dtype=np.bool_)
+        for e in range(chunk, m, n_chunks):
+            x, y = pairs[e, 0], pairs[e, 1]
+            if second_side:
+                for t in range(adj_ptr[y], adj_ptr[y + 1]):
+                    known[adj_idx[t]] = True
+            k = 0
+            for t in range(adj_ptr[x], adj_ptr[x + 1]):
+                if adj_idx[t] != y:
+                    pool[k] = adj_idx[t]
+                    k += 1
+            ok, tests = _first_separating_set(codes, arities, x, y, pool, k, level, which,
+                                              adjust_df, mode, alpha, threshold,
+                                              min_rows_per_cell, cfg, counts, z, seps[e],
+                                              known, second_side)
+            found[e] = ok
+            n_tests[e] = tests
+            if second_side:
+                for t in range(adj_ptr[y], adj_ptr[y + 1]):
+                    known[adj_idx[t]] = False

@@ -6,13 +6,17 @@ import functools
 import itertools
 import time
 
+import numpy as np
 from tqdm.auto import tqdm
 
+from bnfs._kernels import citests as _k
 from bnfs._validate import check_int
-from bnfs.citests import TestName, make_test
+from bnfs.citests import CITest, TestName, make_test
 from bnfs.constraint._orient import orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.graph import PDAG
+from bnfs.parallel import numba_threads
+from bnfs.scores import counts_scratch_size
 
 __all__ = ["pc_stable"]
 
@@ -38,9 +42,10 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
         Largest conditioning set (default: no limit).
     progress : bool, optional
     n_jobs : int, optional
-        joblib workers for the edge tests of each level (-1: every core). Each level runs
-        in two rounds (every edge x - y, x < y, from x's side; then the survivors from y's
-        side), which is the sequential order, so the result is the same for any value.
+        Cores for the edge tests of each level (-1: every core): compiled threads for
+        discrete tests, joblib workers for ``fisher_z`` and oracles. Each level runs in two
+        rounds (every edge x - y, x < y, from x's side; then the survivors from y's side),
+        which is the sequential order, so the result is the same for any value.
     **test_options
         ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
 
@@ -74,20 +79,27 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     level = 0
     disable = None if progress is None else not progress
     n_jobs = check_n_jobs(n_jobs)
+    compiled = isinstance(tester, CITest) and tester.test != "fisher_z"
     with tqdm(desc="pc_stable", unit="level", disable=disable, leave=False) as bar:
         while max_cond_size is None or level <= max_cond_size:
             snapshot = [frozenset(a) for a in adjacency]
             if all(len(a) - 1 < level for a in snapshot):
                 break
-            if n_jobs == 1:
+            if compiled:
+                for side in (0, 1):
+                    pairs = _round(adjacency, side)
+                    found = _level_kernel(tester, pairs, snapshot, level, side, n_jobs)
+                    for (x, y), sep in zip(pairs, found):
+                        if sep is not None:
+                            _remove(x, y, sep, adjacency, sepsets)
+            elif n_jobs == 1:
                 for x in range(n):
                     for y in sorted(snapshot[x]):
                         if y in adjacency[x]:
                             _test_edge(tester, (x, y), snapshot, level, adjacency, sepsets)
             else:
-                for side in (0, 1):  # x < y from x's side, then the survivors from y's side
-                    pairs = [(x, y) if side == 0 else (y, x)
-                             for x in range(n) for y in sorted(adjacency[x]) if x < y]
+                for side in (0, 1):
+                    pairs = _round(adjacency, side)
                     found = map_tests(tester, functools.partial(
                         _separating_set, snapshot=snapshot, level=level), pairs, n_jobs)
                     for (x, y), sep in zip(pairs, found):
@@ -103,6 +115,41 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     pdag = orient(names, adjacency, sepsets, learning)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
+
+
+def _round(adjacency, side) -> list[tuple[int, int]]:
+    """The pairs x < y still adjacent, from x's side (0) or y's side (1)."""
+    return [(x, y) if side == 0 else (y, x)
+            for x in range(len(adjacency)) for y in sorted(adjacency[x]) if x < y]
+
+
+def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozenset | None]:
+    """The separating set of each pair, or None: all pairs of one round in one compiled
+    call on ``n_jobs`` threads (discrete tests; the decisions are :class:`CITest`'s)."""
+    if not pairs:
+        return []
+    lists = [sorted(a) for a in snapshot]
+    adj_ptr = np.zeros(len(lists) + 1, dtype=np.int64)
+    adj_ptr[1:] = np.cumsum([len(a) for a in lists])
+    adj_idx = np.fromiter((v for a in lists for v in a), dtype=np.int64, count=int(adj_ptr[-1]))
+    pair_arr = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    m = len(pairs)
+    found = np.zeros(m, dtype=np.bool_)
+    seps = np.zeros((m, max(level, 1)), dtype=np.int64)
+    n_tests = np.zeros(m, dtype=np.int64)
+    data = tester.data
+    mode = _k.BY_THRESHOLD if tester.test == "mi_threshold" else _k.BY_P_VALUE
+    which = _k.X2 if tester.test == "x2" else _k.G2
+    with numba_threads(n_jobs) as threads:
+        _k.pc_level(data.codes, data.arities, pair_arr, adj_ptr, adj_idx, level, which,
+                    tester.adjust_df, mode, tester.alpha, tester.threshold,
+                    tester.min_rows_per_cell, side == 1, counts_scratch_size(data.n_rows),
+                    min(m, 8 * threads), found, seps, n_tests)
+    tester.n_tests += int(n_tests.sum())
+    out: list[frozenset | None] = [None] * m
+    for e in np.flatnonzero(found).tolist():
+        out[e] = frozenset(seps[e, :level].tolist())
+    return out
 
 
 def _separating_set(tester, pair, snapshot, level) -> frozenset | None:
