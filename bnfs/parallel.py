@@ -4,10 +4,29 @@ on a Dask cluster: joblib hands the tasks to the cluster's workers."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 import numba
 
-__all__ = ["use_dask", "numba_threads"]
+from bnfs._validate import check_int
+
+__all__ = ["use_dask", "numba_threads", "check_n_jobs"]
+
+
+def check_n_jobs(n_jobs) -> int:
+    """joblib's convention: None is 1, -1 is every core, -2 all but one, ..."""
+    if n_jobs is None:
+        return 1
+    n_jobs = check_int(n_jobs, "n_jobs")
+    if n_jobs == 0:
+        raise ValueError("n_jobs must not be 0 (use 1, or -1 for every core)")
+    cores = os.cpu_count() or 1
+    return max(1, cores + 1 + n_jobs) if n_jobs < 0 else n_jobs
+
+
+def compiled_threads(n_jobs) -> int:
+    """Threads a compiled kernel uses for ``n_jobs`` (at most numba's pool)."""
+    return max(1, min(check_n_jobs(n_jobs), numba.config.NUMBA_NUM_THREADS))
 
 
 @contextlib.contextmanager
@@ -15,7 +34,7 @@ def numba_threads(n_jobs: int):
     """Run compiled parallel kernels on ``n_jobs`` threads (at most numba's pool size) in
     this block; yields the number used. Kernels deal work to threads so that results do
     not depend on it."""
-    threads = max(1, min(int(n_jobs), numba.config.NUMBA_NUM_THREADS))
+    threads = compiled_threads(n_jobs)
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:

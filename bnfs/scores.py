@@ -26,8 +26,9 @@ ScoreName = Literal["loglik", "bic", "aic", "bde", "k2", "loglik-g", "bic-g", "a
 
 
 def counts_scratch_size(n_rows: int) -> int:
-    """Cells of the dense counting table: tables larger than this use the sparse path."""
-    return max(4 * n_rows, 1 << 16)
+    """Cells of the dense counting table (int64, at most 32 MB per thread): tables larger
+    than this use the sparse path, which sorts the rows' cell keys instead."""
+    return max(min(4 * n_rows, 1 << 22), 1 << 16)
 
 
 def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, float]:

@@ -1,6 +1,7 @@
 """Sparse candidate, screen-based search and random post-processing."""
 
 import networkx as nx
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -92,7 +93,8 @@ def test_binary_gains_equal_the_general_kernel():
         empty = np.array([Scorer(data, label).local(v) for v in data.names])
         general = np.empty((len(pairs), 2))
         _screen.pair_gains(data.codes, data.arities, kind, iss, pairs, empty,
-                           np.empty(400, np.int64), np.zeros(1 << 16, np.int64), general)
+                           np.empty((2, 400), np.int64), np.zeros((2, 1 << 16), np.int64),
+                           general)
         fast = np.empty((len(pairs), 2))
         _screen.binary_pair_gains(together.astype(float), on[rows].astype(float),
                                   on[cols].astype(float), 400.0, kind, iss, fast)
@@ -147,3 +149,25 @@ def test_parent_table_widening_changes_nothing(alarm, monkeypatch):
         narrow = run()
         assert narrow == wide[key], key
         assert max(len(narrow.parents(v)) for v in narrow.nodes) > 1
+
+
+@pytest.mark.parametrize("learner, options", [
+    (hill_climbing, {"max_parents": 3}),
+    (hill_climbing, {"tabu": 5, "score": "bde"}),
+    (sparse_candidate, {"k": 5}),
+    (screen_based, {"theta": 20}),
+])
+def test_threads_never_change_the_result(alarm, learner, options):
+    one = learner(alarm, n_jobs=1, **options)
+    two = learner(alarm, n_jobs=2, **options)
+    assert two == one
+    for key in ("n_scores", "cache_hits", "moves", "score_value"):
+        assert two.learning[key] == one.learning[key]
+    assert two.learning["n_jobs"] == min(2, numba.config.NUMBA_NUM_THREADS)
+
+
+def test_n_jobs_is_checked(alarm):
+    with pytest.raises(ValueError, match="n_jobs"):
+        hill_climbing(alarm, n_jobs=0)
+    with pytest.raises(TypeError, match="n_jobs"):
+        sparse_candidate(alarm, n_jobs=1.5)

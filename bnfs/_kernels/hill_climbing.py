@@ -12,6 +12,10 @@ best move is taken.
 
 Local scores are cached in a typed dict keyed by a Zobrist hash of (node, parent set):
 64-bit keys, so two different families collide with probability about 2^-64 per pair.
+The cache is read and written by one thread; the scores it misses in a row are computed
+together by :func:`score_families` on as many threads as there are scratch rows (the
+``cfg2``, ``counts`` and ``tmp`` arguments are 2-D: one row per thread), each score on its
+own, so the result does not depend on the thread count.
 
 With ``tabu_len > 0`` the search is bnlearn's tabu search: it may take the best
 non-improving move whose resulting graph is not among the last ``tabu_len`` graphs, up to
@@ -19,7 +23,7 @@ non-improving move whose resulting graph is not among the last ``tabu_len`` grap
 """
 
 import numpy as np
-from numba import njit, types
+from numba import njit, prange, types
 from numba.typed import Dict
 
 from bnfs._kernels import order as _o
@@ -76,47 +80,94 @@ def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, ke
 
 
 @njit(cache=True)
+def _family_score(codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts,
+                  tmp):
+    """Score of ``v`` with parents ``parents_v[:k]`` minus ``u`` (``removing``) or plus ``u``
+    (``cfg`` holds the configurations of the current parents, ``q`` their bound)."""
+    if removing:
+        m = 0
+        for t in range(k):
+            if parents_v[t] != u:
+                tmp[m] = parents_v[t]
+                m += 1
+        return _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg2, counts)
+    q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
+    q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
+    return _s.score_config(cfg2, q2, codes, v, arities[v], q_true, kind, iss, counts)
+
+
+@njit(parallel=True, cache=True)
+def score_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k, cfg, q, cfg2,
+                   counts, tmp, out):
+    """``out[e]`` = score of ``v``'s parents without / with ``us[e]`` for ``e < m``, dealt
+    to ``cfg2.shape[0]`` threads (each with its scratch row)."""
+    n_chunks = min(cfg2.shape[0], m)
+    for chunk in prange(n_chunks):
+        for e in range(chunk, m, n_chunks):
+            out[e] = _family_score(codes, arities, kind, iss, v, us[e], removing[e], parents_v,
+                                   k, cfg, q, cfg2[chunk], counts[chunk], tmp[chunk])
+
+
+@njit(cache=True)
+def cached_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k, base_key,
+                    node_score_v, cfg, cfg2, counts, tmp, cache, counters, out):
+    """``out[e]`` = score change of removing / adding ``us[e]`` for ``e < m``: cache hits
+    first, then the misses in one parallel batch, stored in the cache."""
+    miss = np.empty(m, dtype=np.int64)
+    n_miss = 0
+    need_config = False
+    for e in range(m):
+        key = base_key ^ parent_key(us[e])
+        if key in cache:
+            counters[N_HITS] += 1
+            out[e] = cache[key] - node_score_v
+        else:
+            miss[n_miss] = e
+            n_miss += 1
+            need_config = need_config or not removing[e]
+    if n_miss == 0:
+        return
+    q = _s.parent_config(codes, arities, parents_v, k, cfg) if need_config else 0
+    miss_us = np.empty(n_miss, dtype=np.int64)
+    miss_removing = np.empty(n_miss, dtype=np.bool_)
+    for t in range(n_miss):
+        miss_us[t] = us[miss[t]]
+        miss_removing[t] = removing[miss[t]]
+    values = np.empty(n_miss)
+    score_families(codes, arities, kind, iss, v, miss_us, miss_removing, n_miss, parents_v, k,
+                   cfg, q, cfg2, counts, tmp, values)
+    for t in range(n_miss):
+        cache[base_key ^ parent_key(miss_us[t])] = values[t]
+        counters[N_SCORES] += 1
+        out[miss[t]] = values[t] - node_score_v
+
+
+@njit(cache=True)
 def refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
                 phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache, counters):
     """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``."""
     k = npar[v]
     base_key = node_key(v) ^ phash[v]
-    node_score[v] = cached_score(codes, arities, v, parents[v], k, kind, iss, cfg, counts,
+    node_score[v] = cached_score(codes, arities, v, parents[v], k, kind, iss, cfg, counts[0],
                                  cache, base_key, counters)
-    q = -1  # configuration index of the current parents, built on first need
-    r = arities[v]
-    for c in range(n_cand[v]):
-        u = cand[v, c]
-        key = base_key ^ parent_key(u)
-        if in_graph[v, c]:
-            if key in cache:
-                counters[N_HITS] += 1
-                value = cache[key]
-            else:
-                m = 0
-                for t in range(k):
-                    if parents[v, t] != u:
-                        tmp[m] = parents[v, t]
-                        m += 1
-                value = _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg2, counts)
-                counters[N_SCORES] += 1
-                cache[key] = value
-            delta[v, c] = value - node_score[v]
-        elif k >= max_parents:
+    width = n_cand[v]
+    us = np.empty(width, dtype=np.int64)
+    removing = np.empty(width, dtype=np.bool_)
+    column = np.empty(width, dtype=np.int64)
+    m = 0
+    for c in range(width):
+        if not in_graph[v, c] and k >= max_parents:
             delta[v, c] = NEG_INF
-        else:
-            if key in cache:
-                counters[N_HITS] += 1
-                value = cache[key]
-            else:
-                if q < 0:
-                    q = _s.parent_config(codes, arities, parents[v], k, cfg)
-                q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
-                q_true = _s.n_configurations(arities, parents[v], k) * arities[u]
-                value = _s.score_config(cfg2, q2, codes, v, r, q_true, kind, iss, counts)
-                counters[N_SCORES] += 1
-                cache[key] = value
-            delta[v, c] = value - node_score[v]
+            continue
+        us[m] = cand[v, c]
+        removing[m] = in_graph[v, c] != 0
+        column[m] = c
+        m += 1
+    gains = np.empty(m)
+    cached_families(codes, arities, kind, iss, v, us, removing, m, parents[v], k, base_key,
+                    node_score[v], cfg, cfg2, counts, tmp, cache, counters, gains)
+    for e in range(m):
+        delta[v, column[e]] = gains[e]
 
 
 @njit(cache=True)
@@ -311,30 +362,26 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
 
 @njit(cache=True)
 def add_gains(codes, arities, kind, iss, v, parents, npar, phash, node_score_v, cfg, cfg2,
-              counts, cache, counters, out):
+              counts, tmp, cache, counters, out):
     """``out[u]`` = score change of adding ``u`` to ``v``'s parents (-inf for ``v`` itself
     and current parents): the sparse-candidate selection measure."""
     n = out.shape[0]
     k = npar[v]
-    base_key = node_key(v) ^ phash[v]
-    q = _s.parent_config(codes, arities, parents[v], k, cfg)
-    q_base = _s.n_configurations(arities, parents[v], k)
-    r = arities[v]
     for u in range(n):
         out[u] = 0.0
     out[v] = NEG_INF
     for t in range(k):
         out[parents[v, t]] = NEG_INF
+    us = np.empty(n, dtype=np.int64)
+    m = 0
     for u in range(n):
-        if out[u] == NEG_INF:
-            continue
-        key = base_key ^ parent_key(u)
-        if key in cache:
-            counters[N_HITS] += 1
-            value = cache[key]
-        else:
-            q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
-            value = _s.score_config(cfg2, q2, codes, v, r, q_base * arities[u], kind, iss, counts)
-            counters[N_SCORES] += 1
-            cache[key] = value
-        out[u] = value - node_score_v
+        if out[u] != NEG_INF:
+            us[m] = u
+            m += 1
+    removing = np.zeros(m, dtype=np.bool_)
+    gains = np.empty(m)
+    cached_families(codes, arities, kind, iss, v, us, removing, m, parents[v], k,
+                    node_key(v) ^ phash[v], node_score_v, cfg, cfg2, counts, tmp, cache,
+                    counters, gains)
+    for e in range(m):
+        out[us[e]] = gains[e]

@@ -2,7 +2,7 @@
 pairwise gains and the greedy insertion of the sorted edge dump."""
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from bnfs._kernels import order as _o
 from bnfs._kernels import random_search as _rs
@@ -35,19 +35,23 @@ def indicator_csc(codes, marked):
     return indptr, indices
 
 
-@njit(cache=True)
+@njit(parallel=True, cache=True)
 def pair_gains(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out):
     """``out[p, 0]`` = gain of ``i -> j`` and ``out[p, 1]`` = gain of ``j -> i`` over the
-    empty graph, for ``pairs[p] = (i, j)`` (general discrete data)."""
-    parent = np.empty(1, dtype=np.int64)
-    for p in range(pairs.shape[0]):
-        i, j = pairs[p, 0], pairs[p, 1]
-        parent[0] = i
-        out[p, 0] = _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) \
-            - empty_score[j]
-        parent[0] = j
-        out[p, 1] = _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) \
-            - empty_score[i]
+    empty graph, for ``pairs[p] = (i, j)`` (general discrete data). ``cfg`` and ``counts``
+    are 2-D: one scratch row per thread, and pairs are dealt to the rows."""
+    m = pairs.shape[0]
+    n_chunks = min(cfg.shape[0], m)
+    for chunk in prange(n_chunks):
+        parent = np.empty(1, dtype=np.int64)
+        for p in range(chunk, m, n_chunks):
+            i, j = pairs[p, 0], pairs[p, 1]
+            parent[0] = i
+            out[p, 0] = _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg[chunk],
+                                       counts[chunk]) - empty_score[j]
+            parent[0] = j
+            out[p, 1] = _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg[chunk],
+                                       counts[chunk]) - empty_score[i]
 
 
 @njit(cache=True)

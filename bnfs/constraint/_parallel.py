@@ -11,23 +11,11 @@ later phases reuse them.
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Callable, Sequence
 
 from joblib import Parallel, delayed
 
-from bnfs._validate import check_int
-
-
-def check_n_jobs(n_jobs) -> int:
-    """joblib's convention: None is 1, -1 is every core, -2 all but one, ..."""
-    if n_jobs is None:
-        return 1
-    n_jobs = check_int(n_jobs, "n_jobs")
-    if n_jobs == 0:
-        raise ValueError("n_jobs must not be 0 (use 1, or -1 for every core)")
-    cores = os.cpu_count() or 1
-    return max(1, cores + 1 + n_jobs) if n_jobs < 0 else n_jobs
+from bnfs.parallel import check_n_jobs  # noqa: F401  (re-exported for the learners)
 
 
 def _run_chunk(worker, fn, chunk):

@@ -30,10 +30,12 @@ class SearchState:
     max_parents : int
     blacklist, whitelist : list of (from, to) name pairs (already validated)
     start : DAG or None
+    threads : int
+        Scratch rows for the compiled scoring threads (see :mod:`bnfs._kernels.hill_climbing`).
     """
 
     def __init__(self, data: Dataset, score: str, iss: float, max_parents: int,
-                 blacklist, whitelist, start: DAG | None):
+                 blacklist, whitelist, start: DAG | None, threads: int = 1):
         self.data = data
         self.names = data.discrete_names
         self.index = {v: i for i, v in enumerate(self.names)}
@@ -78,10 +80,12 @@ class SearchState:
         for u, v in arcs:
             self.ghash[0] ^= _hc.arc_key(u, v, n)
         rows = data.n_rows
+        self.threads = threads
         self.cfg = np.empty(rows, dtype=np.int64)
-        self.cfg2 = np.empty(rows, dtype=np.int64)
-        self.counts = np.zeros(counts_scratch_size(rows), dtype=np.int64)
-        self.tmp = np.empty(width + 1, dtype=np.int64)
+        # one scratch row per thread; row 0 serves the single-threaded kernels
+        self.cfg2s = np.empty((threads, rows), dtype=np.int64)
+        self.countss = np.zeros((threads, counts_scratch_size(rows)), dtype=np.int64)
+        self.tmps = np.empty((threads, width + 1), dtype=np.int64)
         self.cache = _hc.new_cache()
         self.counters = np.zeros(8, dtype=np.int64)
         self.node_score = np.zeros(n)
@@ -97,11 +101,23 @@ class SearchState:
         grown = np.full((self.n, width), -1, dtype=np.int64)
         grown[:, :old] = self.parents
         self.parents = grown
-        self.tmp = np.empty(width + 1, dtype=np.int64)
+        self.tmps = np.empty((self.threads, width + 1), dtype=np.int64)
         if self.best_parents is not None:
             best = np.full((self.n, width), -1, dtype=np.int64)
             best[:, :old] = self.best_parents
             self.best_parents = best
+
+    @property
+    def cfg2(self) -> np.ndarray:
+        return self.cfg2s[0]
+
+    @property
+    def counts(self) -> np.ndarray:
+        return self.countss[0]
+
+    @property
+    def tmp(self) -> np.ndarray:
+        return self.tmps[0]
 
     # -- candidates ---------------------------------------------------------------------------
     def forbidden(self, u: int, v: int) -> bool:
@@ -163,8 +179,8 @@ class SearchState:
     def refresh(self, v: int) -> None:
         _hc.refresh_row(self.codes, self.arities, self.kind, self.iss, v, self.cand, self.n_cand,
                         self.in_graph, self.parents, self.npar, self.phash, self.max_parents,
-                        self.node_score, self.delta, self.cfg, self.cfg2, self.counts, self.tmp,
-                        self.cache, self.counters)
+                        self.node_score, self.delta, self.cfg, self.cfg2s, self.countss,
+                        self.tmps, self.cache, self.counters)
 
     # -- moves --------------------------------------------------------------------------------
     def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_score) -> int:
@@ -175,8 +191,8 @@ class SearchState:
             _hc.search(self.codes, self.arities, self.kind, self.iss, self.cand, self.n_cand,
                        self.rev, self.fixed, self.in_graph, self.parents, self.npar, self.phash,
                        self.max_parents, self.node_score, self.delta, o.pos, o.node_at, o.heads,
-                       o.arcs, o.meta, o.mark, o.work, self.cfg, self.cfg2, self.counts, self.tmp,
-                       self.cache, self.counters, max_steps, tabu, max_tabu, self.ghash,
+                       o.arcs, o.meta, o.mark, o.work, self.cfg, self.cfg2s, self.countss,
+                       self.tmps, self.cache, self.counters, max_steps, tabu, max_tabu, self.ghash,
                        self.best_parents, self.best_npar, best_score)
             status = int(self.counters[_hc.STATUS])
             if status == 3:

@@ -12,6 +12,7 @@ from bnfs._data import as_dataset
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
+from bnfs.parallel import compiled_threads
 from bnfs.scores import ScoreName
 from bnfs.search._state import SearchState
 
@@ -22,8 +23,9 @@ logger = logging.getLogger("bnfs")
 CHUNK = 64  # moves per compiled call between progress-bar updates
 
 
-def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who):
+def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_jobs=None):
     """Validate the shared arguments of every score-based learner; return a SearchState."""
+    threads = compiled_threads(n_jobs)
     data = as_dataset(data)
     data.require_discrete(who)
     names = data.discrete_names
@@ -37,7 +39,8 @@ def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who):
             raise TypeError(f"start must be a bnfs DAG, got {type(start).__name__}")
         if set(start.nodes) != set(names):
             raise ValueError("start must have exactly the data's columns as nodes")
-    return SearchState(data, score, iss, max(max_parents, 0), blacklist, whitelist, start)
+    return SearchState(data, score, iss, max(max_parents, 0), blacklist, whitelist, start,
+                       threads)
 
 
 def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
@@ -86,7 +89,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
                   blacklist=None, whitelist=None, start: DAG | None = None, iss: float = 1.0,
                   tabu: int = 0, max_tabu: int | None = None, restarts: int = 0,
                   perturb_moves: int = 1, max_iter: int | None = None, seed=None,
-                  progress: bool | None = None) -> DAG:
+                  progress: bool | None = None, n_jobs: int | None = None) -> DAG:
     """Learn a DAG by greedy hill climbing on a decomposable score.
 
     Each step takes the single arc addition, removal or reversal that increases the score
@@ -119,6 +122,10 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
         Randomness of the restarts.
     progress : bool, optional
         Show a progress bar (default: when writing to a terminal).
+    n_jobs : int, optional
+        Threads that compute the local scores of a step together (-1: every core). Each
+        score is computed on its own and the moves are chosen by one thread, so the result
+        is the same for any value.
 
     Returns
     -------
@@ -141,7 +148,8 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     ('hill_climbing', True)
     """
     started = time.perf_counter()
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "hill_climbing")
+    state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "hill_climbing",
+                    n_jobs)
     tabu = check_int(tabu, "tabu", 0)
     max_tabu = tabu if max_tabu is None else check_int(max_tabu, "max_tabu", 0)
     restarts = check_int(restarts, "restarts", 0)
@@ -167,6 +175,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
         "arguments": {"max_parents": state.max_parents, "iss": state.iss, "tabu": tabu,
                       "max_tabu": max_tabu, "restarts": restarts,
                       "perturb_moves": perturb_moves, "max_iter": max_iter},
+        "n_jobs": state.threads,
         **state.work_done(), "score_value": state.total,
         "seconds": time.perf_counter() - started,
     }

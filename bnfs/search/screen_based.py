@@ -67,7 +67,7 @@ def co_occurrence(data: Dataset, theta: int = 1,
 def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
                  max_parents: int | None = None, blacklist=None, whitelist=None,
                  iss: float = 1.0, post_process: int = 0, seed=None,
-                 progress: bool | None = None) -> DAG:
+                 progress: bool | None = None, n_jobs: int | None = None) -> DAG:
     """Learn a DAG by the screen-based search for large, sparse data.
 
     1. *Screen*: count, for every pair of variables, the rows where both are "on" (non-zero
@@ -91,6 +91,8 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
         Random hill-climbing operations afterwards (the paper: 5,000,000).
     seed : int or numpy.random.Generator
     progress : bool, optional
+    n_jobs : int, optional
+        Threads for the pair gains (-1: every core); the result is the same for any value.
 
     Returns
     -------
@@ -118,7 +120,8 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     ('screen_based', True)
     """
     started = time.perf_counter()
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "screen_based")
+    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "screen_based",
+                    n_jobs)
     theta = check_int(theta, "theta", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)
@@ -135,7 +138,7 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
                              state.iss, gains)
     elif pairs.shape[0]:
         _k.pair_gains(state.codes, state.arities, state.kind, state.iss, pairs,
-                      state.node_score, state.cfg, state.counts, gains)
+                      state.node_score, state.cfg2s, state.countss, gains)
     best = gains.max(axis=1) if pairs.shape[0] else np.zeros(0)
     positive = best > 1e-9
     pairs, best = pairs[positive], best[positive]
@@ -163,7 +166,7 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     learning = {
         "algorithm": "screen_based", "score": state.score,
         "arguments": {"theta": theta, "max_parents": state.max_parents, "iss": state.iss,
-                      "post_process": post_process},
+                      "post_process": post_process}, "n_jobs": state.threads,
         "pairs_co_occurring": int(screened), "pairs_kept": int(rows.size),
         "edge_dump": int(dump.shape[0]), "arcs_inserted": int(added),
         "score_after_insert": score_after_insert, "post_process_kept": kept,

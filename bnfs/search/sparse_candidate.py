@@ -29,8 +29,8 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
     for v in tqdm(range(state.n), desc="choosing candidates", unit="node", disable=progress,
                   leave=False):
         _hc.add_gains(state.codes, state.arities, state.kind, state.iss, v, state.parents,
-                      state.npar, state.phash, state.node_score[v], state.cfg, state.cfg2,
-                      state.counts, state.cache, state.counters, gains)
+                      state.npar, state.phash, state.node_score[v], state.cfg, state.cfg2s,
+                      state.countss, state.tmps, state.cache, state.counters, gains)
         for u in range(state.n):
             if state.forbidden(u, v):
                 gains[u] = -np.inf
@@ -51,7 +51,8 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
 def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
                      max_parents: int | None = None, max_rounds: int = 10, blacklist=None,
                      whitelist=None, start: DAG | None = None, iss: float = 1.0,
-                     post_process: int = 0, seed=None, progress: bool | None = None) -> DAG:
+                     post_process: int = 0, seed=None, progress: bool | None = None,
+                     n_jobs: int | None = None) -> DAG:
     """Learn a DAG by the sparse-candidate algorithm: restrict, maximise, repeat.
 
     *Restrict*: each node gets k candidate parents, its current parents plus those whose
@@ -76,6 +77,9 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     seed : int or numpy.random.Generator
         Randomness of the post-processing.
     progress : bool, optional
+    n_jobs : int, optional
+        Threads for the local scores of each step and of the restrict step (-1: every core);
+        the result is the same for any value.
 
     Returns
     -------
@@ -100,7 +104,8 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     k = check_int(k, "k", 1)
     if max_parents is None:
         max_parents = k
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "sparse_candidate")
+    state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "sparse_candidate",
+                    n_jobs)
     max_rounds = check_int(max_rounds, "max_rounds", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)
@@ -124,6 +129,7 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
         "algorithm": "sparse_candidate", "score": state.score,
         "arguments": {"k": k, "max_parents": state.max_parents, "max_rounds": max_rounds,
                       "iss": state.iss, "post_process": post_process},
+        "n_jobs": state.threads,
         "rounds": rounds, **state.work_done(),
         "post_process_kept": kept, "score_value": state.total,
         "seconds": time.perf_counter() - started,
