@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import pathlib
 from collections.abc import Hashable, Sequence
 from typing import Literal
 
@@ -88,9 +89,10 @@ class Dataset:
 
     Parameters
     ----------
-    data : pandas.DataFrame, numpy.ndarray, str or os.PathLike, or Dataset
-        The data. A path is read with :func:`pandas.read_csv`. A 2-D numpy array needs
-        ``names``.
+    data : pandas.DataFrame, numpy.ndarray, str or os.PathLike, dask DataFrame, or Dataset
+        The data. A file (CSV, TSV, Parquet, ARFF by its extension; CSV otherwise) and a
+        dask DataFrame are read and encoded block by block (:func:`bnfs.io.read_dataset`),
+        so they need memory for the codes only. A 2-D numpy array needs ``names``.
     names : sequence of str, optional
         Column names for a numpy array (must not be given for a DataFrame).
     dropna : bool, default False
@@ -155,6 +157,12 @@ class Dataset:
             raise TypeError(f"max_levels must be an integer, got {max_levels!r}")
         if max_levels < 2:
             raise ValueError(f"max_levels must be >= 2, got {max_levels}")
+        blocks = self._blocks(data, names)
+        if blocks is not None:  # a file or a dask DataFrame: encoded block by block
+            from bnfs._chunks import dataset_from_chunks
+            self.__dict__.update(dataset_from_chunks(
+                blocks, dropna=dropna, max_levels=max_levels, discrete=discrete).__dict__)
+            return
         frame = self._to_frame(data, names)
         self.names = _check_names(frame.columns)
         if frame.shape[1] == 0:
@@ -206,11 +214,45 @@ class Dataset:
         self._cont_index = {n: j for j, n in enumerate(cont_names)}
 
     @staticmethod
-    def _to_frame(data, names) -> pd.DataFrame:
+    def _blocks(data, names):
+        """Row blocks of a data file or a dask DataFrame, else None."""
         if isinstance(data, (str, os.PathLike)):
             if names is not None:
-                raise ValueError("names cannot be given with a CSV path; it has a header")
-            return pd.read_csv(data, keep_default_na=False, na_values=CSV_MISSING)
+                raise ValueError("names cannot be given with a file path; it has a header")
+            from bnfs.io import _format, iter_blocks
+            try:
+                kind = _format(pathlib.Path(data))
+            except ValueError:
+                kind = "csv"
+            return iter_blocks(data, format=kind)
+        if type(data).__module__.startswith("dask") and hasattr(data, "partitions"):
+            if names is not None:
+                raise ValueError("names cannot be given with a dask DataFrame")
+            return (data.partitions[i].compute() for i in range(data.npartitions))
+        return None
+
+    @classmethod
+    def from_chunks(cls, chunks, *, dropna: bool = False, max_levels: int = DEFAULT_MAX_LEVELS,
+                    discrete: Sequence[str] | None = None) -> "Dataset":
+        """Encode DataFrames of consecutive rows (e.g. ``pandas.read_csv(...,
+        chunksize=...)``) one at a time, so that only the integer codes are ever held in
+        full (see :func:`bnfs.io.read_dataset` for files). Equals ``Dataset`` of the
+        concatenated blocks.
+
+        Examples
+        --------
+        >>> from bnfs import datasets
+        >>> frame = datasets.sample("asia", 1000, seed=0)
+        >>> blocks = (frame.iloc[i:i + 300] for i in range(0, 1000, 300))
+        >>> Dataset.from_chunks(blocks).shape
+        (1000, 8)
+        """
+        from bnfs._chunks import dataset_from_chunks
+        return dataset_from_chunks(chunks, dropna=dropna, max_levels=max_levels,
+                                   discrete=discrete)
+
+    @staticmethod
+    def _to_frame(data, names) -> pd.DataFrame:
         if isinstance(data, pd.DataFrame):
             if names is not None:
                 raise ValueError("names cannot be given with a DataFrame; rename its columns")

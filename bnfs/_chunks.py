@@ -1,0 +1,184 @@
+"""Encoding data that arrive in row blocks (a CSV or Parquet file read piece by piece, the
+partitions of a dask DataFrame) into one :class:`~bnfs.Dataset`.
+
+Counts are additive over rows, so the learners only need every row's codes, not the table
+they came from: each block is validated and encoded as it arrives (levels get provisional
+codes in order of appearance), the block itself is dropped, and at the end the codes are
+renumbered so that levels are sorted exactly as :class:`Dataset` sorts them. Peak memory
+is about twice the final code matrix (one byte per cell for up to 256 levels) plus one
+block, whatever the size of the file's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from bnfs._data import Dataset, _check_names, _code_dtype
+
+__all__ = ["dataset_from_chunks"]
+
+
+class _Column:
+    """Levels of one discrete column seen so far, in order of first appearance."""
+
+    def __init__(self, name: str, max_levels: int):
+        self.name = name
+        self.max_levels = max_levels
+        self.code: dict = {}
+        self.categories: list | None = None  # a categorical column keeps this order
+
+    def encode(self, col: pd.Series, dtype) -> np.ndarray:
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            if self.categories is None:
+                self.categories = []
+            known = set(self.categories)
+            self.categories += [c for c in col.cat.categories if c not in known]
+            raw = col.cat.codes.to_numpy().astype(np.int64)
+            used = np.flatnonzero(np.bincount(raw, minlength=len(col.cat.categories)))
+            squeeze = np.zeros(len(col.cat.categories), dtype=np.int64)
+            squeeze[used] = np.arange(used.size)
+            raw, uniques = squeeze[raw], col.cat.categories[used]
+        else:
+            if col.dtype == object:
+                kind = pd.api.types.infer_dtype(col, skipna=False)
+                if kind.startswith("mixed") and kind != "mixed-integer-float":
+                    types = sorted({type(v).__name__ for v in col})
+                    raise TypeError(f"column {self.name!r} mixes value types {types}; "
+                                    "convert it to one type (e.g. str) first")
+            try:
+                raw, uniques = pd.factorize(col)
+            except TypeError as err:
+                raise TypeError(f"column {self.name!r} holds unhashable values: {err}") from None
+        lookup = np.empty(len(uniques), dtype=np.int64)
+        for i, value in enumerate(uniques):
+            value = value.item() if isinstance(value, np.generic) else value
+            code = self.code.get(value)
+            if code is None:
+                code = self.code[value] = len(self.code)
+                if code >= self.max_levels:
+                    raise ValueError(
+                        f"column {self.name!r} has more than max_levels={self.max_levels} "
+                        "levels; raise max_levels, drop the column (an identifier?) or "
+                        "treat it as continuous")
+            lookup[i] = code
+        return lookup[raw].astype(dtype, copy=False) if len(uniques) else \
+            np.zeros(len(col), dtype=dtype)
+
+    def final_order(self) -> tuple[tuple, np.ndarray]:
+        """The sorted states and the map from provisional codes to their positions."""
+        seen = list(self.code)
+        if len(seen) < 2:
+            shown = seen[0] if seen else None
+            raise ValueError(f"column {self.name!r} has a single level ({shown!r}); a "
+                             "constant column carries no information: drop it")
+        if self.categories is not None:
+            rank = {c: i for i, c in enumerate(self.categories)}
+            states = sorted(seen, key=rank.__getitem__)
+        else:
+            try:
+                states = sorted(seen)
+            except TypeError:
+                types = sorted({type(v).__name__ for v in seen})
+                raise TypeError(f"column {self.name!r} mixes value types {types} across "
+                                "blocks; convert it to one type (e.g. str) first") from None
+        position = {v: i for i, v in enumerate(states)}
+        remap = np.array([position[v] for v in seen], dtype=np.int64)
+        return tuple(states), remap
+
+
+def dataset_from_chunks(chunks: Iterable[pd.DataFrame], *, dropna: bool = False,
+                        max_levels: int = 256, discrete: Sequence[str] | None = None
+                        ) -> Dataset:
+    """A :class:`Dataset` from DataFrames holding consecutive rows (same columns).
+
+    A column is continuous when it is float in the first block and not named in
+    ``discrete``; every other column is discrete. The result equals ``Dataset`` of the
+    concatenated blocks.
+    """
+    if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)):
+        raise TypeError(f"max_levels must be an integer, got {max_levels!r}")
+    if max_levels < 2:
+        raise ValueError(f"max_levels must be >= 2, got {max_levels}")
+    code_dtype = _code_dtype(int(max_levels))
+    names: tuple[str, ...] | None = None
+    continuous: set[str] = set()
+    columns: dict[str, _Column] = {}
+    blocks: list[np.ndarray] = []  # provisional codes, one (rows, discrete) array per block
+    floats: list[np.ndarray] = []
+    offset = 0  # rows read so far (before dropping)
+    for frame in chunks:
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"each block must be a pandas DataFrame, got {type(frame).__name__}")
+        if names is None:
+            names = _check_names(frame.columns)
+            if not names:
+                raise ValueError("data has no columns")
+            wanted = set(_check_names(discrete or ()))
+            unknown = wanted - set(names)
+            if unknown:
+                raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
+            continuous = {n for n in names
+                          if pd.api.types.is_float_dtype(frame[n].dtype) and n not in wanted}
+            columns = {n: _Column(n, int(max_levels)) for n in names if n not in continuous}
+        elif tuple(frame.columns) != names:
+            raise ValueError(f"a block at row {offset} has columns {list(frame.columns)[:5]}..., "
+                             f"not the first block's {list(names)[:5]}...")
+        missing = frame.isna().to_numpy()
+        if missing.any():
+            if not dropna:
+                row, col = np.argwhere(missing)[0]
+                raise ValueError(f"column {names[col]!r} has a missing value (row "
+                                 f"{offset + row}); remove it or pass dropna=True")
+            frame = frame.loc[~missing.any(axis=1)]
+        offset += missing.shape[0]
+        if frame.shape[0] == 0:
+            continue
+        codes = np.empty((frame.shape[0], len(columns)), dtype=code_dtype)
+        for j, (name, column) in enumerate(columns.items()):
+            col = frame[name]
+            if pd.api.types.is_complex_dtype(col.dtype):
+                raise TypeError(f"column {name!r} has complex values")
+            codes[:, j] = column.encode(col, code_dtype)
+        blocks.append(codes)
+        if continuous:
+            part = np.empty((frame.shape[0], len(continuous)))
+            for j, name in enumerate(n for n in names if n in continuous):
+                try:
+                    part[:, j] = frame[name].to_numpy(dtype=np.float64)
+                except (TypeError, ValueError):
+                    raise ValueError(f"column {name!r} is float in the first block but holds "
+                                     f"{frame[name].dtype} values at rows {offset - missing.shape[0]}"
+                                     f"-{offset}; pass discrete=[{name!r}] or fix the "
+                                     "file") from None
+                if not np.isfinite(part[:, j]).all():
+                    raise ValueError(f"column {name!r} has infinite values")
+            floats.append(part)
+    if names is None:
+        raise ValueError("data has no rows")
+    n_rows = sum(b.shape[0] for b in blocks)
+    if n_rows == 0:
+        raise ValueError("no rows left after dropna" if offset else "data has no rows")
+    disc_names = [n for n in names if n not in continuous]
+    cont_names = [n for n in names if n in continuous]
+    orders = {n: columns[n].final_order() for n in disc_names}
+    values = np.concatenate(floats) if floats else np.empty((n_rows, 0))
+    for j, name in enumerate(cont_names):
+        if values[:, j].min() == values[:, j].max():
+            raise ValueError(f"column {name!r} is constant ({values[0, j]!r}): drop it")
+
+    final_dtype = _code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
+
+    def final_columns():  # one column at a time, so only one extra column is ever held
+        for j, name in enumerate(disc_names):
+            remap = orders[name][1].astype(final_dtype)
+            yield np.concatenate([remap[b[:, j]] for b in blocks])
+
+    data = Dataset.__new__(Dataset)
+    data.names = names
+    data._set(n_rows=n_rows, disc_names=disc_names, disc_codes=final_columns(),
+              states={n: orders[n][0] for n in disc_names}, cont_names=cont_names,
+              floats=[values[:, j] for j in range(len(cont_names))])
+    return data
