@@ -4,7 +4,7 @@ time and peak memory, and the bootstrap on a local Dask cluster against joblib's
 Each case runs in a fresh process so that its peak resident memory (ru_maxrss) is its own;
 times are warm (a first, untimed call compiles or loads the numba kernels).
 
-    python benchmarks/scale.py [--quick]
+    python benchmarks/scale.py [--quick]    (needs pyarrow and dask[distributed])
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 import textwrap
+from pathlib import Path
 
 CASE = textwrap.dedent("""
     import json, resource, time
@@ -44,44 +46,93 @@ def show(label: str, result: dict) -> None:
           flush=True)
 
 
+def alarm_parquet(path: Path, rows: int, block: int = 1_000_000) -> Path:
+    """Write ``rows`` rows sampled from alarm to a Parquet file, one row group per block
+    (generated in blocks, so the generator never holds the whole table)."""
+    if path.exists():
+        return path
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from bnfs import datasets
+    writer = None
+    for k, start in enumerate(range(0, rows, block)):
+        frame = datasets.sample("alarm", min(block, rows - start), seed=1000 + k)
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        writer = writer or pq.ParquetWriter(path, table.schema)
+        writer.write_table(table)
+    writer.close()
+    return path
+
+
+def speed_up(label: str, setup: str, run: str, warm: str) -> None:
+    one = case(setup, run.format(jobs=1), warm=warm.format(jobs=1))
+    two = case(setup, run.format(jobs=2), warm=warm.format(jobs=2))
+    show(f"{label}, n_jobs=1", one)
+    show(f"{label}, n_jobs=2", two)
+    print(f"{'':48} speed-up {one['seconds'] / two['seconds']:.2f}x (target 1.7x)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller data, for a smoke run")
+    parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "bnfs-bench"),
+                        help="where the generated 10-million-row file is kept")
     args = parser.parse_args()
     rows_big = 100_000 if args.quick else 1_000_000
+    rows_file = 500_000 if args.quick else 10_000_000
     andes_rows = 5_000 if args.quick else 50_000
 
     print("n_jobs=2 against n_jobs=1 (2 cores)")
     boot = "d = datasets.sample('alarm', 5000, seed=0)"
-    for label, setup, run, warm in [
-        ("bootstrap, hill climbing, alarm 5000, R=40", boot,
-         "bnfs.boot_strength(d, R=40, seed=1, n_jobs={jobs})",
-         "bnfs.boot_strength(d, R=2, seed=1, n_jobs={jobs})"),
-        ("pc_stable, andes 5000", "d = bnfs.Dataset(datasets.sample('andes', 5000, seed=0))",
-         "bnfs.pc_stable(d, 'g2', 0.01, n_jobs={jobs})",
-         "bnfs.pc_stable(d, 'g2', 0.01, n_jobs={jobs})"),
-    ]:
-        one = case(setup, run.format(jobs=1), warm=warm.format(jobs=1))
-        two = case(setup, run.format(jobs=2), warm=warm.format(jobs=2))
-        show(f"{label}, n_jobs=1", one)
-        show(f"{label}, n_jobs=2", two)
-        print(f"{'':48} speed-up {one['seconds'] / two['seconds']:.2f}x (target 1.7x)")
-    print("hill climbing has no n_jobs yet: its moves are one compiled loop\n")
+    speed_up("bootstrap, hill climbing, alarm 5000, R=40", boot,
+             "bnfs.boot_strength(d, R=40, seed=1, n_jobs={jobs})",
+             "bnfs.boot_strength(d, R=2, seed=1, n_jobs={jobs})")
+    for rows in (5_000, andes_rows):
+        speed_up(f"pc_stable, andes {rows:,}",
+                 f"d = bnfs.Dataset(datasets.sample('andes', {rows}, seed=0))",
+                 "bnfs.pc_stable(d, 'g2', 0.01, n_jobs={jobs})",
+                 "bnfs.pc_stable(d.take(range(500)), 'g2', 0.01, n_jobs={jobs})")
+    munin = ("f = datasets.sample('munin', 5000, seed=0)\n"
+             "d = bnfs.Dataset(f.loc[:, f.nunique() > 1])  # rare states: constant columns")
+    munin_warm = "bnfs.hill_climbing(d.take(range(200)), 'bic', max_parents=4, n_jobs={jobs})"
+    speed_up(f"hill climbing, alarm {rows_big:,}",
+             f"d = bnfs.Dataset(datasets.sample('alarm', {rows_big}, seed=0))",
+             "bnfs.hill_climbing(d, 'bic', n_jobs={jobs})",
+             "bnfs.hill_climbing(d.take(range(1000)), 'bic', n_jobs={jobs})")
+    speed_up("hill climbing, munin 5000", munin,
+             "bnfs.hill_climbing(d, 'bic', max_parents=4, n_jobs={jobs})", munin_warm)
 
-    print("large data")
+    print("\nlarge data (n_jobs=2)")
     show("hill climbing, munin (1041 nodes), 5000 rows",
-         case("f = datasets.sample('munin', 5000, seed=0)\n"
-              "d = bnfs.Dataset(f.loc[:, f.nunique() > 1])  # rare states: constant columns",
-              "g = bnfs.hill_climbing(d, 'bic', max_parents=4)", "g",
-              "bnfs.hill_climbing(d.take(range(200)), 'bic', max_parents=4)"))
+         case(munin, "g = bnfs.hill_climbing(d, 'bic', max_parents=4, n_jobs=2)", "g",
+              munin_warm.format(jobs=2)))
     show(f"hill climbing, alarm, {rows_big:,} rows",
          case(f"d = bnfs.Dataset(datasets.sample('alarm', {rows_big}, seed=0))",
-              "g = bnfs.hill_climbing(d, 'bic')", "bnfs.shd(g, datasets.network('alarm'))",
-              "bnfs.hill_climbing(d.take(range(1000)), 'bic')"))
+              "g = bnfs.hill_climbing(d, 'bic', n_jobs=2)",
+              "bnfs.shd(g, datasets.network('alarm'))",
+              "bnfs.hill_climbing(d.take(range(1000)), 'bic', n_jobs=2)"))
     show(f"pc_stable, andes, {andes_rows:,} rows",
          case(f"d = bnfs.Dataset(datasets.sample('andes', {andes_rows}, seed=0))",
-              "g = bnfs.pc_stable(d, 'g2', 0.01)", "g",
-              "bnfs.pc_stable(d.take(range(500)), 'g2', 0.01)"))
+              "g = bnfs.pc_stable(d, 'g2', 0.01, n_jobs=2)", "g",
+              "bnfs.pc_stable(d.take(range(500)), 'g2', 0.01, n_jobs=2)"))
+
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    path = alarm_parquet(cache / f"alarm-{rows_file}.parquet", rows_file)
+    mb = path.stat().st_size / 2**20
+    print(f"\n{rows_file:,} rows of alarm from Parquet ({mb:.0f} MB on disk), read in blocks "
+          "of 1,000,000 rows")
+    show("read_dataset (codes only)",
+         case("from bnfs.io import read_dataset",
+              f"d = read_dataset({str(path)!r})",
+              "f'{d.codes.nbytes / 2**20:.0f} MB of codes, {d.codes.dtype}'"))
+    show("read_dataset + hill climbing (n_jobs=2)",
+         case("from bnfs.io import read_dataset",
+              f"d = read_dataset({str(path)!r})\ng = bnfs.hill_climbing(d, 'bic', n_jobs=2)",
+              "f'SHD {bnfs.shd(g, datasets.network(\"alarm\"))}, {g.learning[\"n_scores\"]} "
+              "scores'",
+              "bnfs.hill_climbing(datasets.sample('alarm', 1000, seed=0), n_jobs=2)"))
 
     print("\nbootstrap R=40 on alarm 5000: local Dask cluster (2 workers) against loky (2 jobs)")
     dask_setup = boot + "\nfrom distributed import Client, LocalCluster\n" \

@@ -7,6 +7,7 @@ index, and reports bad input as one line on stderr with exit code 2.
 from __future__ import annotations
 
 import argparse
+import inspect
 import logging
 import sys
 import time
@@ -122,13 +123,15 @@ def _learn_graph(frame, args):
         options = {"score": args.score, "max_parents": args.max_parents,
                    "blacklist": _arc_file(args.blacklist, "blacklist"),
                    "whitelist": _arc_file(args.whitelist, "whitelist"), "seed": args.seed,
-                   "progress": not args.quiet}
+                   "progress": not args.quiet, "n_jobs": args.n_jobs}
         graph = getattr(bnfs, algorithm)(data, **options)
     else:
         if args.blacklist or args.whitelist:
             raise ValueError(f"--blacklist and --whitelist apply to the score-based algorithms "
                              f"{', '.join(SCORE_LEARNERS)}, not {algorithm}")
-        graph = getattr(bnfs, algorithm)(data, args.test, args.alpha, progress=not args.quiet)
+        learner = getattr(bnfs, algorithm)
+        jobs = {"n_jobs": args.n_jobs} if "n_jobs" in inspect.signature(learner).parameters else {}
+        graph = learner(data, args.test, args.alpha, progress=not args.quiet, **jobs)
     return graph, data, time.perf_counter() - start
 
 
@@ -224,11 +227,13 @@ def _selector(args):
         options = ({"test": args.test, "alpha": args.alpha} if args.algorithm in LOCAL_LEARNERS
                    else {"progress": not args.quiet})
         return bnfs.MarkovBlanketSelector(args.algorithm, learner_options=options,
-                                          seed=args.seed)
+                                          seed=args.seed, n_jobs=args.n_jobs)
     if method in ("hsmb", "bahsic"):
         return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC}[method](progress=not args.quiet)
-    return {"srs": bnfs.SRS, "slfs": bnfs.SLFS, "hybrid": bnfs.HybridSelector,
-            "fcbf": bnfs.FCBF, "cfs": bnfs.CFS, "information_gain": bnfs.InformationGain}[method]()
+    if method in ("srs", "hybrid"):
+        return {"srs": bnfs.SRS, "hybrid": bnfs.HybridSelector}[method](n_jobs=args.n_jobs)
+    return {"slfs": bnfs.SLFS, "fcbf": bnfs.FCBF, "cfs": bnfs.CFS,
+            "information_gain": bnfs.InformationGain}[method]()
 
 
 def _classifier(name: str):
@@ -374,6 +379,16 @@ def _default_target(network: str, truth) -> str:
     return max(truth.nodes, key=lambda v: len(truth.markov_blanket(v)))
 
 
+def _n_jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a non-zero integer (-1: every core)")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -421,6 +436,8 @@ def _learning_options(default: str) -> argparse.ArgumentParser:
     learning.add_argument("--blacklist", type=Path, help="CSV of forbidden arcs (from,to)")
     learning.add_argument("--whitelist", type=Path, help="CSV of required arcs (from,to)")
     learning.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    learning.add_argument("--n-jobs", type=_n_jobs, default=1, metavar="N",
+                          help="cores (-1: all); results do not depend on it (default 1)")
     learning.add_argument("--discretize", default="quantile",
                           choices=("quantile", "interval", "mdl"),
                           help="how continuous columns become discrete (default quantile)")

@@ -73,11 +73,13 @@ def test_learn_writes_every_format(files):
         assert "8 variables" in result.stdout
         learned = bnfs.from_json(out.read_text())
         assert learned == bnfs.hill_climbing(frame, "bic", seed=0)
-    for out, extra in (("pc.dot", ["--algorithm", "pc_stable", "--alpha", "0.01"]),
+    for out, extra in (("pc.dot", ["--algorithm", "pc_stable", "--alpha", "0.01", "--n-jobs", "2"]),
+                       ("hc2.json", ["--n-jobs", "-1"]),
                        ("hc.bif", ["--max-parents", "2"]), ("hc.graphml", [])):
         result = run("learn", str(root / "asia.csv"), "--out", str(root / out), "--quiet", *extra)
         assert result.returncode == 0, result.stderr
     assert '"smoke"' in (root / "pc.dot").read_text()
+    assert bnfs.from_json((root / "hc2.json").read_text()) == bnfs.hill_climbing(frame, "bic")
     network = bnfs.read_bif(root / "hc.bif")
     assert max(len(network.dag.parents(v)) for v in network.dag.nodes) <= 2
     assert set(nx.read_graphml(root / "hc.graphml").nodes) == set(frame.columns)
@@ -127,6 +129,7 @@ def test_blanket_select_score_compare_and_draw(files):
     (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
     (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
     (["select", "{root}/asia.csv", "--target", "lung", "--cv", "0"], "positive integer"),
+    (["learn", "{root}/asia.csv", "--out", "x.json", "--n-jobs", "0"], "non-zero integer"),
     (["draw", "{root}/asia.csv", "--out", "x.svg"], "must be .json or .bif"),
     (["score", "{root}/asia.csv", "{root}/missing.json"], "no such file"),
 ])

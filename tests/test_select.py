@@ -202,3 +202,17 @@ def test_tbn_classifier_in_cross_validation():
     frame = datasets.corral(7, n=400, seed=5)
     X, y = frame.drop(columns="Y"), frame["Y"]
     assert cross_val_score(TBNClassifier(), X.to_numpy(), y, cv=3).mean() > 0.7
+
+
+@pytest.mark.parametrize("make", [
+    lambda jobs: MarkovBlanketSelector("hill_climbing", n_jobs=jobs),
+    lambda jobs: MarkovBlanketSelector("pc_stable", n_jobs=jobs),
+    lambda jobs: MarkovBlanketSelector("iamb", n_jobs=jobs),
+    lambda jobs: HybridSelector("pc", n_jobs=jobs),
+    lambda jobs: SRS(n_jobs=jobs),
+])
+def test_n_jobs_never_changes_the_selection(alarm, make):
+    X, y = alarm
+    one, two = make(1).fit(X, y), make(2).fit(X, y)
+    np.testing.assert_array_equal(one.get_support(), two.get_support())
+    assert one.get_support().any()

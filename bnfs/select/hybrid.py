@@ -3,6 +3,7 @@ a causal learner then removes the irrelevant ones (Duangsoithong & Windeatt 2010
 
 from __future__ import annotations
 
+import inspect
 
 import bnfs
 from bnfs._validate import check_float
@@ -41,6 +42,9 @@ class HybridSelector(DiscreteSelector):
         Overrides of the paper's settings in :data:`CAUSAL_SETTINGS`, e.g. ``{"alpha": 0.05}``.
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
     n_bins : int, default 3
+    n_jobs : int, optional
+        Threads for PC's tests (the other learners run on one); the selection is the
+        same for any value.
 
     Attributes
     ----------
@@ -68,12 +72,13 @@ class HybridSelector(DiscreteSelector):
 
     def __init__(self, causal: str = "pc", *, fcbf_threshold: float = 0.0,
                  causal_options: dict | None = None, discretizer: str = "quantile",
-                 n_bins: int = 3):
+                 n_bins: int = 3, n_jobs: int | None = None):
         self.causal = causal
         self.fcbf_threshold = fcbf_threshold
         self.causal_options = causal_options
         self.discretizer = discretizer
         self.n_bins = n_bins
+        self.n_jobs = n_jobs
 
     def fit(self, X, y):
         """Remove redundant features by FCBF, then irrelevant ones by the causal learner."""
@@ -94,6 +99,8 @@ class HybridSelector(DiscreteSelector):
         name, options = CAUSAL_SETTINGS[self.causal]
         options = {**options, **(self.causal_options or {})}
         learner = getattr(bnfs, name)
+        if self.n_jobs is not None and "n_jobs" in inspect.signature(learner).parameters:
+            options.setdefault("n_jobs", self.n_jobs)
         reduced = data.select(self.fcbf_selected_ + [target])
         self.network_ = None
         if not self.fcbf_selected_:

@@ -53,6 +53,9 @@ class MarkovBlanketSelector(DiscreteSelector):
         Bins of the unsupervised discretizers.
     seed : int, optional
         Passed to randomized learners (restarts, post-processing, KIAMB).
+    n_jobs : int, optional
+        Passed to learners that take it (score-based learners, PC-stable, the blanket-based
+        network learners); the selection is the same for any value.
 
     Attributes
     ----------
@@ -80,21 +83,25 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def __init__(self, learner: str = "hill_climbing", *, learner_options: dict | None = None,
                  parents_and_children: bool = False, discretizer: str = "quantile",
-                 n_bins: int = 3, seed=None):
+                 n_bins: int = 3, seed=None, n_jobs: int | None = None):
         self.learner = learner
         self.learner_options = learner_options
         self.parents_and_children = parents_and_children
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.seed = seed
+        self.n_jobs = n_jobs
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
         learner = self._check_learner()
         data, features, target = self._discrete_data(X, y)
         options = dict(self.learner_options or {})
-        if self.seed is not None and "seed" in inspect.signature(learner).parameters:
+        accepted = inspect.signature(learner).parameters
+        if self.seed is not None and "seed" in accepted:
             options.setdefault("seed", self.seed)
+        if self.n_jobs is not None and "n_jobs" in accepted:
+            options.setdefault("n_jobs", self.n_jobs)
         found = learner(data, **options) if self.learner in NETWORK_LEARNERS else \
             learner(data, target, **options)
         if isinstance(found, (DAG, PDAG)):

@@ -3,11 +3,15 @@ for data that need not be faithful to a DAG (Yu et al.)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from bnfs._validate import check_float, check_int
 from bnfs.citests import CITest
+from bnfs.constraint._parallel import map_tests
 from bnfs.constraint.markov_blanket import hiton_pc
+from bnfs.parallel import check_n_jobs
 from bnfs.select._base import DiscreteSelector
 from bnfs.select._kernel_input import feature_blocks
 from bnfs.select.sparse_group_lasso import penalty_scale, sparse_group_lasso
@@ -48,6 +52,9 @@ class SRS(DiscreteSelector):
         Of the proximal solver (:func:`~bnfs.select.sparse_group_lasso.sparse_group_lasso`).
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
     n_bins : int, default 3
+    n_jobs : int, optional
+        joblib workers for the members' own HITON-PC searches (-1: every core); the
+        selection is the same for any value.
 
     Attributes
     ----------
@@ -81,7 +88,7 @@ class SRS(DiscreteSelector):
     def __init__(self, lambda_group: float = 0.05, lambda_l1: float = 0.05, *,
                  test: str = "g2", alpha: float = 0.01, max_cond_size: int | None = None,
                  symmetry: bool = False, max_iter: int = 5000, tol: float = 1e-8,
-                 discretizer: str = "quantile", n_bins: int = 3):
+                 discretizer: str = "quantile", n_bins: int = 3, n_jobs: int | None = None):
         self.lambda_group = lambda_group
         self.lambda_l1 = lambda_l1
         self.test = test
@@ -92,6 +99,7 @@ class SRS(DiscreteSelector):
         self.tol = tol
         self.discretizer = discretizer
         self.n_bins = n_bins
+        self.n_jobs = n_jobs
 
     def fit(self, X, y):
         """Find the representative sets, then fit the sparse group lasso over them."""
@@ -99,14 +107,16 @@ class SRS(DiscreteSelector):
         lambda_l1 = check_float(self.lambda_l1, "lambda_l1", 0.0, 1.0)
         max_iter = check_int(self.max_iter, "max_iter", 1)
         tol = check_float(self.tol, "tol", 0.0, low_open=True)
+        n_jobs = check_n_jobs(self.n_jobs)
         data, features, target = self._discrete_data(X, y)
         tester = CITest(data, self.test, self.alpha)
         search = {"max_cond_size": self.max_cond_size, "symmetry": self.symmetry}
         pc = hiton_pc(tester, target, **search)
         claimed = set(pc) | {target}
         sets = {}
-        for member in pc:
-            own = [f for f in hiton_pc(tester, member, **search) if f not in claimed]
+        found = map_tests(tester, functools.partial(_member_pc, search=search), pc, n_jobs)
+        for member, its_pc in zip(pc, found):  # in PC(C)'s order: earlier members claim first
+            own = [f for f in its_pc if f not in claimed]
             claimed.update(own)
             sets[member] = [member] + own
         self.parents_and_children_ = pc
@@ -151,3 +161,7 @@ class SRS(DiscreteSelector):
         for column, feature in enumerate(owner):
             coef[feature] = np.hypot(coef[feature], np.linalg.norm(beta[column]))
         return coef
+
+
+def _member_pc(tester, member: str, search: dict) -> list[str]:
+    return hiton_pc(tester, member, **search)
