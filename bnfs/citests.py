@@ -40,9 +40,14 @@ class CIResult:
 
 
 class _Tester:
-    """Name handling, caching and counting shared by tests and the oracle."""
+    """Name handling, caching and counting shared by tests and the oracle.
+
+    The cache keeps at most ``cache_entries`` results (about 300 bytes each, so ~150 MB)
+    and is emptied when full; a test is then run again with the same answer.
+    """
 
     names: tuple[str, ...]
+    cache_entries = 500_000
 
     def _setup_names(self, names: Sequence[str]) -> None:
         self.names = tuple(names)
@@ -67,6 +72,8 @@ class _Tester:
             return hit
         result = self._run(key[0], key[1], z)
         self.n_tests += 1
+        if len(self._cache) >= self.cache_entries:
+            self._cache.clear()
         self._cache[key] = result
         return result
 

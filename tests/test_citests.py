@@ -127,3 +127,14 @@ def test_compiled_chi_square_tail_equals_scipy(df):
     big = theirs > 1e-200
     np.testing.assert_allclose(ours[big], theirs[big], rtol=1e-8)
     assert np.all(ours[~big] < 1e-190)
+
+
+def test_the_test_cache_is_bounded():
+    frame = datasets.sample("asia", 1000, seed=0)
+    bounded, free = CITest(frame), CITest(frame)
+    bounded.cache_entries = 5
+    pairs = list(itertools.combinations(frame.columns, 2))
+    for x, y in pairs + pairs:
+        assert bounded(x, y) == free(x, y)
+        assert len(bounded._cache) <= 5
+    assert free.n_tests == len(pairs) and bounded.n_tests > len(pairs)

@@ -131,3 +131,18 @@ def test_bad_arguments(asia):
     before = asia.copy()
     hill_climbing(asia, progress=False)
     assert asia.equals(before)
+
+
+def test_the_local_score_cache_is_bounded():
+    from numba import njit
+
+    from bnfs._kernels import hill_climbing as _hc
+
+    @njit
+    def fill(cache, n):
+        for key in range(n):
+            _hc.store(cache, key, float(key))
+
+    cache = _hc.new_cache()
+    fill(cache, _hc.CACHE_ENTRIES + 10)
+    assert len(cache) == 10 and cache[_hc.CACHE_ENTRIES + 9] == _hc.CACHE_ENTRIES + 9

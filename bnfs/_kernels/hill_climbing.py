@@ -12,6 +12,8 @@ best move is taken.
 
 Local scores are cached in a typed dict keyed by a Zobrist hash of (node, parent set):
 64-bit keys, so two different families collide with probability about 2^-64 per pair.
+The cache holds at most ``CACHE_ENTRIES`` scores (about 63 bytes each, so ~130 MB) and is
+emptied when full: scores are recomputed, never changed, so only speed depends on it.
 The cache is read and written by one thread; the scores it misses in a row are computed
 together by :func:`score_families` on as many threads as there are scratch rows (the
 ``cfg2``, ``counts`` and ``tmp`` arguments are 2-D: one row per thread), each score on its
@@ -31,6 +33,7 @@ from bnfs._kernels import scores as _s
 
 NEG_INF = -np.inf
 EPS = 1e-9
+CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 
 # indices into the int64 ``counters`` array
 N_SCORES, N_HITS, N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(8)
@@ -68,6 +71,14 @@ def new_cache():
 
 
 @njit(cache=True)
+def store(cache, key, value):
+    """``cache[key] = value``, emptying the cache first when it holds CACHE_ENTRIES."""
+    if len(cache) >= CACHE_ENTRIES:
+        cache.clear()
+    cache[key] = value
+
+
+@njit(cache=True)
 def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, key, counters):
     """Local score of ``v`` with parents ``par[:npar]`` through the cache under ``key``."""
     if key in cache:
@@ -75,7 +86,7 @@ def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, ke
         return cache[key]
     value = _s.local_score(codes, arities, v, par, npar, kind, iss, cfg, counts)
     counters[N_SCORES] += 1
-    cache[key] = value
+    store(cache, key, value)
     return value
 
 
@@ -137,7 +148,7 @@ def cached_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k,
     score_families(codes, arities, kind, iss, v, miss_us, miss_removing, n_miss, parents_v, k,
                    cfg, q, cfg2, counts, tmp, values)
     for t in range(n_miss):
-        cache[base_key ^ parent_key(miss_us[t])] = values[t]
+        store(cache, base_key ^ parent_key(miss_us[t]), values[t])
         counters[N_SCORES] += 1
         out[miss[t]] = values[t] - node_score_v
 

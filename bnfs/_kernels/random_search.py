@@ -61,7 +61,7 @@ def _score_with(codes, arities, kind, iss, v, parents, npar, extra, skip, phash,
         return cache[key]
     value = _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
     counters[_hc.N_SCORES] += 1
-    cache[key] = value
+    _hc.store(cache, key, value)
     return value
 
 

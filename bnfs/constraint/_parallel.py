@@ -41,6 +41,8 @@ def map_tests(tester, fn: Callable, items: Sequence, n_jobs: int) -> list:
     results: list = [None] * len(items)
     for i, (out, fresh, n_tests) in enumerate(parts):
         results[i::n_chunks] = out
+        if len(tester._cache) + len(fresh) > tester.cache_entries:
+            tester._cache.clear()  # bounded, as in _Tester.test_indices
         tester._cache.update(fresh)
         tester.n_tests += n_tests
     return results
