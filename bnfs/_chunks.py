@@ -6,12 +6,16 @@ they came from: each block is validated and encoded as it arrives (levels get pr
 codes in order of appearance), the block itself is dropped, and at the end the codes are
 renumbered so that levels are sorted exactly as :class:`Dataset` sorts them. Peak memory
 is about twice the final code matrix (one byte per cell for up to 256 levels) plus one
-block, whatever the size of the file's text.
+block, whatever the size of the file's text. With ``memmap`` the provisional codes are
+appended to a scratch file and the final ones written to a memory-mapped file, so memory
+holds about one block and the counting kernels read the codes through the page cache.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -89,15 +93,67 @@ class _Column:
         return tuple(states), remap
 
 
+class _Blocks:
+    """Provisional code blocks, in memory or appended to a scratch file."""
+
+    def __init__(self, scratch: Path | None):
+        self.scratch = scratch
+        self.parts: list[np.ndarray] = []
+        self.handle = open(scratch, "wb") if scratch is not None else None
+        self.n_rows = 0
+
+    def append(self, codes: np.ndarray) -> None:
+        self.n_rows += codes.shape[0]
+        if self.handle is None:
+            self.parts.append(codes)
+        else:
+            self.handle.write(np.ascontiguousarray(codes).tobytes())
+
+    def slices(self, width: int, dtype, rows: int = 1 << 20):
+        """(start, provisional codes of rows start:start + len) in order."""
+        if self.handle is None:
+            start = 0
+            for i, part in enumerate(self.parts):
+                self.parts[i] = None  # released once written, so memory falls as we go
+                yield start, part
+                start += part.shape[0]
+            return
+        self.handle.close()
+        if self.n_rows == 0 or width == 0:
+            return
+        stored = np.memmap(self.scratch, dtype=dtype, mode="r", shape=(self.n_rows, width))
+        for start in range(0, self.n_rows, rows):
+            yield start, np.asarray(stored[start:start + rows])
+        del stored
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            if self.scratch.exists():
+                os.remove(self.scratch)
+
+
 def dataset_from_chunks(chunks: Iterable[pd.DataFrame], *, dropna: bool = False,
-                        max_levels: int = 256, discrete: Sequence[str] | None = None
-                        ) -> Dataset:
+                        max_levels: int = 256, discrete: Sequence[str] | None = None,
+                        memmap=None) -> Dataset:
     """A :class:`Dataset` from DataFrames holding consecutive rows (same columns).
 
     A column is continuous when it is float in the first block and not named in
     ``discrete``; every other column is discrete. The result equals ``Dataset`` of the
-    concatenated blocks.
+    concatenated blocks. ``memmap`` names a file for the codes (created or overwritten;
+    continuous columns stay in memory).
     """
+    target = None if memmap is None else Path(memmap)
+    if target is not None and target.is_dir():
+        raise ValueError(f"memmap must be a file path, {str(target)!r} is a directory")
+    blocks = _Blocks(None if target is None else target.with_name(target.name + ".partial"))
+    try:
+        return _encode(chunks, dropna, max_levels, discrete, target, blocks)
+    finally:
+        blocks.close()
+
+
+def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
     if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)):
         raise TypeError(f"max_levels must be an integer, got {max_levels!r}")
     if max_levels < 2:
@@ -106,7 +162,6 @@ def dataset_from_chunks(chunks: Iterable[pd.DataFrame], *, dropna: bool = False,
     names: tuple[str, ...] | None = None
     continuous: set[str] = set()
     columns: dict[str, _Column] = {}
-    blocks: list[np.ndarray] = []  # provisional codes, one (rows, discrete) array per block
     floats: list[np.ndarray] = []
     offset = 0  # rows read so far (before dropping)
     for frame in chunks:
@@ -158,7 +213,7 @@ def dataset_from_chunks(chunks: Iterable[pd.DataFrame], *, dropna: bool = False,
             floats.append(part)
     if names is None:
         raise ValueError("data has no rows")
-    n_rows = sum(b.shape[0] for b in blocks)
+    n_rows = blocks.n_rows
     if n_rows == 0:
         raise ValueError("no rows left after dropna" if offset else "data has no rows")
     disc_names = [n for n in names if n not in continuous]
@@ -170,15 +225,22 @@ def dataset_from_chunks(chunks: Iterable[pd.DataFrame], *, dropna: bool = False,
             raise ValueError(f"column {name!r} is constant ({values[0, j]!r}): drop it")
 
     final_dtype = _code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
-
-    def final_columns():  # one column at a time, so only one extra column is ever held
-        for j, name in enumerate(disc_names):
-            remap = orders[name][1].astype(final_dtype)
-            yield np.concatenate([remap[b[:, j]] for b in blocks])
+    remaps = [orders[n][1].astype(final_dtype) for n in disc_names]
+    if target is None:
+        codes = np.empty((n_rows, len(disc_names)), dtype=final_dtype, order="F")
+    else:
+        codes = np.memmap(target, dtype=final_dtype, mode="w+",
+                          shape=(n_rows, max(len(disc_names), 1)), order="F")
+        codes = codes[:, :len(disc_names)]
+    for start, part in blocks.slices(len(disc_names), code_dtype):
+        for j, remap in enumerate(remaps):
+            codes[start:start + part.shape[0], j] = remap[part[:, j]]
+    if target is not None:
+        codes.flush()
 
     data = Dataset.__new__(Dataset)
     data.names = names
-    data._set(n_rows=n_rows, disc_names=disc_names, disc_codes=final_columns(),
+    data._set(n_rows=n_rows, disc_names=disc_names, disc_codes=(),
               states={n: orders[n][0] for n in disc_names}, cont_names=cont_names,
-              floats=[values[:, j] for j in range(len(cont_names))])
+              floats=[values[:, j] for j in range(len(cont_names))], codes=codes)
     return data

@@ -196,14 +196,18 @@ class Dataset:
                   states=states, cont_names=cont_names, floats=floats)
 
     # -- construction helpers -------------------------------------------------------------
-    def _set(self, *, n_rows, disc_names, disc_codes, states, cont_names, floats, raw=None):
+    def _set(self, *, n_rows, disc_names, disc_codes, states, cont_names, floats, raw=None,
+             codes=None):
         self.n_rows = int(n_rows)
         self.discrete_names = tuple(disc_names)
         self.continuous_names = tuple(cont_names)
         self.states = {name: tuple(states[name]) for name in disc_names}
         self.arities = np.array([len(self.states[n]) for n in disc_names], dtype=np.int64)
         dtype = _code_dtype(int(self.arities.max()) if disc_names else 2)
-        self.codes = np.empty((self.n_rows, len(disc_names)), dtype=dtype, order="F")
+        if codes is not None:  # filled by the caller (e.g. a memory-mapped file)
+            self.codes = codes
+        else:
+            self.codes = np.empty((self.n_rows, len(disc_names)), dtype=dtype, order="F")
         for j, codes in enumerate(disc_codes):  # (from_sparse fills codes itself)
             self.codes[:, j] = codes
         self.values = np.empty((self.n_rows, len(cont_names)), dtype=np.float64, order="F")
@@ -233,11 +237,12 @@ class Dataset:
 
     @classmethod
     def from_chunks(cls, chunks, *, dropna: bool = False, max_levels: int = DEFAULT_MAX_LEVELS,
-                    discrete: Sequence[str] | None = None) -> "Dataset":
+                    discrete: Sequence[str] | None = None, memmap=None) -> "Dataset":
         """Encode DataFrames of consecutive rows (e.g. ``pandas.read_csv(...,
         chunksize=...)``) one at a time, so that only the integer codes are ever held in
         full (see :func:`bnfs.io.read_dataset` for files). Equals ``Dataset`` of the
-        concatenated blocks.
+        concatenated blocks. With ``memmap`` (a file path) the codes live in that file,
+        memory-mapped, and memory holds about one block: data larger than memory.
 
         Examples
         --------
@@ -249,7 +254,7 @@ class Dataset:
         """
         from bnfs._chunks import dataset_from_chunks
         return dataset_from_chunks(chunks, dropna=dropna, max_levels=max_levels,
-                                   discrete=discrete)
+                                   discrete=discrete, memmap=memmap)
 
     @staticmethod
     def _to_frame(data, names) -> pd.DataFrame:

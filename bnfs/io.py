@@ -138,12 +138,15 @@ def iter_blocks(path, *, chunksize: int = 1_000_000, format: str | None = None,
 
 def read_dataset(path, *, chunksize: int = 1_000_000, format: str | None = None,
                  dropna: bool = False, max_levels: int = 256,
-                 discrete: Sequence[str] | None = None, **read_csv_kwargs):
+                 discrete: Sequence[str] | None = None, memmap=None, **read_csv_kwargs):
     """A :class:`~bnfs.Dataset` from a file too large for a DataFrame: the file is read in
     blocks of ``chunksize`` rows (:func:`iter_blocks`), each encoded and dropped, so memory
     holds the integer codes (one byte per cell up to 256 levels), about twice over at the
     end, plus one block. The result equals ``Dataset(read_table(path))`` when the first
-    block shows each column's type.
+    block shows each column's type. With ``memmap`` (a file path) the codes are written to
+    that file and memory-mapped, so memory holds about one block: for data larger than
+    memory, the counting kernels then read the codes through the operating system's page
+    cache.
 
     Examples
     --------
@@ -158,7 +161,8 @@ def read_dataset(path, *, chunksize: int = 1_000_000, format: str | None = None,
     from bnfs._chunks import dataset_from_chunks
 
     blocks = iter_blocks(path, chunksize=chunksize, format=format, **read_csv_kwargs)
-    return dataset_from_chunks(blocks, dropna=dropna, max_levels=max_levels, discrete=discrete)
+    return dataset_from_chunks(blocks, dropna=dropna, max_levels=max_levels, discrete=discrete,
+                               memmap=memmap)
 
 
 def _open_text(path: Path):

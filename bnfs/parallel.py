@@ -1,5 +1,12 @@
-"""Running bnfs's embarrassingly parallel work (bootstrap replicates, per-target blankets)
-on a Dask cluster: joblib hands the tasks to the cluster's workers."""
+"""Where bnfs's parallel work runs.
+
+Two kinds: compiled kernels that deal independent pieces (the local scores of a search
+step, the edge tests of a PC level, pair gains) to numba threads, sized by ``n_jobs``
+(:func:`numba_threads`, :func:`compiled_threads`); and whole tasks (bootstrap replicates,
+per-node blankets, per-target searches) sent to joblib workers, which :func:`use_dask`
+moves to a Dask cluster. Either way each piece's answer depends on nothing else, so
+results never depend on ``n_jobs``.
+"""
 
 from __future__ import annotations
 

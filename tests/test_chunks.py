@@ -113,3 +113,22 @@ def test_learners_take_a_file_path(tmp_path):
     read = pd.read_csv(path)  # levels sorted as in the file, not in the network's order
     assert hill_climbing(str(path)) == hill_climbing(read)
     assert pc_stable(path) == pc_stable(read)
+
+
+def test_codes_in_a_memory_mapped_file(mixed, tmp_path):
+    blocks = [mixed.iloc[i:i + 90] for i in range(0, len(mixed), 90)]
+    target = tmp_path / "codes.u8"
+    mapped = Dataset.from_chunks(blocks, memmap=target)
+    _same(Dataset(mixed), mapped)
+    assert isinstance(mapped.codes, np.memmap) and target.exists()
+    assert not (tmp_path / "codes.u8.partial").exists()  # the scratch file is gone
+    frame = datasets.sample("alarm", 4000, seed=2)
+    path = tmp_path / "alarm.csv"
+    frame.to_csv(path, index=False)
+    on_disk = read_dataset(path, chunksize=1000, memmap=tmp_path / "alarm.codes")
+    assert hill_climbing(on_disk) == hill_climbing(pd.read_csv(path))
+    with pytest.raises(ValueError, match="directory"):
+        Dataset.from_chunks(blocks, memmap=tmp_path)
+    with pytest.raises(ValueError, match="missing value"):
+        Dataset.from_chunks([mixed.assign(s=None)], memmap=tmp_path / "bad.u8")
+    assert not (tmp_path / "bad.u8.partial").exists()

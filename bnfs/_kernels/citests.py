@@ -227,36 +227,60 @@ def pc_level(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, m
     ``second_side`` round the pairs survived the first from y's side, so subsets of y's
     adjacencies are not tested again.
 
-    Pairs are dealt to ``n_chunks`` chunks run in parallel, each with its own scratch; every
-    pair's answer depends on nothing else, so the result is the same for any thread count.
+    Pairs are dealt round-robin to ``n_chunks`` chunks run in parallel, each with its own
+    scratch (the caller puts the costliest pairs first); every pair's answer depends on
+    nothing else, so the result is the same for any thread count.
     """
-    n = codes.shape[0]
-    m = pairs.shape[0]
-    width = 1
-    for v in range(adj_ptr.shape[0] - 1):
-        width = max(width, adj_ptr[v + 1] - adj_ptr[v])
+    if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
+        _pc_pairs(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode,
+                  alpha, threshold, min_rows_per_cell, second_side, scratch, found, seps,
+                  n_tests, 0, 1)
+        return
     for chunk in prange(n_chunks):
-        cfg = np.empty(n, dtype=np.int64)
-        counts = np.zeros(scratch, dtype=np.int64)
-        pool = np.empty(width, dtype=np.int64)
-        z = np.empty(max(level, 1), dtype=np.int64)
-        known = np.zeros(adj_ptr.shape[0] - 1, dtype=np.bool_)
-        for e in range(chunk, m, n_chunks):
-            x, y = pairs[e, 0], pairs[e, 1]
-            if second_side:
-                for t in range(adj_ptr[y], adj_ptr[y + 1]):
-                    known[adj_idx[t]] = True
-            k = 0
-            for t in range(adj_ptr[x], adj_ptr[x + 1]):
-                if adj_idx[t] != y:
-                    pool[k] = adj_idx[t]
-                    k += 1
-            ok, tests = _first_separating_set(codes, arities, x, y, pool, k, level, which,
-                                              adjust_df, mode, alpha, threshold,
-                                              min_rows_per_cell, cfg, counts, z, seps[e],
-                                              known, second_side)
-            found[e] = ok
-            n_tests[e] = tests
-            if second_side:
-                for t in range(adj_ptr[y], adj_ptr[y + 1]):
-                    known[adj_idx[t]] = False
+        _pc_pairs(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode,
+                  alpha, threshold, min_rows_per_cell, second_side, scratch, found, seps,
+                  n_tests, chunk, n_chunks)
+
+
+@njit(cache=True)
+def _pc_pairs(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
+              threshold, min_rows_per_cell, second_side, scratch, found, seps, n_tests,
+              first, step):
+    """:func:`pc_level` for pairs ``first, first + step, ...`` with scratch of their own."""
+    p = adj_ptr.shape[0] - 1
+    width = 1
+    for v in range(p):
+        width = max(width, adj_ptr[v + 1] - adj_ptr[v])
+    cfg = np.empty(codes.shape[0], dtype=np.int64)
+    counts = np.zeros(scratch, dtype=np.int64)
+    pool = np.empty(width, dtype=np.int64)
+    z = np.empty(max(level, 1), dtype=np.int64)
+    known = np.zeros(p, dtype=np.bool_)
+    for e in range(first, pairs.shape[0], step):
+        _pc_pair(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
+                 threshold, min_rows_per_cell, second_side, found, seps, n_tests, e, cfg,
+                 counts, pool, z, known)
+
+
+@njit(cache=True)
+def _pc_pair(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
+             threshold, min_rows_per_cell, second_side, found, seps, n_tests, e, cfg, counts,
+             pool, z, known):
+    """:func:`pc_level` for pair ``e`` with the given scratch."""
+    x, y = pairs[e, 0], pairs[e, 1]
+    if second_side:
+        for t in range(adj_ptr[y], adj_ptr[y + 1]):
+            known[adj_idx[t]] = True
+    k = 0
+    for t in range(adj_ptr[x], adj_ptr[x + 1]):
+        if adj_idx[t] != y:
+            pool[k] = adj_idx[t]
+            k += 1
+    ok, tests = _first_separating_set(codes, arities, x, y, pool, k, level, which, adjust_df,
+                                      mode, alpha, threshold, min_rows_per_cell, cfg, counts, z,
+                                      seps[e], known, second_side)
+    found[e] = ok
+    n_tests[e] = tests
+    if second_side:
+        for t in range(adj_ptr[y], adj_ptr[y + 1]):
+            known[adj_idx[t]] = False

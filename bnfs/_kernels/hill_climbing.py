@@ -113,6 +113,11 @@ def score_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k, 
     """``out[e]`` = score of ``v``'s parents without / with ``us[e]`` for ``e < m``, dealt
     to ``cfg2.shape[0]`` threads (each with its scratch row)."""
     n_chunks = min(cfg2.shape[0], m)
+    if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
+        for e in range(m):
+            out[e] = _family_score(codes, arities, kind, iss, v, us[e], removing[e], parents_v,
+                                   k, cfg, q, cfg2[0], counts[0], tmp[0])
+        return
     for chunk in prange(n_chunks):
         for e in range(chunk, m, n_chunks):
             out[e] = _family_score(codes, arities, kind, iss, v, us[e], removing[e], parents_v,

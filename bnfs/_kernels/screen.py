@@ -42,16 +42,27 @@ def pair_gains(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out):
     are 2-D: one scratch row per thread, and pairs are dealt to the rows."""
     m = pairs.shape[0]
     n_chunks = min(cfg.shape[0], m)
+    if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
+        _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg[0], counts[0],
+                          out, 0, 1)
+        return
     for chunk in prange(n_chunks):
-        parent = np.empty(1, dtype=np.int64)
-        for p in range(chunk, m, n_chunks):
-            i, j = pairs[p, 0], pairs[p, 1]
-            parent[0] = i
-            out[p, 0] = _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg[chunk],
-                                       counts[chunk]) - empty_score[j]
-            parent[0] = j
-            out[p, 1] = _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg[chunk],
-                                       counts[chunk]) - empty_score[i]
+        _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg[chunk],
+                          counts[chunk], out, chunk, n_chunks)
+
+
+@njit(cache=True)
+def _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out, first,
+                      step):
+    parent = np.empty(1, dtype=np.int64)
+    for p in range(first, pairs.shape[0], step):
+        i, j = pairs[p, 0], pairs[p, 1]
+        parent[0] = i
+        out[p, 0] = _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) \
+            - empty_score[j]
+        parent[0] = j
+        out[p, 1] = _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) \
+            - empty_score[i]
 
 
 @njit(cache=True)

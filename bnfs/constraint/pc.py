@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import time
 
 import numpy as np
@@ -134,6 +135,10 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
     adj_idx = np.fromiter((v for a in lists for v in a), dtype=np.int64, count=int(adj_ptr[-1]))
     pair_arr = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     m = len(pairs)
+    # the most subsets first, so that the chunks dealt round-robin get similar work
+    subsets = [math.comb(len(lists[x]) - 1, level) for x, _ in pairs]
+    order = np.argsort(-np.asarray(subsets, dtype=np.float64), kind="stable")
+    pair_arr = np.ascontiguousarray(pair_arr[order])
     found = np.zeros(m, dtype=np.bool_)
     seps = np.zeros((m, max(level, 1)), dtype=np.int64)
     n_tests = np.zeros(m, dtype=np.int64)
@@ -148,7 +153,7 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
     tester.n_tests += int(n_tests.sum())
     out: list[frozenset | None] = [None] * m
     for e in np.flatnonzero(found).tolist():
-        out[e] = frozenset(seps[e, :level].tolist())
+        out[int(order[e])] = frozenset(seps[e, :level].tolist())
     return out
 
 
