@@ -27,8 +27,10 @@ ScoreName = Literal["loglik", "bic", "aic", "bde", "k2", "loglik-g", "bic-g", "a
 
 def counts_scratch_size(n_rows: int) -> int:
     """Cells of the dense counting table (int64, at most 32 MB per thread): tables larger
-    than this use the sparse path, which sorts the rows' cell keys instead."""
-    return max(min(4 * n_rows, 1 << 22), 1 << 16)
+    than this use the sparse path, which sorts the rows' cell keys instead. Twice the rows:
+    a table much larger than the data is mostly empty, and sorting the keys beats scanning
+    it (and leaves the memory bus to the other threads)."""
+    return max(min(2 * n_rows, 1 << 22), 1 << 12)
 
 
 def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, float]:
