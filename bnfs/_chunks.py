@@ -7,8 +7,9 @@ codes in order of appearance), the block itself is dropped, and at the end the c
 renumbered so that levels are sorted exactly as :class:`Dataset` sorts them. Peak memory
 is about twice the final code matrix (one byte per cell for up to 256 levels) plus one
 block, whatever the size of the file's text. With ``memmap`` the provisional codes are
-appended to a scratch file and the final ones written to a memory-mapped file, so memory
-holds about one block and the counting kernels read the codes through the page cache.
+appended to a scratch file and the final ones written to a file that is then memory-mapped,
+so memory holds about one block; the counting kernels read the codes through the page
+cache, whose pages the operating system can drop (they still show in the resident size).
 """
 
 from __future__ import annotations
@@ -121,10 +122,13 @@ class _Blocks:
         self.handle.close()
         if self.n_rows == 0 or width == 0:
             return
-        stored = np.memmap(self.scratch, dtype=dtype, mode="r", shape=(self.n_rows, width))
-        for start in range(0, self.n_rows, rows):
-            yield start, np.asarray(stored[start:start + rows])
-        del stored
+        itemsize = np.dtype(dtype).itemsize
+        with open(self.scratch, "rb") as stored:  # plain reads: no mapped pages stay resident
+            for start in range(0, self.n_rows, rows):
+                count = min(rows, self.n_rows - start)
+                stored.seek(start * width * itemsize)
+                part = np.fromfile(stored, dtype=dtype, count=count * width)
+                yield start, part.reshape(count, width)
 
     def close(self) -> None:
         if self.handle is not None:
@@ -226,17 +230,22 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
 
     final_dtype = _code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
     remaps = [orders[n][1].astype(final_dtype) for n in disc_names]
+    width = len(disc_names)
     if target is None:
-        codes = np.empty((n_rows, len(disc_names)), dtype=final_dtype, order="F")
-    else:
-        codes = np.memmap(target, dtype=final_dtype, mode="w+",
-                          shape=(n_rows, max(len(disc_names), 1)), order="F")
-        codes = codes[:, :len(disc_names)]
-    for start, part in blocks.slices(len(disc_names), code_dtype):
-        for j, remap in enumerate(remaps):
-            codes[start:start + part.shape[0], j] = remap[part[:, j]]
-    if target is not None:
-        codes.flush()
+        codes = np.empty((n_rows, width), dtype=final_dtype, order="F")
+        for start, part in blocks.slices(width, code_dtype):
+            for j, remap in enumerate(remaps):
+                codes[start:start + part.shape[0], j] = remap[part[:, j]]
+    else:  # column-major file written with plain writes, then mapped without touching it
+        size = np.dtype(final_dtype).itemsize
+        with open(target, "wb") as out:
+            out.truncate(n_rows * max(width, 1) * size)
+            for start, part in blocks.slices(width, code_dtype):
+                for j, remap in enumerate(remaps):
+                    out.seek((j * n_rows + start) * size)
+                    out.write(remap[part[:, j]].tobytes())
+        codes = np.memmap(target, dtype=final_dtype, mode="r+",
+                          shape=(n_rows, max(width, 1)), order="F")[:, :width]
 
     data = Dataset.__new__(Dataset)
     data.names = names

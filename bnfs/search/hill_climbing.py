@@ -98,7 +98,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
 
     Parameters
     ----------
-    data : Dataset, DataFrame, array with names or CSV path (discrete)
+    data : Dataset, DataFrame, array with names, file path or dask DataFrame (discrete)
     score : {"bic", "bde", "k2", "aic", "loglik"}
     max_parents : int, optional
         Largest parent set (default: no limit).

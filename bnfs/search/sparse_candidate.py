@@ -63,7 +63,7 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
 
     Parameters
     ----------
-    data : discrete data (Dataset, DataFrame, array with names, CSV path)
+    data : discrete data (Dataset, DataFrame, array with names, file path, dask DataFrame)
     score : {"bic", "bde", "k2", "aic", "loglik"}
     k : int, default 10
         Candidate parents per node (Shen et al. use k = p = 15).
