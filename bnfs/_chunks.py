@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._data import Dataset, _check_names, _code_dtype
+from bnfs._data import (Dataset, _check_names, _code_dtype, check_one_type,
+                        observed_categories)
 
 __all__ = ["dataset_from_chunks"]
 
@@ -41,18 +42,9 @@ class _Column:
                 self.categories = []
             known = set(self.categories)
             self.categories += [c for c in col.cat.categories if c not in known]
-            raw = col.cat.codes.to_numpy().astype(np.int64)
-            used = np.flatnonzero(np.bincount(raw, minlength=len(col.cat.categories)))
-            squeeze = np.zeros(len(col.cat.categories), dtype=np.int64)
-            squeeze[used] = np.arange(used.size)
-            raw, uniques = squeeze[raw], col.cat.categories[used]
+            raw, uniques = observed_categories(col)
         else:
-            if col.dtype == object:
-                kind = pd.api.types.infer_dtype(col, skipna=False)
-                if kind.startswith("mixed") and kind != "mixed-integer-float":
-                    types = sorted({type(v).__name__ for v in col})
-                    raise TypeError(f"column {self.name!r} mixes value types {types}; "
-                                    "convert it to one type (e.g. str) first")
+            check_one_type(self.name, col)
             try:
                 raw, uniques = pd.factorize(col)
             except TypeError as err:
@@ -208,10 +200,10 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
                 try:
                     part[:, j] = frame[name].to_numpy(dtype=np.float64)
                 except (TypeError, ValueError):
+                    first_row = offset - missing.shape[0]
                     raise ValueError(f"column {name!r} is float in the first block but holds "
-                                     f"{frame[name].dtype} values at rows {offset - missing.shape[0]}"
-                                     f"-{offset}; pass discrete=[{name!r}] or fix the "
-                                     "file") from None
+                                     f"{frame[name].dtype} values at rows {first_row}-{offset}; "
+                                     f"pass discrete=[{name!r}] or fix the file") from None
                 if not np.isfinite(part[:, j]).all():
                     raise ValueError(f"column {name!r} has infinite values")
             floats.append(part)

@@ -52,22 +52,33 @@ def _missing_message(name: str, missing: np.ndarray) -> str:
             "remove them or pass dropna=True")
 
 
+def observed_categories(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Codes of a categorical column renumbered to its observed categories (in category
+    order), and those categories."""
+    raw = col.cat.codes.to_numpy(dtype=np.int64)
+    used = np.flatnonzero(np.bincount(raw, minlength=len(col.cat.categories)))
+    remap = np.full(len(col.cat.categories), -1, dtype=np.int64)
+    remap[used] = np.arange(used.size)
+    return remap[raw], col.cat.categories[used]
+
+
+def check_one_type(name: str, col: pd.Series) -> None:
+    """TypeError when an object column mixes value types (numbers and strings, say)."""
+    if col.dtype == object:
+        kind = pd.api.types.infer_dtype(col, skipna=False)
+        if kind.startswith("mixed") and kind != "mixed-integer-float":
+            types = sorted({type(v).__name__ for v in col})
+            raise TypeError(f"column {name!r} mixes value types {types}; "
+                            "convert it to one type (e.g. str) first")
+
+
 def _encode_column(name: str, col: pd.Series, max_levels: int):
     """Return (codes as int64, states tuple) for one discrete column."""
     if isinstance(col.dtype, pd.CategoricalDtype):
-        raw = col.cat.codes.to_numpy(dtype=np.int64)
-        used = np.flatnonzero(np.bincount(raw, minlength=len(col.cat.categories)))
-        states = tuple(col.cat.categories[used])
-        remap = np.full(len(col.cat.categories), -1, dtype=np.int64)
-        remap[used] = np.arange(used.size)
-        codes = remap[raw]
+        codes, observed = observed_categories(col)
+        states = tuple(observed)
     else:
-        if col.dtype == object:
-            kind = pd.api.types.infer_dtype(col, skipna=False)
-            if kind.startswith("mixed") and kind != "mixed-integer-float":
-                types = sorted({type(v).__name__ for v in col})
-                raise TypeError(f"column {name!r} mixes value types {types}; "
-                                "convert it to one type (e.g. str) first")
+        check_one_type(name, col)
         try:
             raw, uniques = pd.factorize(col, sort=True)
         except TypeError as err:
