@@ -1,0 +1,111 @@
+"""Properties every learner must keep on any data (hypothesis draws the data sets):
+valid graphs, black- and whitelists, max_parents, blanket symmetry, invariances,
+reproducibility and independence of n_jobs."""
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings, strategies as st
+
+import bnfs
+from bnfs import DAG, PDAG
+
+
+@st.composite
+def discrete_frames(draw, min_cols=2, max_cols=6):
+    """Rows from a random chain of noisy copies: columns depend on earlier ones, with
+    2-4 levels each, so that learners find some arcs and some independences."""
+    p = draw(st.integers(min_cols, max_cols))
+    n = draw(st.integers(60, 400))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    columns = {}
+    for j in range(p):
+        arity = int(rng.integers(2, 5))
+        fresh = rng.integers(0, arity, n)
+        if j and rng.random() < 0.7:
+            source = columns[f"x{int(rng.integers(0, j))}"]
+            copy = rng.random(n) < rng.uniform(0.5, 0.95)
+            fresh = np.where(copy, source % arity, fresh)
+        fresh[:arity] = np.arange(arity)  # every level present: no constant column
+        columns[f"x{j}"] = fresh
+    return pd.DataFrame({k: [f"s{v}" for v in col] for k, col in columns.items()})
+
+
+def _acyclic(graph) -> bool:
+    directed = nx.DiGraph(graph.arcs)
+    directed.add_nodes_from(graph.nodes)
+    return nx.is_directed_acyclic_graph(directed)
+
+
+SCORE_LEARNERS = [bnfs.hill_climbing, bnfs.tabu_search, bnfs.sparse_candidate, bnfs.screen_based]
+CONSTRAINT_LEARNERS = [bnfs.pc_stable, bnfs.grow_shrink, bnfs.iamb, bnfs.tpda]
+
+
+@given(discrete_frames(), st.integers(1, 3), st.data())
+def test_score_based_graphs_respect_every_constraint(frame, max_parents, data):
+    names = list(frame.columns)
+    pairs = [(u, v) for u in names for v in names if u != v]
+    black = data.draw(st.lists(st.sampled_from(pairs), max_size=3, unique=True))
+    allowed = [p for p in pairs if p not in black and p[::-1] not in black]
+    white = data.draw(st.lists(st.sampled_from(allowed), max_size=1)) if allowed else []
+    for learner in SCORE_LEARNERS:
+        options = {"max_parents": max_parents, "blacklist": black}
+        if learner is not bnfs.screen_based:
+            options["whitelist"] = white
+        dag = learner(frame, progress=False, **options)
+        assert isinstance(dag, DAG) and set(dag.nodes) == set(names)
+        assert _acyclic(dag), learner.__name__
+        assert max(len(dag.parents(v)) for v in dag.nodes) <= max(max_parents, 1)
+        assert not any(dag.has_arc(u, v) for u, v in black), learner.__name__
+        if learner is not bnfs.screen_based:
+            assert all(dag.has_arc(u, v) for u, v in white), learner.__name__
+        recomputed = bnfs.score(dag, frame, "bic")
+        assert abs(dag.learning["score_value"] - recomputed) <= 1e-9 * abs(recomputed)
+
+
+@given(discrete_frames())
+def test_constraint_based_graphs_are_valid_pdags(frame):
+    for learner in CONSTRAINT_LEARNERS:
+        pdag = learner(frame)
+        assert isinstance(pdag, PDAG) and set(pdag.nodes) == set(frame.columns)
+        assert _acyclic(pdag), learner.__name__
+        extension = pdag.to_dag()  # a consistent extension, or the PDAG's own arcs
+        assert _acyclic(extension)
+
+
+@given(discrete_frames())
+def test_markov_blankets_of_a_dag_are_symmetric(frame):
+    dag = bnfs.hill_climbing(frame, progress=False)
+    for x in dag.nodes:
+        for y in dag.markov_blanket(x):
+            assert x in dag.markov_blanket(y), (x, y)
+
+
+@given(discrete_frames(min_cols=3), st.randoms(use_true_random=False))
+def test_pc_stable_ignores_column_order_and_state_names(frame, random):
+    base = bnfs.pc_stable(frame, alpha=0.05)
+    skeleton = {frozenset(e) for e in base.skeleton().edges}
+    order = list(frame.columns)
+    random.shuffle(order)
+    shuffled = bnfs.pc_stable(frame[order], alpha=0.05)
+    assert {frozenset(e) for e in shuffled.skeleton().edges} == skeleton
+    renamed = frame.apply(lambda col: col.map(lambda s: "z" + s[::-1] * 2))
+    assert bnfs.pc_stable(renamed, alpha=0.05) == base
+
+
+@given(discrete_frames(min_cols=3), st.integers(0, 2**16))
+def test_same_seed_same_result_and_n_jobs_never_matters(frame, seed):
+    first = bnfs.hill_climbing(frame, restarts=2, seed=seed, progress=False)
+    again = bnfs.hill_climbing(frame, restarts=2, seed=seed, progress=False, n_jobs=2)
+    assert first == again and first.learning["score_value"] == again.learning["score_value"]
+    assert bnfs.pc_stable(frame, n_jobs=2) == bnfs.pc_stable(frame)
+    target = frame.columns[-1]
+    assert bnfs.kiamb_mb(frame, target, seed=seed) == bnfs.kiamb_mb(frame, target, seed=seed)
+
+
+@settings(max_examples=10)
+@given(discrete_frames(min_cols=3, max_cols=4), st.integers(0, 2**16))
+def test_bootstrap_is_reproducible(frame, seed):
+    one = bnfs.boot_strength(frame, R=4, seed=seed)
+    two = bnfs.boot_strength(frame, R=4, seed=seed, n_jobs=2)
+    pd.testing.assert_frame_equal(one, two)
