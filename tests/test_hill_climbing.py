@@ -146,3 +146,41 @@ def test_the_local_score_cache_is_bounded():
     cache = _hc.new_cache()
     fill(cache, _hc.CACHE_ENTRIES + 10)
     assert len(cache) == 10 and cache[_hc.CACHE_ENTRIES + 9] == _hc.CACHE_ENTRIES + 9
+
+
+def test_max_time_returns_the_graph_so_far_with_a_warning():
+    frame = reference.data("alarm")
+    with pytest.warns(RuntimeWarning, match="max_time reached"):
+        dag = hill_climbing(frame, max_time=0.0, restarts=3, seed=0)
+    assert dag.n_arcs == 0 and dag.learning["stopped_early"] == "max_time reached"
+    assert hill_climbing(frame, max_time=1e6).learning["stopped_early"] is None
+    with pytest.raises(ValueError, match="max_time"):
+        hill_climbing(frame, max_time=-1)
+
+
+def test_ctrl_c_stops_the_search_cleanly(monkeypatch):
+    import os
+    import signal
+    import sys
+
+    from bnfs import score
+    from bnfs.search._state import SearchState
+
+    frame = reference.data("alarm")
+    full = hill_climbing(frame)
+    run = SearchState.run
+
+    def interrupted_run(self, *args):
+        os.kill(os.getpid(), signal.SIGINT)  # the handler only marks the budget
+        return run(self, *args)
+
+    monkeypatch.setattr(SearchState, "run", interrupted_run)
+    module = sys.modules["bnfs.search.hill_climbing"]
+    monkeypatch.setattr(module, "CHUNK", 5)  # moves per compiled call
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        dag = hill_climbing(frame)
+    assert signal.getsignal(signal.SIGINT) is before
+    assert dag.learning["stopped_early"] == "interrupted"
+    assert dag.learning["moves"] == 5 < full.learning["moves"]
+    assert dag.learning["score_value"] == pytest.approx(score(dag, frame, "bic"), rel=1e-12)

@@ -14,6 +14,7 @@ from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.parallel import compiled_threads
 from bnfs.scores import ScoreName
+from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 
 __all__ = ["hill_climbing", "tabu_search"]
@@ -44,9 +45,9 @@ def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_j
 
 
 def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
-          progress, desc: str) -> None:
-    """Run moves until no improving one is left (or the tabu budget or ``max_iter`` ends);
-    with ``tabu`` the best graph seen is restored at the end."""
+          progress, desc: str, budget: Budget | None = None) -> None:
+    """Run moves until no improving one is left (or the tabu budget, ``max_iter`` or the
+    time ``budget`` ends); with ``tabu`` the best graph seen is restored at the end."""
     tabu_buf = np.zeros(tabu, dtype=np.int64)
     state.best_parents = state.parents.copy()
     state.best_npar = state.npar.copy()
@@ -56,7 +57,7 @@ def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
     with tqdm(desc=desc, unit="move", disable=progress, leave=False) as bar:
         while True:
             steps = CHUNK if max_iter is None else min(CHUNK, max_iter - done)
-            if steps <= 0:
+            if steps <= 0 or (budget is not None and budget.spent()):
                 break
             before = state.moves
             status = state.run(steps, tabu_buf, max_tabu, best_score)
@@ -88,8 +89,9 @@ def perturb(state: SearchState, n_moves: int, rng: np.random.Generator) -> None:
 def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = None,
                   blacklist=None, whitelist=None, start: DAG | None = None, iss: float = 1.0,
                   tabu: int = 0, max_tabu: int | None = None, restarts: int = 0,
-                  perturb_moves: int = 1, max_iter: int | None = None, seed=None,
-                  progress: bool | None = None, n_jobs: int | None = None) -> DAG:
+                  perturb_moves: int = 1, max_iter: int | None = None,
+                  max_time: float | None = None, seed=None, progress: bool | None = None,
+                  n_jobs: int | None = None) -> DAG:
     """Learn a DAG by greedy hill climbing on a decomposable score.
 
     Each step takes the single arc addition, removal or reversal that increases the score
@@ -118,6 +120,9 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
         climbed again; the best result is kept.
     max_iter : int, optional
         Largest number of moves per climb.
+    max_time : float, optional
+        Seconds after which the search stops and returns the best graph so far with a
+        RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once).
     seed : int or numpy.random.Generator, optional
         Randomness of the restarts.
     progress : bool, optional
@@ -158,23 +163,30 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     rng = check_seed(seed)
     disable = None if progress is None else not progress
 
-    state.set_candidates(state.all_candidates())
-    climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter, progress=disable,
-          desc="hill climbing")
-    best = (state.total, state.parents.copy(), state.npar.copy())
-    for r in range(restarts):
-        perturb(state, perturb_moves, rng)
+    budget = Budget(max_time)
+    with budget.catching_interrupts():
+        state.set_candidates(state.all_candidates())
         climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter, progress=disable,
-              desc=f"restart {r + 1}/{restarts}")
-        if state.total > best[0] + 1e-9:
-            best = (state.total, state.parents.copy(), state.npar.copy())
-        else:
-            state.set_parents(best[1], best[2])
+              desc="hill climbing", budget=budget)
+        best = (state.total, state.parents.copy(), state.npar.copy())
+        for r in range(restarts):
+            if budget.spent():
+                break
+            perturb(state, perturb_moves, rng)
+            climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter, progress=disable,
+                  desc=f"restart {r + 1}/{restarts}", budget=budget)
+            if state.total > best[0] + 1e-9:
+                best = (state.total, state.parents.copy(), state.npar.copy())
+            else:
+                state.set_parents(best[1], best[2])
+    budget.warn("hill_climbing")
     learning = {
         "algorithm": "tabu_search" if tabu else "hill_climbing", "score": state.score,
         "arguments": {"max_parents": state.max_parents, "iss": state.iss, "tabu": tabu,
                       "max_tabu": max_tabu, "restarts": restarts,
-                      "perturb_moves": perturb_moves, "max_iter": max_iter},
+                      "perturb_moves": perturb_moves, "max_iter": max_iter,
+                      "max_time": max_time},
+        "stopped_early": budget.reason,
         "n_jobs": state.threads,
         **state.work_done(), "score_value": state.total,
         "seconds": time.perf_counter() - started,

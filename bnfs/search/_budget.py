@@ -1,0 +1,58 @@
+"""Stopping a long search early, on a time limit or at Ctrl-C, with the best graph so far.
+
+The searches run in compiled chunks of moves; between chunks they ask :meth:`Budget.spent`.
+Ctrl-C does not raise inside a search: a SIGINT handler (main thread only) records it and
+the search stops at the next check, so the state is never left half-updated. A second
+Ctrl-C raises KeyboardInterrupt as usual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+import warnings
+
+from bnfs._validate import check_float
+
+
+class Budget:
+    """``max_time`` seconds (None: no limit) and an interruption flag for one search."""
+
+    def __init__(self, max_time: float | None):
+        if max_time is not None:
+            max_time = check_float(max_time, "max_time", 0.0)
+        self.deadline = None if max_time is None else time.perf_counter() + max_time
+        self.reason: str | None = None
+
+    def spent(self) -> bool:
+        """True once the time is up or the user pressed Ctrl-C."""
+        if self.reason is None and self.deadline is not None and \
+                time.perf_counter() >= self.deadline:
+            self.reason = "max_time reached"
+        return self.reason is not None
+
+    @contextlib.contextmanager
+    def catching_interrupts(self):
+        """Within this block the first Ctrl-C only marks the budget as spent."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = signal.getsignal(signal.SIGINT)
+
+        def handler(signum, frame):
+            self.reason = "interrupted"
+            signal.signal(signal.SIGINT, previous)  # a second Ctrl-C stops at once
+
+        signal.signal(signal.SIGINT, handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def warn(self, who: str) -> None:
+        """Warn that ``who`` stopped early, if it did."""
+        if self.reason is not None:
+            warnings.warn(f"{who} stopped early ({self.reason}); returning the best graph "
+                          "found so far", RuntimeWarning, stacklevel=3)
