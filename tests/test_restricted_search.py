@@ -171,3 +171,15 @@ def test_n_jobs_is_checked(alarm):
         hill_climbing(alarm, n_jobs=0)
     with pytest.raises(TypeError, match="n_jobs"):
         sparse_candidate(alarm, n_jobs=1.5)
+
+
+def test_max_time_stops_sparse_candidate_and_post_processing(alarm):
+    with pytest.warns(RuntimeWarning, match="max_time reached"):
+        dag = sparse_candidate(alarm, k=5, max_time=0.0, post_process=1000)
+    assert dag.n_arcs == 0 and dag.learning["stopped_early"] == "max_time reached"
+    with pytest.warns(RuntimeWarning, match="post_process stopped early"):
+        kept = post_process(DAG(list(alarm.columns)), alarm, n_ops=10_000, max_time=0.0)
+    assert kept.learning["post_process"]["kept"] == 0
+    assert kept.learning["post_process"]["stopped_early"] == "max_time reached"
+    done = post_process(DAG(list(alarm.columns)), alarm, n_ops=2_000, seed=0, max_time=1e6)
+    assert done.learning["post_process"]["stopped_early"] is None

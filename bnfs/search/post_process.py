@@ -11,6 +11,7 @@ from bnfs._kernels import random_search as _rs
 from bnfs._validate import check_float, check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
+from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 
 __all__ = ["post_process", "random_post_process"]
@@ -20,8 +21,9 @@ CHUNK = 100_000  # operations per compiled call between progress-bar updates
 
 def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator,
                         p_add: float = 0.8, p_remove: float = 0.1,
-                        progress: bool | None = None) -> int:
-    """Run ``n_ops`` random operations on a search state; return how many were kept.
+                        progress: bool | None = None, budget: Budget | None = None) -> int:
+    """Run ``n_ops`` random operations on a search state (fewer when the ``budget`` runs
+    out); return how many were kept.
 
     The state's node scores must be current (any ``set_candidates`` call makes them so);
     its candidate table is not used and is stale afterwards.
@@ -41,7 +43,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     order = state.order
     with tqdm(total=n_ops, desc="random post-processing", unit="op", disable=progress,
               leave=False, unit_scale=True) as bar:
-        while done < n_ops:
+        while done < n_ops and not (budget is not None and budget.spent()):
             chunk = min(CHUNK, n_ops - done)
             if arc_list.shape[0] < n_arcs + chunk:  # room for every arc this chunk could add
                 grown = np.zeros((n_arcs + chunk, 2), dtype=np.int64)
@@ -70,7 +72,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
 def post_process(dag: DAG, data, n_ops: int = 5_000_000, score: ScoreName = "bic", *,
                  iss: float = 1.0, max_parents: int | None = None, blacklist=None,
                  whitelist=None, p_add: float = 0.8, p_remove: float = 0.1, seed=None,
-                 progress: bool | None = None) -> DAG:
+                 max_time: float | None = None, progress: bool | None = None) -> DAG:
     """Improve a DAG by random hill climbing: random edits kept when the score rises.
 
     Each operation is the addition of a random arc (probability ``p_add``), the removal
@@ -89,6 +91,9 @@ def post_process(dag: DAG, data, n_ops: int = 5_000_000, score: ScoreName = "bic
     p_add, p_remove : float
         Probabilities of an addition and a removal (reversal gets the rest): 0.8 / 0.1.
     seed : int or numpy.random.Generator
+    max_time : float, optional
+        Seconds after which the remaining operations are skipped (with a RuntimeWarning);
+        Ctrl-C does the same.
     progress : bool, optional
 
     Returns
@@ -120,10 +125,14 @@ def post_process(dag: DAG, data, n_ops: int = 5_000_000, score: ScoreName = "bic
     rng = check_seed(seed)
     state.set_candidates([np.zeros(0, dtype=np.int64)] * state.n)
     before = state.total
-    kept = random_post_process(state, n_ops, rng, p_add, p_remove,
-                               None if progress is None else not progress)
+    budget = Budget(max_time)
+    with budget.catching_interrupts():
+        kept = random_post_process(state, n_ops, rng, p_add, p_remove,
+                                   None if progress is None else not progress, budget)
+    budget.warn("post_process")
     learning = dict(dag.learning)
     learning["post_process"] = {"n_ops": n_ops, "kept": kept, "score": state.score,
+                                "stopped_early": budget.reason,
                                 "score_before": before, "score_after": state.total,
                                 "seconds": time.perf_counter() - started}
     learning["score_value"] = state.total

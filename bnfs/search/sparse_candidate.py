@@ -12,6 +12,7 @@ from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
+from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import climb, prepare
 from bnfs.search.post_process import random_post_process
@@ -51,8 +52,8 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
 def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
                      max_parents: int | None = None, max_rounds: int = 10, blacklist=None,
                      whitelist=None, start: DAG | None = None, iss: float = 1.0,
-                     post_process: int = 0, seed=None, progress: bool | None = None,
-                     n_jobs: int | None = None) -> DAG:
+                     post_process: int = 0, seed=None, max_time: float | None = None,
+                     progress: bool | None = None, n_jobs: int | None = None) -> DAG:
     """Learn a DAG by the sparse-candidate algorithm: restrict, maximise, repeat.
 
     *Restrict*: each node gets k candidate parents, its current parents plus those whose
@@ -76,6 +77,9 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
         see :func:`bnfs.search.post_process.post_process`.
     seed : int or numpy.random.Generator
         Randomness of the post-processing.
+    max_time : float, optional
+        Seconds after which the search stops and returns the best graph so far with a
+        RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once).
     progress : bool, optional
     n_jobs : int, optional
         Threads for the local scores of each step and of the restrict step (-1: every core);
@@ -111,25 +115,30 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     rng = check_seed(seed)
     disable = None if progress is None else not progress
 
-    state.set_candidates([np.zeros(0, dtype=np.int64)] * state.n)
-    previous = state.total
-    rounds = 0
-    for rounds in range(1, max_rounds + 1):
-        state.set_candidates(select_candidates(state, k, disable))
-        climb(state, tabu=0, max_tabu=0, max_iter=None, progress=disable,
-              desc=f"sparse candidate round {rounds}")
-        logger.info("sparse_candidate round %d: score %.4f", rounds, state.total)
-        if state.total <= previous + 1e-9:
-            break
+    budget = Budget(max_time)
+    kept = rounds = 0
+    with budget.catching_interrupts():
+        state.set_candidates([np.zeros(0, dtype=np.int64)] * state.n)
         previous = state.total
-    kept = 0
-    if post_process:
-        kept = random_post_process(state, post_process, rng, progress=disable)
+        for rounds in range(1, max_rounds + 1):
+            if budget.spent():
+                break
+            state.set_candidates(select_candidates(state, k, disable))
+            climb(state, tabu=0, max_tabu=0, max_iter=None, progress=disable,
+                  desc=f"sparse candidate round {rounds}", budget=budget)
+            logger.info("sparse_candidate round %d: score %.4f", rounds, state.total)
+            if state.total <= previous + 1e-9:
+                break
+            previous = state.total
+        if post_process:
+            kept = random_post_process(state, post_process, rng, progress=disable,
+                                       budget=budget)
+    budget.warn("sparse_candidate")
     learning = {
         "algorithm": "sparse_candidate", "score": state.score,
         "arguments": {"k": k, "max_parents": state.max_parents, "max_rounds": max_rounds,
-                      "iss": state.iss, "post_process": post_process},
-        "n_jobs": state.threads,
+                      "iss": state.iss, "post_process": post_process, "max_time": max_time},
+        "n_jobs": state.threads, "stopped_early": budget.reason,
         "rounds": rounds, **state.work_done(),
         "post_process_kept": kept, "score_value": state.total,
         "seconds": time.perf_counter() - started,
