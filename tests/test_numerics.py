@@ -1,0 +1,92 @@
+"""Numerical safety: exact log-gamma sums (mpmath), zero counts, single-state columns,
+and ten million rows."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bnfs import Dataset, Scorer
+from bnfs.citests import CITest
+
+mpmath = pytest.importorskip("mpmath")
+mpmath.mp.dps = 50
+
+
+def _exact_bdeu(table: np.ndarray, iss: float) -> float:
+    q, r = table.shape
+    a_j, a_jk = mpmath.mpf(iss) / q, mpmath.mpf(iss) / (q * r)
+    total = mpmath.mpf(0)
+    for row in table:
+        total += mpmath.loggamma(a_j) - mpmath.loggamma(a_j + int(row.sum()))
+        for c in row:
+            total += mpmath.loggamma(a_jk + int(c)) - mpmath.loggamma(a_jk)
+    return float(total)
+
+
+def _exact_k2(table: np.ndarray) -> float:
+    r = table.shape[1]
+    total = mpmath.mpf(0)
+    for row in table:
+        total += mpmath.loggamma(r) - mpmath.loggamma(int(row.sum()) + r)
+        total += sum(mpmath.loggamma(int(c) + 1) for c in row)
+    return float(total)
+
+
+def _roundoff(table: np.ndarray, iss: float) -> float:
+    """What double precision can promise: a few ulps of the largest log-gamma terms (a
+    cell of 500,000 rows has lgamma ~ 6e6, so its ulp is ~1e-9)."""
+    biggest = max(math.lgamma(float(table.sum()) + max(iss, 2.0)), 1.0)
+    return 16 * np.finfo(float).eps * biggest * table.size
+
+
+def _frame(table: np.ndarray) -> pd.DataFrame:
+    """Rows whose (parent, child) counts are ``table``."""
+    parent, child = [], []
+    for j, row in enumerate(table):
+        for k, c in enumerate(row):
+            parent += [f"p{j}"] * int(c)
+            child += [f"c{k}"] * int(c)
+    return pd.DataFrame({"parent": parent, "child": child})
+
+
+@pytest.mark.parametrize("iss", [1e-6, 1e-3, 1.0, 10.0, 1e4])
+@pytest.mark.parametrize("counts", [[[1, 0, 5], [7, 0, 0], [2, 2, 90000]],
+                                    [[1, 1], [1, 1]], [[500000, 3], [1, 0]]])
+def test_bdeu_and_k2_equal_exact_log_gamma_sums(iss, counts):
+    table = np.array(counts)
+    frame = _frame(table)
+    bdeu = Scorer(frame, "bde", iss=iss).local("child", ["parent"])
+    assert abs(bdeu - _exact_bdeu(table, iss)) <= _roundoff(table, iss)
+    k2 = Scorer(frame, "k2").local("child", ["parent"])
+    assert abs(k2 - _exact_k2(table)) <= _roundoff(table, 1.0)
+
+
+def test_scores_and_tests_stay_finite_with_empty_cells_and_ten_million_rows():
+    n = 10_000_000
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2, n).astype(np.uint8)
+    y = np.where(rng.random(n) < 0.999, x, 1 - x).astype(np.uint8)
+    z = np.zeros(n, dtype=np.uint8)
+    z[:3] = 1  # a nearly constant column: most cells of any table holding it are empty
+    data = Dataset.from_codes(np.column_stack([x, y, z]), ["x", "y", "z"])
+    ones = float(y.sum())
+    expected_loglik = ones * math.log(ones / n) + (n - ones) * math.log((n - ones) / n)
+    for label in ("loglik", "bic", "aic", "bde", "k2"):
+        scorer = Scorer(data, label)
+        for parents in ([], ["x"], ["x", "z"]):
+            assert math.isfinite(scorer.local("y", parents)), (label, parents)
+    assert Scorer(data, "loglik").local("y") == pytest.approx(expected_loglik, rel=1e-12)
+    test = CITest(data, "g2")
+    for given in ([], ["z"], ["x", "z"]):
+        result = test("y", "z", [g for g in given if g != "z"] if "z" in given else given)
+        assert math.isfinite(result.statistic) and 0.0 <= result.p_value <= 1.0
+    assert not test.independent("x", "y", ["z"])
+
+
+def test_single_state_after_filtering_is_refused_with_its_name():
+    frame = pd.DataFrame({"a": ["u", "v", "u", "v"], "b": ["w", "w", "w", "t"]})
+    kept = frame[frame["b"] == "w"]
+    with pytest.raises(ValueError, match="column 'b' has a single level"):
+        Dataset(kept)
