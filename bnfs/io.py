@@ -194,6 +194,8 @@ def parse_arff(text: str) -> pd.DataFrame:
             continue
         if lowered.startswith("@attribute"):
             name, kind = _attribute(line[len("@attribute"):].strip(), number)
+            if name in names:
+                raise ValueError(f"ARFF line {number}: attribute {name!r} is declared twice")
             names.append(name)
             kinds.append(kind)
             continue
@@ -214,8 +216,11 @@ def parse_arff(text: str) -> pd.DataFrame:
             row = ["0"] * len(names)
             for item in line.strip("{}").split(","):
                 if item.strip():
-                    index, value = item.strip().split(None, 1)
-                    row[int(index)] = value
+                    parts = item.strip().split(None, 1)
+                    if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) >= len(names):
+                        raise ValueError(f"ARFF sparse row item {item.strip()!r} is not "
+                                         f"'index value' with an index below {len(names)}")
+                    row[int(parts[0])] = parts[1].strip().strip("'\"")
         else:
             row = next(csv.reader(io.StringIO(line), quotechar="'", skipinitialspace=True))
             row = [v.strip().strip('"') for v in row]
@@ -232,6 +237,10 @@ def parse_arff(text: str) -> pd.DataFrame:
             except ValueError as err:
                 raise ValueError(f"ARFF attribute {name!r} is numeric but holds {err}") from None
         elif isinstance(kind, list):
+            unknown = sorted({v for v in values if v is not None} - set(kind))
+            if unknown:
+                raise ValueError(f"ARFF attribute {name!r} holds {unknown[:3]}, not among its "
+                                 f"declared levels {kind[:5]}")
             columns[name] = pd.Categorical(values, categories=kind)
         else:
             columns[name] = pd.Series(values, dtype=object)
@@ -241,7 +250,9 @@ def parse_arff(text: str) -> pd.DataFrame:
 def _attribute(spec: str, number: int) -> tuple[str, object]:
     if spec.startswith(("'", '"')):
         quote = spec[0]
-        end = spec.index(quote, 1)
+        end = spec.find(quote, 1)
+        if end < 0:
+            raise ValueError(f"ARFF line {number}: the attribute name's quote is not closed")
         name, rest = spec[1:end], spec[end + 1:].strip()
     else:
         parts = spec.split(None, 1)
@@ -250,9 +261,15 @@ def _attribute(spec: str, number: int) -> tuple[str, object]:
         name, rest = parts
     lowered = rest.lower()
     if rest.startswith("{"):
-        levels = next(csv.reader(io.StringIO(rest.strip()[1:-1]), quotechar="'",
-                                 skipinitialspace=True))
-        return name, [v.strip().strip('"') for v in levels]
+        inside = rest.strip()[1:-1]
+        if not rest.strip().endswith("}") or not inside.strip():
+            raise ValueError(f"ARFF line {number}: nominal attribute {name!r} needs levels "
+                             "in {...}")
+        levels = [v.strip().strip('"') for v in next(csv.reader(
+            io.StringIO(inside), quotechar="'", skipinitialspace=True))]
+        if len(set(levels)) != len(levels):
+            raise ValueError(f"ARFF line {number}: attribute {name!r} repeats a level")
+        return name, levels
     if lowered in ("numeric", "real", "integer") or lowered.startswith(("numeric", "real")):
         return name, "numeric"
     if lowered.startswith(("string", "date")):

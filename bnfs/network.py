@@ -177,14 +177,35 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+def _numbers(tokens: list[str], child: str, count: int) -> np.ndarray:
+    """``count`` probabilities of ``child``'s table, or a ValueError saying what is wrong."""
+    try:
+        values = np.array(tokens, dtype=np.float64)
+    except ValueError:
+        raise ValueError(f"BIF: non-numeric probability in the table of {child!r}: "
+                         f"{tokens[:5]}") from None
+    if values.size != count:
+        raise ValueError(f"BIF: the table of {child!r} needs {count} values here, got "
+                         f"{values.size}")
+    return values
+
+
 def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
     """Parse BIF text (the interchange format of bnlearn, pgmpy, Hugin's tools).
 
     Supports ``variable`` blocks of discrete type, ``probability`` blocks with ``table``
     (root nodes) or one row per parent configuration and an optional ``default`` row;
-    ``property`` lines are ignored.
+    ``property`` lines are ignored. Malformed text raises ValueError.
     """
-    toks = _tokens(text)
+    if not isinstance(text, str):
+        raise TypeError(f"BIF text must be a string, got {type(text).__name__}")
+    try:
+        return _parse_bif(_tokens(text), name)
+    except IndexError:  # a token was expected where the text ends
+        raise ValueError("BIF: unexpected end of file") from None
+
+
+def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
     pos = 0
 
     def expect(tok: str) -> None:
@@ -241,6 +262,8 @@ def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
                         raise ValueError(f"BIF: variable {var!r} is not discrete")
                     pos += 1
                     expect("[")
+                    if not toks[pos].isdigit():
+                        raise ValueError(f"BIF: variable {var!r} has level count {toks[pos]!r}")
                     k = int(toks[pos])
                     pos += 1
                     expect("]")
@@ -249,6 +272,10 @@ def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
                     expect(";")
                     if len(levels) != k:
                         raise ValueError(f"BIF: variable {var!r} declares {k} levels, lists {len(levels)}")
+                    if var in states:
+                        raise ValueError(f"BIF: variable {var!r} is declared twice")
+                    if len(set(levels)) != len(levels):
+                        raise ValueError(f"BIF: variable {var!r} repeats a level")
                     states[var] = tuple(levels)
                     order.append(var)
                 else:  # property ... ;
@@ -270,18 +297,18 @@ def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
             while toks[pos] != "}":
                 if toks[pos] == "table":
                     pos += 1
-                    values = np.array(until(";"), dtype=np.float64)
+                    values = _numbers(until(";"), child, table.size)
                     if parents:
                         raise ValueError(f"BIF: 'table' form with parents (node {child!r}) is "
                                          "not supported; list one row per parent configuration")
                     table[...] = values
                 elif toks[pos] == "default":
                     pos += 1
-                    default = np.array(until(";"), dtype=np.float64)
+                    default = _numbers(until(";"), child, k)
                 elif toks[pos] == "(":
                     pos += 1
                     config = until(")")
-                    values = np.array(until(";"), dtype=np.float64)
+                    values = _numbers(until(";"), child, k)
                     try:
                         index = tuple(states[p].index(s) for p, s in zip(parents, config, strict=True))
                     except ValueError:
@@ -299,6 +326,8 @@ def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
         else:
             raise ValueError(f"BIF: unexpected token {tok!r}")
 
+    if not order:
+        raise ValueError("BIF: no variables")
     arcs = [(p, v) for v in order if v in tables for p in tables[v][0]]
     dag = DAG(order, arcs)
     cpts = {}

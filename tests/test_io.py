@@ -71,3 +71,28 @@ def test_file_errors(tmp_path):
         read_table(tmp_path / "empty.csv")
     with pytest.raises(IsADirectoryError):
         read_table(tmp_path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("@relation r\n@attribute a {u,v}\n@data\nw\n", "not among its declared levels"),
+    ("@relation r\n@attribute a {u,v}\n@attribute b numeric\n@data\n{5 1}\n", "index below 2"),
+    ("@relation r\n@attribute a {u,v}\n@attribute b numeric\n@data\n{-1 1}\n", "index below 2"),
+    ("@relation r\n@attribute 'a b {u,v}\n@data\nu\n", "quote is not closed"),
+    ("@relation r\n@attribute a {\n@data\nu\n", "needs levels"),
+    ("@relation r\n@attribute a {u,u}\n@data\nu\n", "repeats a level"),
+    ("@relation r\n@attribute a {u,v}\n@attribute a numeric\n@data\nu,1\n", "declared twice"),
+])
+def test_arff_defects_found_by_fuzzing(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_arff(text)
+
+
+@pytest.mark.parametrize("cut", [10, 60, 120, 400])
+def test_truncated_bif_is_a_value_error(cut):
+    from bnfs import datasets, write_bif
+    from bnfs.network import parse_bif
+    text = write_bif(datasets.network_model("asia"))
+    with pytest.raises(ValueError, match="BIF"):
+        parse_bif(text[:cut])
+    with pytest.raises(ValueError, match="no variables"):
+        parse_bif("")
