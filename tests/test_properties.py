@@ -69,8 +69,14 @@ def test_constraint_based_graphs_are_valid_pdags(frame):
         pdag = learner(frame)
         assert isinstance(pdag, PDAG) and set(pdag.nodes) == set(frame.columns)
         assert _acyclic(pdag), learner.__name__
-        extension = pdag.to_dag()  # a consistent extension, or the PDAG's own arcs
-        assert _acyclic(extension)
+        try:  # sampled data can give colliders that no DAG reproduces: a documented error
+            extension = pdag.to_dag()
+        except ValueError as err:
+            assert "no consistent extension" in str(err)
+            continue
+        assert _acyclic(extension) and set(pdag.arcs) <= set(extension.arcs)
+        assert {frozenset(e) for e in extension.skeleton().edges} == \
+            {frozenset(e) for e in pdag.skeleton().edges}
 
 
 @given(discrete_frames())
