@@ -1,0 +1,93 @@
+"""Hostile input across the public API: each case gets a ValueError / TypeError that names
+the parameter or column (or a documented result), and the caller's frame is never changed."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnfs
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return bnfs.datasets.sample("asia", 300, seed=0)
+
+
+REFUSED = [
+    ("one row", lambda f: bnfs.hill_climbing(f.iloc[:1]), ValueError, "single level"),
+    ("alpha as text", lambda f: bnfs.pc_stable(f, alpha="0.05"), TypeError, "alpha"),
+    ("alpha above 1", lambda f: bnfs.pc_stable(f, alpha=1.5), ValueError, "alpha"),
+    ("float max_parents", lambda f: bnfs.hill_climbing(f, max_parents=2.5), TypeError,
+     "max_parents"),
+    ("bool max_parents", lambda f: bnfs.hill_climbing(f, max_parents=True), TypeError,
+     "max_parents"),
+    ("negative max_parents", lambda f: bnfs.hill_climbing(f, max_parents=-1), ValueError,
+     "max_parents"),
+    ("negative k", lambda f: bnfs.sparse_candidate(f, k=-1), ValueError, "k must be"),
+    ("blacklist unknown node", lambda f: bnfs.hill_climbing(f, blacklist=[("nope", "asia")]),
+     ValueError, "'nope'"),
+    ("whitelist two-cycle", lambda f: bnfs.hill_climbing(
+        f, whitelist=[("asia", "tub"), ("tub", "asia")]), ValueError, "cycle"),
+    ("whitelist three-cycle", lambda f: bnfs.hill_climbing(
+        f, whitelist=[("asia", "tub"), ("tub", "lung"), ("lung", "asia")]), ValueError, "cycle"),
+    ("unknown target", lambda f: bnfs.iamb_mb(f, "nope"), ValueError, "'nope'"),
+    ("list target", lambda f: bnfs.hiton_mb(f, ["asia"]), ValueError, "target"),
+    ("identifier column", lambda f: bnfs.pc_stable(f.assign(id=[f"r{i}" for i in range(300)])),
+     ValueError, "column 'id' has 300 levels"),
+    ("negative iss", lambda f: bnfs.hill_climbing(f, score="bde", iss=-1), ValueError, "iss"),
+    ("unknown score", lambda f: bnfs.hill_climbing(f, score="xx"), ValueError, "score"),
+    ("text seed", lambda f: bnfs.hill_climbing(f, restarts=1, seed="a"), TypeError, "seed"),
+    ("text n_jobs", lambda f: bnfs.pc_stable(f, n_jobs="2"), TypeError, "n_jobs"),
+    ("zero n_jobs", lambda f: bnfs.hill_climbing(f, n_jobs=0), ValueError, "n_jobs"),
+    ("theta 0", lambda f: bnfs.screen_based(f, theta=0), ValueError, "theta"),
+    ("R 0", lambda f: bnfs.boot_strength(f, R=0), ValueError, "R must be"),
+    ("negative max_time", lambda f: bnfs.hill_climbing(f, max_time=-1), ValueError, "max_time"),
+    ("unknown selector learner", lambda f: bnfs.MarkovBlanketSelector("zz").fit(
+        f.drop(columns="lung"), f["lung"]), ValueError, "learner"),
+    ("one-class target", lambda f: bnfs.MarkovBlanketSelector().fit(
+        f.drop(columns="lung"), ["yes"] * len(f)), ValueError, "class"),
+    ("list of rows", lambda f: bnfs.hill_climbing(f.to_numpy().tolist()), TypeError, "data"),
+    ("array without names", lambda f: bnfs.hill_climbing(f.to_numpy()), ValueError, "names"),
+]
+
+
+@pytest.mark.parametrize("label, call, error, message", REFUSED, ids=[c[0] for c in REFUSED])
+def test_refused_with_a_precise_message(asia, label, call, error, message):
+    before = asia.copy()
+    with pytest.raises(error, match=message):
+        call(asia)
+    pd.testing.assert_frame_equal(asia, before)  # never mutated
+
+
+@pytest.mark.parametrize("frame, error, message", [
+    (pd.DataFrame(), ValueError, "no columns"),
+    (pd.DataFrame({"a": pd.Series([], dtype=object)}), ValueError, "no rows"),
+    (pd.DataFrame({"x": [1.0, np.inf, 2.0], "y": ["a", "b", "a"]}), ValueError,
+     "column 'x' has infinite"),
+    (pd.DataFrame({"x": ["a", None, "b"], "y": ["a", "b", "a"]}), ValueError,
+     "column 'x' has 1 missing"),
+    (pd.DataFrame({"x": pd.array(["a", pd.NA, "b"]), "y": ["a", "b", "a"]}), ValueError,
+     "column 'x'"),
+    (pd.DataFrame({"x": [1, "a", 2], "y": ["a", "b", "a"]}), TypeError, "column 'x' mixes"),
+    (pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]), ValueError, "duplicate column"),
+    (pd.DataFrame({("a", 1): [1, 2], "b": [1, 2]}), TypeError, "column names must be strings"),
+    (pd.DataFrame({"a": np.arange(10_000), "b": np.arange(10_000) % 2}), ValueError,
+     "column 'a' has 10000 levels"),
+    (pd.DataFrame({"a": [1 + 1j, 2j], "b": [1, 2]}), TypeError, "column 'a' has complex"),
+])
+def test_datasets_refuse_hostile_frames(frame, error, message):
+    with pytest.raises(error, match=message):
+        bnfs.Dataset(frame)
+
+
+def test_documented_handling_of_odd_but_valid_input(asia):
+    assert bnfs.hill_climbing(asia[["asia"]]).n_arcs == 0  # one column: the empty graph
+    unicode = asia.rename(columns={"asia": "äsiä 🫁"})
+    assert "äsiä 🫁" in bnfs.hill_climbing(unicode).nodes
+    levels = bnfs.Dataset(pd.DataFrame({"a": pd.Categorical(["x", "y"], categories=["x", "y", "z"]),
+                                        "b": ["u", "v"]}))
+    assert levels.states["a"] == ("x", "y")  # unused categories dropped, as bnlearn does
+    more_levels_than_rows = pd.DataFrame({"a": list("abcd"), "b": list("xxyy")})
+    assert bnfs.hill_climbing(more_levels_than_rows).n_arcs <= 1
+    booleans = pd.DataFrame({"a": [True, False] * 50, "b": [True, True, False, False] * 25})
+    assert bnfs.pc_stable(booleans).nodes == ("a", "b")
