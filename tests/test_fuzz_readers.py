@@ -5,7 +5,6 @@ ValueError / TypeError with a message, never another exception or a hang.
 """
 
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bnfs import Dataset, datasets, write_bif
