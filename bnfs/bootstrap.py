@@ -8,6 +8,7 @@ import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
 
 import bnfs
+from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
 from bnfs._validate import check_float, check_int
 from bnfs.graph import PDAG
@@ -47,15 +48,33 @@ def _replicates(data, m: int, seeds: list[int], learner: str, options: dict, tar
     return [_replicate(data, m, s, learner, options, target) for s in seeds]
 
 
-def _run(data, m, seed, R, learner, options, n_jobs, target=None) -> list:
-    """The R replicates in seed order over joblib, in about four tasks per worker."""
+def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=None) -> list:
+    """The R replicates in seed order over joblib, in about four tasks per worker (at least
+    20 with a checkpoint, which is written as each task ends)."""
     seeds = _seeds(seed, R)
-    tasks = max(1, min(R, 4 * effective_n_jobs(n_jobs)))
-    bounds = np.linspace(0, R, tasks + 1).astype(int)
-    chunks = [seeds[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-    results = Parallel(n_jobs=n_jobs)(delayed(_replicates)(data, m, chunk, learner, options,
-                                                           target) for chunk in chunks)
-    return [r for chunk in results for r in chunk]
+    results: list = [None] * R
+    store = None
+    if checkpoint is not None:
+        store = Checkpoint(checkpoint, "bootstrap", fingerprint(
+            data, learner=learner, R=R, m=m, seed=seed, target=target, options=options))
+        for i, found in (store.load() or {}).get("replicates", {}).items():
+            results[int(i)] = found
+    todo = [i for i in range(R) if results[i] is None]
+    tasks = max(1, min(len(todo), 4 * effective_n_jobs(n_jobs)))
+    if store is not None:
+        tasks = min(len(todo), max(tasks, 20))
+    bounds = np.linspace(0, len(todo), tasks + 1).astype(int)
+    chunks = [todo[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    finished = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_replicates)(data, m, [seeds[i] for i in chunk], learner, options, target)
+        for chunk in chunks)
+    for chunk, found in zip(chunks, finished):
+        for i, replicate in zip(chunk, found):
+            results[i] = replicate
+        if store is not None:
+            store.save({"replicates": {str(i): r for i, r in enumerate(results)
+                                       if r is not None}})
+    return results
 
 
 def _check(data, learner, allowed, R, m, n_jobs):
@@ -68,7 +87,7 @@ def _check(data, learner, allowed, R, m, n_jobs):
 
 def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int | None = None,
                   learner_options: dict | None = None, n_jobs: int | None = None,
-                  seed=0) -> pd.DataFrame:
+                  seed=0, checkpoint=None) -> pd.DataFrame:
     """Arc strength and direction confidence over ``R`` bootstrap samples.
 
     Each replicate draws ``m`` rows with replacement, runs ``learner`` and records its arcs
@@ -93,6 +112,10 @@ def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int 
     n_jobs : int, optional
         joblib workers (None: one).
     seed : int
+    checkpoint : str or os.PathLike, optional
+        A file that keeps the finished replicates; when it exists, only the missing ones
+        run, so a crashed or interrupted bootstrap resumes with the same result. A file
+        written for other data or other arguments is refused.
 
     Returns
     -------
@@ -111,7 +134,7 @@ def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int 
     data = as_dataset(data)
     R, m, n_jobs = _check(data, learner, LEARNERS, R, m, n_jobs)
     options = dict(learner_options or {})
-    results = _run(data, m, seed, R, learner, options, n_jobs)
+    results = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)
     names = list(data.names)
     index = {v: i for i, v in enumerate(names)}
     counts = np.zeros((len(names), len(names)))  # counts[i, j]: replicates with i -> j
@@ -207,12 +230,13 @@ def averaged_network(strength: pd.DataFrame, threshold: float | None = None) -> 
 
 def blanket_frequency(data, target: str, learner: str = "hiton_mb", *, R: int = 100,
                       m: int | None = None, learner_options: dict | None = None,
-                      n_jobs: int | None = None, seed=0) -> pd.Series:
+                      n_jobs: int | None = None, seed=0, checkpoint=None) -> pd.Series:
     """How often each variable is in ``target``'s blanket over ``R`` bootstrap samples;
     ``freq[freq >= 0.5].index`` is a stable Markov blanket.
 
     ``learner`` is a local learner (hiton_mb, iamb_mb, mmmb, pcmb, ...; hiton_pc or mmpc
     for parents and children) or a network learner, whose graph's blanket is read.
+    ``checkpoint`` works as in :func:`boot_strength`.
 
     Examples
     --------
@@ -226,10 +250,10 @@ def blanket_frequency(data, target: str, learner: str = "hiton_mb", *, R: int = 
     R, m, n_jobs = _check(data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs)
     options = dict(learner_options or {})
     if learner in LEARNERS:
-        pairs = _run(data, m, seed, R, learner, options, n_jobs)
+        pairs = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)
         members = [_blanket_of(data.names, arcs, edges, target) for arcs, edges in pairs]
     else:
-        members = _run(data, m, seed, R, learner, options, n_jobs, target)
+        members = _run(data, m, seed, R, learner, options, n_jobs, target, checkpoint)
     counts = pd.Series(0.0, index=[v for v in data.names if v != target])
     for found in members:
         counts[list(found)] += 1.0

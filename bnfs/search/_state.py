@@ -256,6 +256,21 @@ class SearchState:
         for v in range(self.n):
             self.refresh(v)
 
+    def parent_lists(self) -> list[list[int]]:
+        """Each node's parents in table order (what a checkpoint stores)."""
+        return [self.current_parents(v).tolist() for v in range(self.n)]
+
+    def parent_table(self, lists) -> tuple[np.ndarray, np.ndarray]:
+        """``parent_lists`` back as a (parents, npar) pair of the table's current width,
+        widening the table when a list is longer."""
+        npar = np.array([len(p) for p in lists], dtype=np.int64)
+        while self.parents.shape[1] < npar.max(initial=0):
+            self.widen()
+        table = np.full_like(self.parents, -1)
+        for v, p in enumerate(lists):
+            table[v, :len(p)] = p
+        return table, npar
+
     # -- results ------------------------------------------------------------------------------
     @property
     def moves(self) -> int:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import numbers
 import time
+from dataclasses import dataclass
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import arc_list, check_int, check_seed
@@ -44,31 +47,57 @@ def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_j
                        threads)
 
 
+@dataclass
+class Climb:
+    """Where one climb stands: with the graph, enough to continue it from a checkpoint."""
+
+    tabu_buf: np.ndarray  # hashes of the graphs a tabu search may not revisit
+    best_score: np.ndarray  # (1,): the best score a tabu search has seen
+    done: int = 0  # moves made
+
+    @classmethod
+    def start(cls, state: SearchState, tabu: int) -> "Climb":
+        state.best_parents = state.parents.copy()
+        state.best_npar = state.npar.copy()
+        state.counters[[_hc.NON_IMPROVING, _hc.TABU_POS, _hc.N_TABU]] = 0
+        return cls(np.zeros(tabu, dtype=np.int64), np.array([state.total]))
+
+
 def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
-          progress, desc: str, budget: Budget | None = None) -> None:
+          progress, desc: str, budget: Budget | None = None, resume: Climb | None = None,
+          save=None) -> bool:
     """Run moves until no improving one is left (or the tabu budget, ``max_iter`` or the
-    time ``budget`` ends); with ``tabu`` the best graph seen is restored at the end."""
-    tabu_buf = np.zeros(tabu, dtype=np.int64)
-    state.best_parents = state.parents.copy()
-    state.best_npar = state.npar.copy()
-    best_score = np.array([state.total])
-    state.counters[[_hc.NON_IMPROVING, _hc.TABU_POS, _hc.N_TABU]] = 0
-    done = 0
+    time ``budget`` ends); with ``tabu`` the best graph seen is restored at the end.
+
+    ``resume`` continues a climb saved in a checkpoint; ``save(climb, stopping)`` is called
+    after every chunk of moves and when the budget stops the climb (before the tabu best is
+    restored). Returns False when the budget stopped the climb.
+    """
+    run = Climb.start(state, tabu) if resume is None else resume
+    finished = True
     with tqdm(desc=desc, unit="move", disable=progress, leave=False) as bar:
         while True:
-            steps = CHUNK if max_iter is None else min(CHUNK, max_iter - done)
-            if steps <= 0 or (budget is not None and budget.spent()):
+            steps = CHUNK if max_iter is None else min(CHUNK, max_iter - run.done)
+            if steps <= 0:
+                break
+            if budget is not None and budget.spent():
+                finished = False
+                if save is not None:
+                    save(run, True)
                 break
             before = state.moves
-            status = state.run(steps, tabu_buf, max_tabu, best_score)
+            status = state.run(steps, run.tabu_buf, max_tabu, run.best_score)
             moved = state.moves - before
-            done += moved
+            run.done += moved
             bar.update(moved)
             bar.set_postfix(score=f"{state.total:.2f}", refresh=False)
             if status == 1:
                 break
-    if tabu and best_score[0] > state.total + 1e-9:
+            if save is not None:
+                save(run, False)
+    if tabu and run.best_score[0] > state.total + 1e-9:
         state.set_parents(state.best_parents, state.best_npar)
+    return finished
 
 
 def perturb(state: SearchState, n_moves: int, rng: np.random.Generator) -> None:
@@ -86,12 +115,90 @@ def perturb(state: SearchState, n_moves: int, rng: np.random.Generator) -> None:
             done += state.toggle(v, c)
 
 
+class Restarts:
+    """The first climb and the restarts of :func:`hill_climbing`, with their checkpoint.
+
+    ``climb`` is 0 for the first climb and r for restart r; ``perturbed`` says whether
+    restart r has made its random moves; ``run`` is a climb to continue; ``best`` the best
+    (score, parents, npar) of the climbs finished so far.
+    """
+
+    def __init__(self, state: SearchState, rng: np.random.Generator, store: Checkpoint | None):
+        self.state, self.rng, self.store = state, rng, store
+        self.climb, self.perturbed, self.complete, self.resumed = 0, False, False, False
+        self.run: Climb | None = None
+        self.best: tuple | None = None
+
+    def keep_best(self) -> None:
+        """After a climb: remember its graph if it is the best so far, else go back to the
+        best one."""
+        state, self.run = self.state, None
+        if self.best is None or state.total > self.best[0] + 1e-9:
+            self.best = (state.total, state.parents.copy(), state.npar.copy())
+        else:
+            state.set_parents(self.best[1], self.best[2])
+
+    def next_climb(self, restarts: int) -> None:
+        self.climb += 1
+        self.perturbed = False
+        self.complete = self.climb > restarts
+        self.save()
+
+    # -- checkpoint ---------------------------------------------------------------------------
+    def snapshot(self, run: Climb | None) -> dict:
+        state = self.state
+        saved = {"climb": self.climb, "perturbed": self.perturbed, "complete": self.complete,
+                 "parents": state.parent_lists(), "counters": state.counters.tolist(),
+                 "rng": self.rng.bit_generator.state, "best": None, "run": None}
+        if self.best is not None:
+            score, parents, npar = self.best
+            saved["best"] = {"score": score,
+                             "parents": [parents[v, :npar[v]].tolist() for v in range(state.n)]}
+        if run is not None:
+            best = [state.best_parents[v, :state.best_npar[v]].tolist() for v in range(state.n)]
+            saved["run"] = {"tabu": run.tabu_buf.tolist(), "best_score": float(run.best_score[0]),
+                            "done": run.done, "best_parents": best}
+        return saved
+
+    def save(self, run: Climb | None = None, force: bool = True) -> None:
+        if self.store is not None and (force or self.store.due()):
+            self.store.save(self.snapshot(run))
+
+    def save_climb(self, run: Climb, stopping: bool) -> None:
+        self.save(run, force=stopping)
+
+    def resume(self) -> None:
+        """Continue from the checkpoint, if there is one."""
+        saved = None if self.store is None else self.store.load()
+        if saved is None:
+            return
+        state = self.state
+        try:
+            state.set_parents(*state.parent_table(saved["parents"]))
+            self.climb, self.perturbed = int(saved["climb"]), bool(saved["perturbed"])
+            self.complete = bool(saved["complete"])
+            if saved["best"] is not None:
+                table, npar = state.parent_table(saved["best"]["parents"])
+                self.best = (float(saved["best"]["score"]), table, npar)
+            if saved["run"] is not None:
+                run = saved["run"]
+                state.best_parents, state.best_npar = state.parent_table(run["best_parents"])
+                self.run = Climb(np.asarray(run["tabu"], dtype=np.int64),
+                                 np.array([float(run["best_score"])]), int(run["done"]))
+            state.counters[:] = saved["counters"]
+            self.rng.bit_generator.state = saved["rng"]
+        except (KeyError, TypeError, ValueError, IndexError, RuntimeError) as error:
+            raise ValueError(f"checkpoint {str(self.store.path)!r} is damaged ({error!r}); "
+                             "delete it to start afresh") from None
+        self.resumed = True
+
+
 def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = None,
                   blacklist=None, whitelist=None, start: DAG | None = None, iss: float = 1.0,
                   tabu: int = 0, max_tabu: int | None = None, restarts: int = 0,
                   perturb_moves: int = 1, max_iter: int | None = None,
-                  max_time: float | None = None, seed=None, progress: bool | None = None,
-                  n_jobs: int | None = None) -> DAG:
+                  max_time: float | None = None, checkpoint=None, seed=None,
+                  progress: bool | None = None, n_jobs: int | None = None) -> DAG:
     """Learn a DAG by greedy hill climbing on a decomposable score.
 
     Each step takes the single arc addition, removal or reversal that increases the score
@@ -123,6 +230,13 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     max_time : float, optional
         Seconds after which the search stops and returns the best graph so far with a
         RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once).
+    checkpoint : str or os.PathLike, optional
+        A file where the search saves where it stands: every 30 seconds, after each
+        restart and when it stops early. If the file exists, the search resumes from it,
+        after a crash or a ``max_time`` stop, and reaches the graph the uninterrupted
+        search would; a finished search's file returns its graph at once. A file written
+        for other data or other arguments is refused (``max_time``, ``n_jobs`` and
+        ``progress`` may change).
     seed : int or numpy.random.Generator, optional
         Randomness of the restarts.
     progress : bool, optional
@@ -136,7 +250,9 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     -------
     DAG
         With ``learning``: algorithm, score, arguments, ``n_scores`` (local scores
-        computed), ``cache_hits``, ``moves``, ``score_value`` and ``seconds``.
+        computed), ``cache_hits``, ``moves``, ``score_value``, ``seconds``,
+        ``stopped_early``, ``checkpoint`` and ``resumed``. Resumed searches count the work
+        of every run.
 
     References
     ----------
@@ -163,22 +279,34 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     rng = check_seed(seed)
     disable = None if progress is None else not progress
 
+    store = None
+    if checkpoint is not None:
+        store = Checkpoint(checkpoint, "hill_climbing", fingerprint(
+            state.data, score=state.score, iss=state.iss, max_parents=state.max_parents,
+            black=sorted(state._black), white=sorted(state.white),
+            start=None if start is None else sorted(start.arcs), tabu=tabu, max_tabu=max_tabu,
+            restarts=restarts, perturb_moves=perturb_moves, max_iter=max_iter,
+            seed=int(seed) if restarts and isinstance(seed, numbers.Integral) else None))
+    search = Restarts(state, rng, store)
     budget = Budget(max_time)
     with budget.catching_interrupts():
         state.set_candidates(state.all_candidates())
-        climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter, progress=disable,
-              desc="hill climbing", budget=budget)
-        best = (state.total, state.parents.copy(), state.npar.copy())
-        for r in range(restarts):
-            if budget.spent():
+        search.resume()
+        while not search.complete:
+            if search.climb > 0:
+                if budget.spent():
+                    break
+                if not search.perturbed:
+                    perturb(state, perturb_moves, rng)
+                    search.perturbed = True
+            desc = "hill climbing" if search.climb == 0 else f"restart {search.climb}/{restarts}"
+            finished = climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter,
+                             progress=disable, desc=desc, budget=budget, resume=search.run,
+                             save=search.save_climb)
+            search.keep_best()
+            if not finished:
                 break
-            perturb(state, perturb_moves, rng)
-            climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter, progress=disable,
-                  desc=f"restart {r + 1}/{restarts}", budget=budget)
-            if state.total > best[0] + 1e-9:
-                best = (state.total, state.parents.copy(), state.npar.copy())
-            else:
-                state.set_parents(best[1], best[2])
+            search.next_climb(restarts)
     budget.warn("hill_climbing")
     learning = {
         "algorithm": "tabu_search" if tabu else "hill_climbing", "score": state.score,
@@ -187,6 +315,8 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
                       "perturb_moves": perturb_moves, "max_iter": max_iter,
                       "max_time": max_time},
         "stopped_early": budget.reason,
+        "checkpoint": None if store is None else str(store.path),
+        "resumed": search.resumed,
         "n_jobs": state.threads,
         **state.work_done(), "score_value": state.total,
         "seconds": time.perf_counter() - started,

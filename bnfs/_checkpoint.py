@@ -1,0 +1,133 @@
+"""Checkpoint files that let a long search or a bootstrap resume after a crash.
+
+A checkpoint is a small JSON document written atomically (to a temporary file in the same
+folder, then renamed over the old one), so a crash while writing leaves the previous
+checkpoint intact. It carries a fingerprint of the data and of every argument that changes
+the result; resuming from a checkpoint written for other data or other arguments is refused
+rather than silently mixing two runs. Arguments that do not change the result
+(``max_time``, ``n_jobs``, ``progress``) are not part of the fingerprint, so a search can
+also be run in slices: stop it with ``max_time`` or Ctrl-C and call it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bnfs._data import Dataset
+
+FORMAT = "bnfs-checkpoint-1"
+
+#: seconds between two periodic writes of a search's checkpoint
+CHECKPOINT_SECONDS = 30.0
+
+
+def _to_json(value):
+    if isinstance(value, np.ndarray):
+        return {"__ndarray__": value.tolist(), "dtype": str(value.dtype)}
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"cannot store {type(value).__name__} in a checkpoint")
+
+
+def _from_json(value: dict):
+    if "__ndarray__" in value:
+        return np.asarray(value["__ndarray__"], dtype=value["dtype"])
+    return value
+
+
+def data_digest(data: Dataset) -> str:
+    """SHA-256 of the names, states and codes of the discrete columns and of the continuous
+    values: equal digests mean equal data."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([list(data.names), list(data.discrete_names),
+                              [list(map(str, data.states[v])) for v in data.discrete_names],
+                              data.n_rows]).encode())
+    for block in (data.codes, data.values):
+        if block.size:
+            # the arrays are column-major: their transposes are contiguous, no copy
+            digest.update(memoryview(np.ascontiguousarray(block.T)).cast("B"))
+    return digest.hexdigest()
+
+
+def fingerprint(data: Dataset, **arguments) -> str:
+    """A digest of the data and of the arguments that change a result."""
+    text = json.dumps(arguments, sort_keys=True, default=repr)
+    return hashlib.sha256((data_digest(data) + text).encode()).hexdigest()
+
+
+class Checkpoint:
+    """The checkpoint file of one call of ``who``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; its folder must exist.
+    who : str
+        The routine writing it (a checkpoint of another routine is refused).
+    fingerprint : str
+        From :func:`fingerprint`.
+    """
+
+    def __init__(self, path, who: str, fingerprint: str):
+        if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"checkpoint must be a file path, got {path!r}")
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise ValueError(f"checkpoint {str(self.path)!r} is a folder, not a file")
+        if not self.path.parent.is_dir():
+            raise ValueError(f"checkpoint folder {str(self.path.parent)!r} does not exist")
+        self.who = who
+        self.fingerprint = fingerprint
+        self.last_write = time.perf_counter()
+        self.writes = 0
+
+    def load(self) -> dict | None:
+        """The saved state, or None when there is no checkpoint yet."""
+        if not self.path.exists():
+            return None
+        try:
+            saved = json.loads(self.path.read_text(encoding="utf-8"), object_hook=_from_json)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"checkpoint {str(self.path)!r} is not readable ({error}); "
+                             "delete it to start afresh") from None
+        if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+            raise ValueError(f"{str(self.path)!r} is not a bnfs checkpoint")
+        if saved.get("who") != self.who:
+            raise ValueError(f"checkpoint {str(self.path)!r} was written by "
+                             f"{saved.get('who')}, not {self.who}")
+        if saved.get("fingerprint") != self.fingerprint:
+            raise ValueError(f"checkpoint {str(self.path)!r} was written for other data or "
+                             f"other arguments of {self.who}; delete it or choose another path")
+        return saved["state"]
+
+    def due(self) -> bool:
+        """True when the last write is :data:`CHECKPOINT_SECONDS` old."""
+        return time.perf_counter() - self.last_write >= CHECKPOINT_SECONDS
+
+    def save(self, state: dict) -> None:
+        """Write ``state`` atomically."""
+        document = {"format": FORMAT, "who": self.who, "fingerprint": self.fingerprint,
+                    "state": state}
+        text = json.dumps(document, default=_to_json)
+        handle, temporary = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".tmp",
+                                             dir=self.path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        self.last_write = time.perf_counter()
+        self.writes += 1
