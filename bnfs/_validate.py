@@ -36,6 +36,8 @@ def check_seed(seed):
         return np.random.default_rng(seed)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an integer or a numpy Generator, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
     return np.random.default_rng(int(seed))
 
 

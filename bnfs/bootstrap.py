@@ -77,9 +77,10 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
     return results
 
 
-def _check(data, learner, allowed, R, m, n_jobs):
+def _check(data, learner, allowed, R, m, n_jobs, seed):
     if learner not in allowed:
         raise ValueError(f"learner must be one of {allowed}, got {learner!r}")
+    check_int(seed, "seed", 0, allow_none=True)
     R = check_int(R, "R", 1)
     m = len(data) if m is None else check_int(m, "m", 2)
     return R, m, check_int(n_jobs, "n_jobs", allow_none=True)
@@ -132,7 +133,7 @@ def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int 
     1.0
     """
     data = as_dataset(data)
-    R, m, n_jobs = _check(data, learner, LEARNERS, R, m, n_jobs)
+    R, m, n_jobs = _check(data, learner, LEARNERS, R, m, n_jobs, seed)
     options = dict(learner_options or {})
     results = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)
     names = list(data.names)
@@ -170,10 +171,16 @@ def inclusion_threshold(strength) -> float:
     >>> inclusion_threshold([0.0, 0.0, 0.05, 0.1, 0.9, 0.95, 1.0])  # keeps 0.9, 0.95, 1
     0.1
     """
-    values = np.sort(np.asarray(strength["strength"] if isinstance(strength, pd.DataFrame)
-                                else strength, dtype=float))
+    try:
+        values = np.sort(np.asarray(strength["strength"] if isinstance(strength, pd.DataFrame)
+                                    else strength, dtype=float).ravel())
+    except (TypeError, ValueError, KeyError):
+        raise TypeError("strength must be a boot_strength frame or a sequence of numbers") \
+            from None
     if values.size == 0:
         return 0.0
+    if not (np.isfinite(values).all() and values[0] >= 0.0 and values[-1] <= 1.0):
+        raise ValueError("strengths must lie in [0, 1]")
     n = values.size
     knots = np.unique(values)
     grid = np.unique(np.concatenate([[0.0], knots, [1.0]]))
@@ -203,6 +210,10 @@ def averaged_network(strength: pd.DataFrame, threshold: float | None = None) -> 
     >>> averaged_network(strength).n_nodes
     8
     """
+    if not isinstance(strength, pd.DataFrame) or \
+            not {"from", "to", "strength", "direction"} <= set(strength.columns):
+        raise TypeError("strength must be the frame boot_strength returns (columns from, to, "
+                        "strength, direction)")
     if threshold is None:
         threshold = inclusion_threshold(strength)
     threshold = check_float(threshold, "threshold", 0.0, 1.0)
@@ -247,7 +258,7 @@ def blanket_frequency(data, target: str, learner: str = "hiton_mb", *, R: int = 
     """
     data = as_dataset(data)
     data.check_name(target, "target")
-    R, m, n_jobs = _check(data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs)
+    R, m, n_jobs = _check(data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs, seed)
     options = dict(learner_options or {})
     if learner in LEARNERS:
         pairs = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)

@@ -111,6 +111,8 @@ def _arc_file(path: Path | None, what: str):
     if frame.shape[1] != 2:
         raise ValueError(f"the {what} file {str(path)!r} needs two columns (from, to), has "
                          f"{frame.shape[1]}")
+    if set(frame.columns) == {"from", "to"}:  # by name, else the first column is 'from'
+        frame = frame[["from", "to"]]
     return [tuple(map(str, row)) for row in frame.itertuples(index=False)]
 
 
@@ -272,6 +274,8 @@ def _select(args) -> int:
              "selection time": f"{seconds:.2f} s"}
     curve = None
     if args.cv:
+        if args.cv > len(frame):
+            raise ValueError(f"--cv {args.cv} asks for more folds than the {len(frame)} rows")
         from sklearn.base import clone
         from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
         from sklearn.pipeline import make_pipeline
@@ -389,14 +393,20 @@ def _n_jobs(text: str) -> int:
     return value
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+def _int_at_least(minimum: int):
+    """An argparse type: an integer >= ``minimum``."""
+    wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(
+        minimum, f"an integer >= {minimum}")
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {value}")
+        return value
+    return parse
 
 
 def _probability(text: str) -> float:
@@ -432,16 +442,17 @@ def _learning_options(default: str) -> argparse.ArgumentParser:
                           help="independence test of the constraint-based learners (default g2)")
     learning.add_argument("--alpha", type=_probability, default=0.05,
                           help="significance level (default 0.05; the threshold for mi_threshold)")
-    learning.add_argument("--max-parents", type=_positive_int, help="parents per node")
+    learning.add_argument("--max-parents", type=_int_at_least(1), help="parents per node")
     learning.add_argument("--blacklist", type=Path, help="CSV of forbidden arcs (from,to)")
     learning.add_argument("--whitelist", type=Path, help="CSV of required arcs (from,to)")
-    learning.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    learning.add_argument("--seed", type=_int_at_least(0), default=0,
+                          help="random seed (default 0)")
     learning.add_argument("--n-jobs", type=_n_jobs, default=1, metavar="N",
                           help="cores (-1: all); results do not depend on it (default 1)")
     learning.add_argument("--discretize", default="quantile",
                           choices=("quantile", "interval", "mdl"),
                           help="how continuous columns become discrete (default quantile)")
-    learning.add_argument("--bins", type=_positive_int, default=3, help="bins (default 3)")
+    learning.add_argument("--bins", type=_int_at_least(2), default=3, help="bins (default 3)")
     learning.add_argument("--dropna", action="store_true",
                           help="drop rows with missing values (default: refuse them)")
     return parent
@@ -485,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     select.add_argument("--target", required=True, help="column name or index (-1: the last)")
     select.add_argument("--method", default="markov_blanket", choices=SELECT_METHODS,
                         help="selector (default markov_blanket, learner from --algorithm)")
-    select.add_argument("--cv", type=_positive_int, help="folds of cross-validation")
+    select.add_argument("--cv", type=_int_at_least(2), help="folds of cross-validation")
     select.add_argument("--classifier", default="svm", choices=CLASSIFIERS,
                         help="classifier for --cv (default svm: linear, C=1)")
     select.add_argument("--report", type=Path,
@@ -509,7 +520,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--score", default="bic", choices=("bic", "bde", "k2", "aic", "loglik"))
     score.add_argument("--iss", type=float, default=1.0, help="BDeu imaginary sample size")
     score.add_argument("--discretize", default="quantile", choices=("quantile", "interval", "mdl"))
-    score.add_argument("--bins", type=_positive_int, default=3)
+    score.add_argument("--bins", type=_int_at_least(2), default=3)
     score.add_argument("--dropna", action="store_true", help="drop rows with missing values")
     score.set_defaults(func=_score)
 
@@ -530,8 +541,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLE_EPILOG, formatter_class=raw)
     example.add_argument("--network", default="alarm", help="bundled network (default alarm)")
     example.add_argument("--target", help="node whose blanket is printed")
-    example.add_argument("--rows", type=int, default=5000, help="rows to sample (default 5000)")
-    example.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    example.add_argument("--rows", type=_int_at_least(1), default=5000,
+                         help="rows to sample (default 5000)")
+    example.add_argument("--seed", type=_int_at_least(0), default=0,
+                         help="random seed (default 0)")
     example.add_argument("--out", type=Path, default=Path("bnfs-example.svg"),
                          help="picture to write: .svg, .png or .pdf (default bnfs-example.svg)")
     example.set_defaults(func=_example)

@@ -18,6 +18,7 @@ import pandas as pd
 
 from bnfs.graph import DAG
 from bnfs.network import DiscreteNetwork, read_bif
+from bnfs._validate import check_seed
 
 __all__ = ["available_networks", "network", "network_model", "sample", "corral",
            "regression", "synthetic", "load_lucas0", "lucas0_network"]
@@ -137,7 +138,7 @@ def corral(n_features: int = 7, related: bool = False, n: int = 1000,
         raise ValueError(f"n_features must be 7 or 46, got {n_features!r}")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
-    rng = np.random.default_rng(seed)
+    rng = check_seed(seed)
 
     def bits(size):
         return rng.integers(0, 2, size)
@@ -191,7 +192,7 @@ def regression(n_features: int = 22, n: int = 500, noise: float = 0.1,
         raise ValueError(f"n_features must be 22, 38 or 138, got {n_features!r}")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise ValueError(f"n must be an integer >= 2, got {n!r}")
-    rng = np.random.default_rng(seed)
+    rng = check_seed(seed)
     x1, x2 = rng.standard_normal(n), rng.standard_normal(n)
     y = x1 * np.exp(-x1 ** 2 - x2 ** 2) + noise * rng.standard_normal(n)
     cols = {"x1": x1, "x2": x2}

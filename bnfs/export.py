@@ -230,17 +230,31 @@ def from_json(source) -> DAG | PDAG:
     >>> from_json(to_json(DAG(["a", "b"], arcs=[("a", "b")]))).arcs
     [('a', 'b')]
     """
-    if isinstance(source, (str, os.PathLike)) and not str(source).lstrip().startswith("{"):
+    if isinstance(source, bytes):
+        source = source.decode("utf-8")
+    if isinstance(source, os.PathLike) or (isinstance(source, str)
+                                           and not source.lstrip().startswith(("{", "["))):
         source = Path(source).read_text(encoding="utf-8")
+    if not isinstance(source, str):
+        raise TypeError(f"from_json takes JSON text or a path, got {type(source).__name__}")
     try:
         doc = json.loads(source)
     except json.JSONDecodeError as err:
         raise ValueError(f"not a bnfs JSON graph: {err}") from None
     if not isinstance(doc, dict) or doc.get("format") != "bnfs-graph":
         raise ValueError("not a bnfs JSON graph (missing format='bnfs-graph')")
-    arcs = [tuple(a) for a in doc.get("arcs", [])]
+    for key, kind in (("nodes", list), ("arcs", list), ("edges", list), ("learning", dict)):
+        if key in doc and not isinstance(doc[key], kind) and doc[key] is not None:
+            raise ValueError(f"not a bnfs JSON graph: {key!r} must be a {kind.__name__}")
+    if "nodes" not in doc:
+        raise ValueError("not a bnfs JSON graph: no 'nodes'")
+    for key in ("arcs", "edges"):
+        for pair in doc.get(key) or []:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise ValueError(f"not a bnfs JSON graph: {key!r} holds {pair!r}, not a pair")
+    arcs = [tuple(a) for a in doc.get("arcs") or []]
     if doc.get("type") == "PDAG":
-        return PDAG(doc["nodes"], arcs=arcs, edges=[tuple(e) for e in doc.get("edges", [])],
+        return PDAG(doc["nodes"], arcs=arcs, edges=[tuple(e) for e in doc.get("edges") or []],
                     learning=doc.get("learning"))
     return DAG(doc["nodes"], arcs, learning=doc.get("learning"))
 
@@ -274,10 +288,15 @@ def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "a
     >>> path.suffix, path.stat().st_size > 1000
     ('.svg', True)
     """
+    if not isinstance(graph, (DAG, PDAG)):
+        raise TypeError(f"graph must be a bnfs DAG or PDAG, got {type(graph).__name__}")
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in ("svg", "png", "pdf"):
         raise ValueError(f"picture format must be .svg, .png or .pdf, got {path.suffix!r}")
+    if not path.parent.is_dir():
+        raise ValueError(f"cannot write {str(path)!r}: folder {str(path.parent)!r} does not "
+                         "exist")
     if engine not in ("auto", "graphviz", "matplotlib"):
         raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
     if highlight is not None and highlight not in graph:
@@ -286,8 +305,11 @@ def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "a
     if engine == "graphviz" and dot is None:
         raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
     if engine == "graphviz" or (engine == "auto" and dot is not None):
-        subprocess.run([dot, f"-T{fmt}", "-o", str(path)], input=to_dot(graph, highlight).encode(),
-                       check=True, capture_output=True)
+        done = subprocess.run([dot, f"-T{fmt}", "-o", str(path)],
+                              input=to_dot(graph, highlight).encode(), capture_output=True)
+        if done.returncode != 0:
+            message = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
+            raise OSError(f"graphviz dot could not write {str(path)!r}: {message}")
         return path
     _draw_matplotlib(graph, path, fmt, highlight)
     return path

@@ -64,7 +64,20 @@ def read_table(path, *, format: str | None = None) -> pd.DataFrame:
         raise ValueError(f"{str(path)!r} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as err:
         raise ValueError(f"cannot parse {str(path)!r} as {kind.upper()}: {err}") from None
+    _check_header(path, "," if kind == "csv" else "\t")
     return frame
+
+
+def _check_header(path: Path, sep: str) -> None:
+    """Refuse a repeated column name (pandas would silently rename the second 'a' 'a.1')."""
+    header = pd.read_csv(path, sep=sep, header=None, nrows=1, dtype=str,
+                         keep_default_na=False).iloc[0].tolist()
+    seen = set()
+    for name in header:
+        if name in seen:
+            raise ValueError(f"{str(path)!r} names column {name!r} twice; column names must "
+                             "be unique")
+        seen.add(name)
 
 
 def _checked_path(path) -> Path:
@@ -113,6 +126,8 @@ def iter_blocks(path, *, chunksize: int = 1_000_000, format: str | None = None,
         raise ValueError(f"{str(path)!r} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as err:
         raise ValueError(f"cannot parse {str(path)!r} as {kind.upper()}: {err}") from None
+    if not {"header", "names"} & set(read_csv_kwargs):
+        _check_header(path, options["sep"])
     dtypes = {}
     for name, dtype in first.dtypes.items():
         if pd.api.types.is_bool_dtype(dtype):

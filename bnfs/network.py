@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs.graph import DAG
+from bnfs._validate import check_seed
 
 __all__ = ["DiscreteNetwork", "read_bif", "write_bif", "parse_bif"]
 
@@ -122,7 +123,7 @@ class DiscreteNetwork:
         """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}")
-        rng = np.random.default_rng(seed)
+        rng = check_seed(seed)
         codes: dict[str, np.ndarray] = {}
         for v in self.dag.topological_order():
             table = self.cpts[v]
@@ -374,6 +375,9 @@ def write_bif(network: DiscreteNetwork, path=None) -> str:
     >>> write_bif(datasets.network_model("asia")).splitlines()[0]
     'network asia {'
     """
+    if not isinstance(network, DiscreteNetwork):
+        raise TypeError(f"write_bif needs a DiscreteNetwork (a DAG with its tables, e.g. "
+                        f"DiscreteNetwork.fit(dag, data)), got {type(network).__name__}")
     lines = [f"network {network.name} {{", "}"]
     for v in network.dag.nodes:
         levels = ", ".join(network.states[v])

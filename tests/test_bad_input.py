@@ -48,7 +48,53 @@ REFUSED = [
         f.drop(columns="lung"), ["yes"] * len(f)), ValueError, "class"),
     ("list of rows", lambda f: bnfs.hill_climbing(f.to_numpy().tolist()), TypeError, "data"),
     ("array without names", lambda f: bnfs.hill_climbing(f.to_numpy()), ValueError, "names"),
+    ("negative seed", lambda f: bnfs.hill_climbing(f, restarts=1, seed=-1), ValueError,
+     "seed must be >= 0"),
+    ("negative bootstrap seed", lambda f: bnfs.boot_strength(f, R=2, seed=-1), ValueError,
+     "seed must be >= 0"),
+    ("float bootstrap seed", lambda f: bnfs.boot_strength(f, R=2, seed=1.5), TypeError, "seed"),
+    ("negative sampling seed", lambda f: bnfs.datasets.sample("asia", 10, seed=-2), ValueError,
+     "seed must be >= 0"),
+    ("write_bif of a DAG", lambda f: bnfs.write_bif(bnfs.datasets.network("asia")), TypeError,
+     "DiscreteNetwork"),
+    ("averaged_network of a list", lambda f: bnfs.averaged_network([0.5, 1.0]), TypeError,
+     "boot_strength"),
+    ("strengths above 1", lambda f: bnfs.inclusion_threshold([0.5, 2.0]), ValueError,
+     r"\[0, 1\]"),
+    ("from_json of a number", lambda f: bnfs.from_json(42), TypeError, "JSON text or a path"),
+    ("from_json of a list", lambda f: bnfs.from_json("[1, 2]"), ValueError, "bnfs-graph"),
+    ("draw a frame", lambda f: bnfs.export.draw(f, "x.svg"), TypeError, "DAG or PDAG"),
+    ("draw into no folder", lambda f: bnfs.export.draw(bnfs.datasets.network("asia"),
+                                                "no/such/folder/x.svg"), ValueError, "folder"),
 ]
+
+DISCRETE_SELECTORS = ["MarkovBlanketSelector", "SRS", "SLFS", "HybridSelector", "FCBF", "CFS",
+                      "InformationGain", "TBNClassifier"]
+
+
+@pytest.mark.parametrize("selector", DISCRETE_SELECTORS)
+@pytest.mark.parametrize("parameter, value, message", [
+    ("discretizer", "nonsense", "discretizer must be one of"),
+    ("discretizer", None, "discretizer must be one of"),
+    ("n_bins", 1, "n_bins must be an integer >= 2"),
+    ("n_bins", 2.5, "n_bins must be an integer >= 2"),
+    ("n_bins", True, "n_bins must be an integer >= 2"),
+])
+def test_selector_parameters_are_checked_even_when_unused(asia, selector, parameter, value,
+                                                          message):
+    """asia has no continuous column, so the discretizer never runs: still refused."""
+    X, y = asia.drop(columns="lung"), asia["lung"]
+    with pytest.raises(ValueError, match=message):
+        getattr(bnfs, selector)(**{parameter: value}).fit(X, y)
+
+
+def test_selector_seed_is_checked(asia):
+    """MarkovBlanketSelector is the one selector with randomness (KIAMB, restarts)."""
+    X, y = asia.drop(columns="lung"), asia["lung"]
+    with pytest.raises(ValueError, match="seed must be >= 0"):
+        bnfs.MarkovBlanketSelector(seed=-1).fit(X, y)
+    with pytest.raises(TypeError, match="seed"):
+        bnfs.MarkovBlanketSelector(seed="7").fit(X, y)
 
 
 @pytest.mark.parametrize("label, call, error, message", REFUSED, ids=[c[0] for c in REFUSED])

@@ -128,7 +128,7 @@ def test_blanket_select_score_compare_and_draw(files):
     (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
     (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
     (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
-    (["select", "{root}/asia.csv", "--target", "lung", "--cv", "0"], "positive integer"),
+    (["select", "{root}/asia.csv", "--target", "lung", "--cv", "1"], "integer >= 2, got 1"),
     (["learn", "{root}/asia.csv", "--out", "x.json", "--n-jobs", "0"], "non-zero integer"),
     (["draw", "{root}/asia.csv", "--out", "x.svg"], "must be .json or .bif"),
     (["score", "{root}/asia.csv", "{root}/missing.json"], "no such file"),

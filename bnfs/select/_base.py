@@ -4,6 +4,7 @@ continuous features discretized (:class:`DiscreteSelector`)."""
 
 from __future__ import annotations
 
+import numbers
 import warnings
 
 import numpy as np
@@ -15,6 +16,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from bnfs._data import Dataset, discretize
+
+DISCRETIZERS = ("quantile", "interval", "mdl")
 
 
 class Selector(SelectorMixin, BaseEstimator):
@@ -114,6 +117,12 @@ class DiscreteSelector(Selector):
 
     def _discrete_data(self, X, y) -> tuple[Dataset, list[str], str]:
         """(data with the class appended, feature names, the class's name in data)."""
+        if self.discretizer not in DISCRETIZERS:
+            raise ValueError(f"discretizer must be one of {DISCRETIZERS}, got "
+                             f"{self.discretizer!r}")
+        if isinstance(self.n_bins, bool) or not isinstance(self.n_bins, numbers.Integral) \
+                or self.n_bins < 2:
+            raise ValueError(f"n_bins must be an integer >= 2, got {self.n_bins!r}")
         frame = self._frame(X, reset=True)
         y = self._check_y(y, len(frame))
         frame = self._varying(frame)

@@ -1,0 +1,174 @@
+"""Hostile input for every command of the command line: each case ends with one line on
+stderr naming the problem and exit code 2 (never an internal error), and no input file
+changes."""
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnfs
+from bnfs import cli
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    frame = bnfs.datasets.sample("asia", 500, seed=4)
+    frame.to_csv(root / "asia.csv", index=False)
+    (root / "empty.csv").write_text("")
+    (root / "header.csv").write_text("a,b,c\n")
+    frame.iloc[:1].to_csv(root / "onerow.csv", index=False)
+    frame.assign(k="same").to_csv(root / "constant.csv", index=False)
+    noise = np.r_[np.inf, np.random.default_rng(0).normal(size=499)]
+    frame.assign(x=noise).to_csv(root / "inf.csv", index=False)
+    frame.assign(id=[f"r{i}" for i in range(500)]).to_csv(root / "unique.csv", index=False)
+    pd.DataFrame({"a": [f"v{i}" for i in range(10_000)], "b": ["x", "y"] * 5000}).to_csv(
+        root / "huge.csv", index=False)
+    (root / "dup.csv").write_text("a,a,b\n1,2,1\n2,1,2\n1,1,1\n2,2,2\n")
+    (root / "dup.tsv").write_text("a\ta\tb\n1\t2\t1\n2\t1\t2\n")
+    holes = frame.astype(str)
+    holes.loc[7, "tub"] = ""
+    holes.to_csv(root / "holes.csv", index=False)
+    (root / "garbage.csv").write_bytes(bytes(range(256)) * 10)
+    (root / "bad.parquet").write_bytes(b"not parquet")
+    (root / "bad.arff").write_text("@relation x\n@attribute a {x,y}\n@data\nx\nz\n")
+    (root / "cycle.csv").write_text("from,to\nasia,tub\ntub,asia\n")
+    (root / "unknown.csv").write_text("from,to\nasia,nope\n")
+    (root / "three.csv").write_text("from,to,why\nasia,tub,x\n")
+    frame.assign(lung="yes").to_csv(root / "oneclass.csv", index=False)
+    (root / "corrupt.json").write_text("{not json")
+    (root / "wrong.json").write_text('{"a": 1}')
+    (root / "list.json").write_text("[1, 2]")
+    (root / "noarcs.json").write_text('{"format": "bnfs-graph", "type": "DAG", "nodes": ["a"], '
+                                      '"arcs": [["a"]]}')
+    (root / "bad.bif").write_text("network x {}\nvariable a {\n type discrete [ 2 ] { x, y };\n}"
+                                  "\nprobability ( a ) {\n table 0.5;\n}\n")
+    (root / "net.json").write_text(bnfs.hill_climbing(frame).to_json())
+    other = bnfs.hill_climbing(bnfs.datasets.sample("cancer", 500, seed=0))
+    (root / "other.json").write_text(other.to_json())
+    return root
+
+
+CASES = [
+    # learn: the data file
+    (["learn", "missing.csv", "--out", "o.json"], "no such file"),
+    (["learn", "empty.csv", "--out", "o.json"], "'empty.csv' is empty"),
+    (["learn", "header.csv", "--out", "o.json"], "holds no data (0 rows, 3 columns)"),
+    (["learn", "onerow.csv", "--out", "o.json"], "has a single level"),
+    (["learn", "constant.csv", "--out", "o.json"], "column 'k' has a single level"),
+    (["learn", "inf.csv", "--out", "o.json"], "column 'x' has infinite values"),
+    (["learn", "unique.csv", "--out", "o.json"], "column 'id' has 500 levels"),
+    (["learn", "huge.csv", "--out", "o.json"], "column 'a' has 10000 levels"),
+    (["learn", "dup.csv", "--out", "o.json"], "names column 'a' twice"),
+    (["learn", "dup.tsv", "--out", "o.json"], "names column 'a' twice"),
+    (["learn", "holes.csv", "--out", "o.json"], "pass --dropna"),
+    (["learn", "garbage.csv", "--out", "o.json"], "cannot parse 'garbage.csv' as CSV"),
+    (["learn", "bad.parquet", "--out", "o.json"], "Parquet"),
+    (["learn", "bad.arff", "--out", "o.json"], "not among its declared levels"),
+    # learn: options and the files they name
+    (["learn", "asia.csv", "--out", "o.txt"], "--out must end in one of"),
+    (["learn", "asia.csv", "--out", "nodir/o.json"], "nodir/o.json"),
+    (["learn", "asia.csv", "--out", "o.json", "--whitelist", "cycle.csv"], "directed cycle"),
+    (["learn", "asia.csv", "--out", "o.json", "--blacklist", "unknown.csv"],
+     "blacklist names unknown node 'nope'"),
+    (["learn", "asia.csv", "--out", "o.json", "--blacklist", "three.csv"],
+     "needs two columns (from, to), has 3"),
+    (["learn", "asia.csv", "--out", "o.json", "--blacklist", "missing.csv"], "no such file"),
+    (["learn", "asia.csv", "--out", "o.json", "--max-parents", "0"],
+     "--max-parents: expected a positive integer, got 0"),
+    (["learn", "asia.csv", "--out", "o.json", "--max-parents", "two"], "--max-parents"),
+    (["learn", "asia.csv", "--out", "o.json", "--alpha", "0"], "--alpha: expected a number"),
+    (["learn", "asia.csv", "--out", "o.json", "--alpha", "nan"], "--alpha: expected a number"),
+    (["learn", "asia.csv", "--out", "o.json", "--seed", "-3"],
+     "--seed: expected a non-negative integer, got -3"),
+    (["learn", "asia.csv", "--out", "o.json", "--seed", "1.5"], "--seed"),
+    (["learn", "asia.csv", "--out", "o.json", "--bins", "1"], "--bins: expected an integer >= 2"),
+    (["learn", "asia.csv", "--out", "o.json", "--n-jobs", "0"], "non-zero integer"),
+    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "magic"], "invalid choice"),
+    (["learn", "asia.csv", "--out", "o.json", "--report", "r.html", "--highlight", "nope"],
+     "unknown column 'nope'"),
+    # blanket
+    (["blanket", "asia.csv", "--target", ""], "unknown column ''"),
+    (["blanket", "asia.csv", "--target", "-9"], "column index -9 is out of range"),
+    (["blanket", "constant.csv", "--target", "k"], "column 'k' has a single level"),
+    (["blanket", "empty.csv", "--target", "a"], "is empty"),
+    (["blanket", "asia.csv", "--target", "either", "--algorithm", "nope"], "invalid choice"),
+    # select
+    (["select", "oneclass.csv", "--target", "lung"], "y has a single class"),
+    (["select", "asia.csv", "--target", "nope"], "unknown column 'nope'"),
+    (["select", "asia.csv", "--target", "lung", "--cv", "1"], "--cv: expected an integer >= 2"),
+    (["select", "asia.csv", "--target", "lung", "--cv", "1000"],
+     "--cv 1000 asks for more folds than the 500 rows"),
+    (["select", "onerow.csv", "--target", "lung"], "at least 2 samples"),
+    (["select", "huge.csv", "--target", "b"], "column 'a' has 10000 levels"),
+    (["select", "asia.csv", "--target", "lung", "--report", "nodir/x.html"], "nodir/x.html"),
+    # draw
+    (["draw", "corrupt.json", "--out", "x.svg"], "not a bnfs JSON graph"),
+    (["draw", "wrong.json", "--out", "x.svg"], "missing format='bnfs-graph'"),
+    (["draw", "list.json", "--out", "x.svg"], "missing format='bnfs-graph'"),
+    (["draw", "noarcs.json", "--out", "x.svg"], "not a pair"),
+    (["draw", "bad.bif", "--out", "x.svg"], "the table of 'a' needs 2 values"),
+    (["draw", "net.json", "--out", "x.svg", "--highlight", "nope"], "'nope' is not a node"),
+    (["draw", "net.json", "--out", "x.gif"], "picture format must be"),
+    (["draw", "net.json", "--out", "nodir/x.svg"], "folder 'nodir' does not exist"),
+    (["draw", "asia.csv", "--out", "x.svg"], "must be .json or .bif"),
+    # score
+    (["score", "asia.csv", "other.json"], "nodes that are not columns of the data"),
+    (["score", "asia.csv", "corrupt.json"], "not a bnfs JSON graph"),
+    (["score", "asia.csv", "net.json", "--iss", "-1"], "iss must be a positive number"),
+    (["score", "asia.csv", "net.json", "--iss", "inf"], "iss must be a positive number"),
+    (["score", "empty.csv", "net.json"], "is empty"),
+    (["score", "asia.csv", "net.json", "--bins", "0"], "--bins"),
+    # compare
+    (["compare", "net.json", "other.json"], "graphs have different nodes"),
+    (["compare", "net.json", "corrupt.json"], "not a bnfs JSON graph"),
+    (["compare", "missing.json", "net.json"], "no such file"),
+    # example
+    (["example", "--rows", "-5"], "--rows: expected a positive integer, got -5"),
+    (["example", "--network", ""], "unknown network ''"),
+    (["example", "--seed", "x"], "--seed: expected a non-negative integer"),
+    (["example", "--network", "asia", "--rows", "200", "--out", "nodir/x.svg"],
+     "folder 'nodir' does not exist"),
+    (["example", "--network", "asia", "--rows", "1"], "has a single level"),
+]
+
+
+def _digests(root):
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in root.iterdir()
+            if p.is_file()}
+
+
+@pytest.mark.parametrize("args, message", CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+def test_hostile_input_is_one_line_with_exit_code_2(folder, monkeypatch, capsys, args, message):
+    monkeypatch.chdir(folder)
+    before = _digests(folder)
+    quiet = ["--quiet"] if args[0] in ("learn", "blanket", "select", "example") else []
+    with pytest.raises(SystemExit) as stop:
+        cli.main(args + quiet)
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2, err
+    assert message in err
+    assert "Traceback" not in err and "internal error" not in err
+    assert err.startswith(f"bnfs {args[0]}") or err.startswith("usage:")
+    after = _digests(folder)
+    assert {k: v for k, v in after.items() if k in before} == before  # inputs untouched
+
+
+def test_odd_but_valid_cli_input(folder, monkeypatch, capsys):
+    """Unicode column names, a from/to file with its columns swapped, a network whose
+    states differ from the data's (scoring reads only the structure)."""
+    monkeypatch.chdir(folder)
+    frame = pd.read_csv("asia.csv")
+    frame.rename(columns={"asia": "âsïa 🫁", "tub": "tub,erc"}).to_csv("unicode.csv",
+                                                                       index=False)
+    assert cli.main(["blanket", "unicode.csv", "--target", "âsïa 🫁", "--quiet"]) == 0
+    assert "Markov blanket of âsïa 🫁" in capsys.readouterr().out
+    (folder / "swapped.csv").write_text("to,from\nlung,smoke\nbronc,smoke\n")
+    assert cli.main(["learn", "asia.csv", "--out", "swapped.json", "--blacklist", "swapped.csv",
+                     "--quiet"]) == 0
+    learned = bnfs.from_json(folder / "swapped.json")
+    by_name = bnfs.hill_climbing(frame, blacklist=[("smoke", "lung"), ("smoke", "bronc")])
+    by_position = bnfs.hill_climbing(frame, blacklist=[("lung", "smoke"), ("bronc", "smoke")])
+    assert learned == by_name and by_name != by_position
