@@ -554,9 +554,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.verbose:
+    handler = None
+    if args.verbose:  # removed again at the end: main() may run many times in one process
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("bnfs: %(message)s"))
+        level = log.level
         log.addHandler(handler)
         log.setLevel(logging.INFO)
     try:
@@ -571,6 +573,10 @@ def main(argv=None) -> int:
         parser.exit(1, f"bnfs {args.command}: internal error ({type(err).__name__}: "
                        f"{_first_line(err)}); run again with -v for the traceback and "
                        "please report it\n")
+    finally:
+        if handler is not None:
+            log.removeHandler(handler)
+            log.setLevel(level)
 
 
 def _first_line(err: BaseException) -> str:

@@ -14,6 +14,8 @@ from bnfs import DAG, datasets
 from bnfs.citests import CITest, DSeparation
 from strategies import random_dags
 
+pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
+
 
 @pytest.mark.parametrize("name", reference.NETWORKS)
 def test_statistics_equal_bnlearn(name):

@@ -1,5 +1,6 @@
 """The command line through its real entry point."""
 
+import logging
 import shutil
 import subprocess
 import sys
@@ -225,5 +226,8 @@ def test_internal_errors_are_one_line_without_verbose(monkeypatch, capsys):
     assert exit_info.value.code == 1
     err = capsys.readouterr().err
     assert "internal error (RuntimeError: boom)" in err and "second line" not in err
+    handlers = list(logging.getLogger("bnfs").handlers)
     with pytest.raises(RuntimeError):
         cli.main(["compare", "a.json", "b.json", "-v"])
+    # -v's handler goes away with the call: a later call never logs to a closed stream
+    assert logging.getLogger("bnfs").handlers == handlers

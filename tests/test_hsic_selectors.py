@@ -9,6 +9,7 @@ from bnfs._kernels.hsic import centre, delta_gram, gaussian_gram, hsic
 from bnfs.select._kernel_input import normalized_hsic
 
 
+@pytest.mark.kernels
 def test_hsic_equals_its_trace_formula():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(40, 2))

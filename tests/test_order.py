@@ -7,6 +7,8 @@ from hypothesis import given, strategies as st
 
 from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
 
+pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
+
 
 def _assert_valid_order(order: OnlineTopologicalOrder, graph: nx.DiGraph):
     pos = {v: i for i, v in enumerate(order.order())}

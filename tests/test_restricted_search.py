@@ -70,6 +70,7 @@ def test_theta_screens_pairs(alarm):
     assert strict["pairs_kept"] < loose["pairs_kept"] == loose["pairs_co_occurring"]
 
 
+@pytest.mark.kernels
 def test_co_occurrence_counts_non_modal_rows():
     frame = pd.DataFrame({"a": [0, 1, 1, 0, 1], "b": [1, 1, 0, 0, 1], "c": ["x", "y", "z", "x", "y"]})
     rows, cols, counts, on, total = co_occurrence(Dataset(frame), block_cells=2)
@@ -81,6 +82,7 @@ def test_co_occurrence_counts_non_modal_rows():
     assert (rows.tolist(), cols.tolist(), total) == ([0], [2], 3)
 
 
+@pytest.mark.kernels
 def test_binary_gains_equal_the_general_kernel():
     rng = np.random.default_rng(4)
     x = (rng.random((400, 6)) < 0.3).astype(int)

@@ -12,6 +12,8 @@ from strategies import equivalent_dag, random_dags
 from bnfs import DAG, Dataset, Scorer, datasets, score
 from bnfs._kernels import scores as _k
 
+pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
+
 
 @pytest.mark.parametrize("name", reference.NETWORKS)
 def test_true_network_scores_equal_bnlearn(name):

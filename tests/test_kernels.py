@@ -1,0 +1,180 @@
+"""The compiled kernels against plain numpy/pandas references, on data small enough to run
+them as Python too: ``tests/test_without_jit.py`` reruns every test marked ``kernels``
+with ``NUMBA_DISABLE_JIT=1``, where numba's missing bounds checks cannot hide an error."""
+
+import functools
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import gammaln
+
+import bnfs
+from bnfs import DAG, Scorer, datasets
+from bnfs.citests import CITest
+
+pytestmark = pytest.mark.kernels
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return datasets.sample("asia", 400, seed=0)
+
+
+def reference_local(frame: pd.DataFrame, child: str, parents, kind: str, iss: float = 1.0):
+    """A discrete local score from pandas counts (bnlearn's definitions)."""
+    n = len(frame)
+    levels = {c: sorted(frame[c].astype(str).unique()) for c in frame.columns}
+    r = len(levels[child])
+    q = math.prod(len(levels[p]) for p in parents)
+    if parents:
+        table = frame.astype(str).groupby(list(parents) + [child], observed=True).size()
+        n_jk = table.to_numpy(dtype=float)
+        n_j = table.groupby(level=list(range(len(parents)))).transform("sum").to_numpy(float)
+        n_config = table.groupby(level=list(range(len(parents)))).sum().to_numpy(float)
+    else:
+        n_jk = frame[child].astype(str).value_counts().to_numpy(dtype=float)
+        n_j = np.full_like(n_jk, n)
+        n_config = np.array([float(n)])
+    loglik = float(np.sum(n_jk * np.log(n_jk / n_j)))
+    free = q * (r - 1)
+    if kind == "loglik":
+        return loglik
+    if kind == "bic":
+        return loglik - 0.5 * math.log(n) * free
+    if kind == "aic":
+        return loglik - free
+    a_jk, a_j = (iss / (q * r), iss / q) if kind == "bde" else (1.0, float(r))
+    return float(np.sum(gammaln(a_jk + n_jk) - gammaln(a_jk))
+                 + np.sum(gammaln(a_j) - gammaln(a_j + n_config)))
+
+
+def reference_total(frame, dag: DAG, kind: str) -> float:
+    return sum(reference_local(frame, v, sorted(dag.parents(v)), kind) for v in dag.nodes)
+
+
+def neighbours(dag: DAG):
+    """Every DAG one arc addition, removal or reversal away."""
+    arcs = set(dag.arcs)
+    for u, v in itertools.permutations(dag.nodes, 2):
+        if (u, v) in arcs:
+            yield DAG(dag.nodes, arcs - {(u, v)})
+            turned = (arcs - {(u, v)}) | {(v, u)}
+        elif (v, u) not in arcs:
+            turned = arcs | {(u, v)}
+        else:
+            continue
+        try:
+            yield DAG(dag.nodes, turned)
+        except ValueError:  # a cycle
+            pass
+
+
+@pytest.mark.parametrize("kind", ["bic", "bde", "k2", "aic"])
+def test_hill_climbing_ends_at_a_local_optimum_of_the_reference_score(asia, kind):
+    dag = bnfs.hill_climbing(asia, kind, progress=False, n_jobs=2)
+    best = reference_total(asia, dag, kind)
+    assert dag.learning["score_value"] == pytest.approx(best, rel=1e-10)
+    local = functools.lru_cache(maxsize=None)(
+        lambda v, parents: reference_local(asia, v, list(parents), kind))
+    scores = [sum(local(v, tuple(sorted(other.parents(v)))) for v in other.nodes)
+              for other in neighbours(dag)]
+    assert len(scores) > 25
+    assert max(scores) <= best + 1e-7
+
+
+def test_tabu_restarts_and_threads(asia):
+    greedy = bnfs.hill_climbing(asia, progress=False)
+    tabu = bnfs.tabu_search(asia, tabu=5, progress=False)
+    restarted = bnfs.hill_climbing(asia, restarts=2, perturb_moves=3, seed=1, progress=False)
+    for dag in (tabu, restarted):
+        assert dag.learning["score_value"] >= greedy.learning["score_value"] - 1e-9
+        assert dag.learning["score_value"] == pytest.approx(reference_total(asia, dag, "bic"))
+    assert bnfs.hill_climbing(asia, restarts=2, perturb_moves=3, seed=1, n_jobs=2,
+                              progress=False) == restarted
+
+
+def test_constraints_hold(asia):
+    white = [("smoke", "lung")]
+    black = [("either", "xray"), ("lung", "either")]
+    dag = bnfs.hill_climbing(asia, "bde", max_parents=1, whitelist=white, blacklist=black,
+                             progress=False)
+    assert ("smoke", "lung") in dag.arcs and not set(black) & set(dag.arcs)
+    assert max(len(dag.parents(v)) for v in dag.nodes) <= 1
+    start = DAG(asia.columns, [("asia", "tub"), ("tub", "either")])
+    from_start = bnfs.hill_climbing(asia, start=start, progress=False)
+    assert from_start.learning["score_value"] == pytest.approx(
+        reference_total(asia, from_start, "bic"))
+
+
+def test_the_parent_table_widens_past_eight_parents():
+    """Log-likelihood adds every arc that gains anything: nearly the complete DAG."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(rng.integers(0, 2, size=(120, 11)),
+                         columns=[f"x{i}" for i in range(11)]).astype(str)
+    dag = bnfs.hill_climbing(frame, "loglik", progress=False)
+    assert dag.n_arcs >= 50 and max(len(dag.parents(v)) for v in dag.nodes) > 8
+    assert dag.learning["score_value"] == pytest.approx(reference_total(frame, dag, "loglik"))
+    capped = bnfs.hill_climbing(frame, "loglik", max_parents=3, progress=False)
+    assert max(len(capped.parents(v)) for v in capped.nodes) == 3
+
+
+def test_large_tables_are_counted_by_sorting():
+    """4^7 cells exceed the dense counting scratch of 400 rows: the sorting path counts."""
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame(rng.integers(0, 4, size=(400, 7)),
+                         columns=list("abcdefg")).astype(str)
+    scorer = Scorer(frame, "bde")
+    parents = list("bcdefg")
+    for kind in ("bic", "bde", "k2", "loglik"):
+        assert Scorer(frame, kind).local("a", parents) == pytest.approx(
+            reference_local(frame, "a", parents, kind), rel=1e-10)
+    assert scorer.local("a", parents[:2]) == pytest.approx(
+        reference_local(frame, "a", parents[:2], "bde"), rel=1e-10)
+
+
+def test_gaussian_local_score_is_the_regression_likelihood():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(300, 2))
+    y = 1.5 * x[:, 0] - x[:, 1] + rng.normal(scale=0.5, size=300)
+    frame = pd.DataFrame({"x0": x[:, 0], "x1": x[:, 1], "y": y})
+    design = np.column_stack([np.ones(300), x])
+    residual = y - design @ np.linalg.lstsq(design, y, rcond=None)[0]
+    sigma2 = residual @ residual / 300
+    loglik = -0.5 * 300 * (math.log(2 * math.pi * sigma2) + 1)
+    assert Scorer(frame, "loglik-g").local("y", ["x0", "x1"]) == pytest.approx(loglik, rel=1e-9)
+    assert Scorer(frame, "bic-g").local("y", ["x0", "x1"]) == pytest.approx(
+        loglik - 0.5 * math.log(300) * 4, rel=1e-9)
+
+
+def test_restricted_searches_and_random_post_processing(asia):
+    sparse = bnfs.sparse_candidate(asia, k=2, progress=False, n_jobs=2)
+    assert max(len(sparse.parents(v)) for v in sparse.nodes) <= 2
+    screened = bnfs.screen_based(asia, theta=2, progress=False)
+    assert bnfs.screen_based(asia, theta=2, progress=False, n_jobs=2) == screened
+    capped = bnfs.screen_based(asia, theta=2, max_parents=1, progress=False,
+                               blacklist=[("either", "xray"), ("xray", "either")])
+    assert max(len(capped.parents(v)) for v in capped.nodes) <= 1
+    assert not {("either", "xray"), ("xray", "either")} & set(capped.arcs)
+    for dag in (sparse, screened, capped):
+        assert dag.learning["score_value"] == pytest.approx(reference_total(asia, dag, "bic"))
+    polished = bnfs.post_process(screened, asia, 3000, seed=3)
+    assert polished.learning["score_value"] >= screened.learning["score_value"] - 1e-9
+    assert polished.learning["score_value"] == pytest.approx(
+        reference_total(asia, polished, "bic"))
+    assert bnfs.post_process(screened, asia, 3000, seed=3) == polished
+
+
+@pytest.mark.parametrize("options", [
+    {"test": "g2"}, {"test": "x2", "alpha": 0.01}, {"test": "mi_threshold", "threshold": 0.004},
+    {"test": "g2", "adjust_df": True}, {"test": "g2", "min_rows_per_cell": 5}])
+def test_compiled_pc_levels_equal_the_python_path(options, monkeypatch):
+    frame = datasets.sample("asia", 1000, seed=3)
+    compiled = bnfs.pc_stable(frame, **options)
+    assert bnfs.pc_stable(frame, n_jobs=2, **options) == compiled
+    monkeypatch.setattr("bnfs.constraint.pc.CITest", type("NotCompiled", (), {}))
+    python = bnfs.pc_stable(CITest(frame, **options))
+    assert compiled == python
+    assert compiled.learning["n_tests"] == python.learning["n_tests"]
