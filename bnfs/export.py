@@ -24,6 +24,12 @@ ROLE_COLOURS = {"target": "#f58518", "parent": "#9ecae9", "child": "#a1d99b",
 
 # --- networkx ----------------------------------------------------------------------------
 
+def check_graph(graph) -> None:
+    """TypeError unless ``graph`` is a bnfs DAG or PDAG."""
+    if not isinstance(graph, (DAG, PDAG)):
+        raise TypeError(f"graph must be a bnfs DAG or PDAG, got {type(graph).__name__}")
+
+
 def to_networkx(graph: DAG | PDAG):
     """A :class:`networkx.DiGraph`; a PDAG's undirected edges become arcs both ways, and
     ``graph.graph["learning"]`` carries the provenance.
@@ -36,6 +42,7 @@ def to_networkx(graph: DAG | PDAG):
     """
     import networkx as nx
 
+    check_graph(graph)
     out = nx.DiGraph(learning=dict(graph.learning))
     out.add_nodes_from(graph.nodes)
     out.add_edges_from(graph.arcs)
@@ -140,6 +147,7 @@ def blanket_roles(graph: DAG | PDAG, target: str) -> dict[str, str]:
     >>> roles["tub"], roles["bronc"], roles["xray"], roles["asia"]
     ('parent', 'spouse', 'child', 'other')
     """
+    check_graph(graph)
     roles = dict.fromkeys(graph.nodes, "other")
     for node in graph.markov_blanket(target):
         roles[node] = "spouse"
@@ -174,6 +182,7 @@ def to_dot(graph: DAG | PDAG, highlight: str | None = None) -> str:
       "a" -> "b";
     }
     """
+    check_graph(graph)
     roles = blanket_roles(graph, highlight) if highlight is not None else {}
     lines = ["digraph bnfs {",
              '  node [shape=ellipse, style=filled, fillcolor="#ffffff", fontname="Helvetica"];']
@@ -211,6 +220,7 @@ def to_json(graph: DAG | PDAG, path=None) -> str:
     >>> from_json(to_json(dag)) == dag
     True
     """
+    check_graph(graph)
     doc = {"format": "bnfs-graph", "version": 1, "type": type(graph).__name__,
            "nodes": list(graph.nodes), "arcs": [list(a) for a in graph.arcs],
            "edges": [list(e) for e in graph.edges] if isinstance(graph, PDAG) else [],
@@ -288,8 +298,7 @@ def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "a
     >>> path.suffix, path.stat().st_size > 1000
     ('.svg', True)
     """
-    if not isinstance(graph, (DAG, PDAG)):
-        raise TypeError(f"graph must be a bnfs DAG or PDAG, got {type(graph).__name__}")
+    check_graph(graph)
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in ("svg", "png", "pdf"):
@@ -368,6 +377,7 @@ def _draw_matplotlib(graph: DAG | PDAG, path: Path, fmt: str, highlight: str | N
     from matplotlib.patches import FancyArrowPatch, Patch
 
     pos = _layout(graph)
+    check_graph(graph)
     roles = blanket_roles(graph, highlight) if highlight is not None else {}
     width = max(4.0, 1.3 * (np.ptp(pos[:, 0]) + 1)) if graph.n_nodes else 4.0
     height = max(3.0, 1.1 * (np.ptp(pos[:, 1]) + 1)) if graph.n_nodes else 3.0

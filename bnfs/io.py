@@ -199,6 +199,8 @@ def parse_arff(text: str) -> pd.DataFrame:
     """
     names: list[str] = []
     kinds: list[object] = []
+    if not isinstance(text, str):
+        raise TypeError(f"parse_arff takes the text of an ARFF file, got {type(text).__name__}")
     lines = iter(text.splitlines())
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()

@@ -73,6 +73,8 @@ def use_dask(client=None):
     except ImportError:
         raise ImportError("running on Dask needs dask.distributed: "
                           "pip install 'dask[distributed]'") from None
+    if client is not None and not isinstance(client, distributed.Client):
+        raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")
     options = {} if client is None else {"client": client}
     with parallel_backend("dask", **options):
         yield

@@ -31,6 +31,8 @@ def svg_of(graph, highlight: str | None = None) -> str:
     >>> svg_of(datasets.network("asia"), highlight="either").startswith("<svg")
     True
     """
+    from bnfs.export import check_graph
+    check_graph(graph)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "graph.svg"
         graph.draw(path, highlight=highlight)

@@ -6,6 +6,9 @@ import pandas as pd
 import pytest
 
 import bnfs
+import bnfs.io
+import bnfs.parallel
+import bnfs.report
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +67,14 @@ REFUSED = [
     ("from_json of a number", lambda f: bnfs.from_json(42), TypeError, "JSON text or a path"),
     ("from_json of a list", lambda f: bnfs.from_json("[1, 2]"), ValueError, "bnfs-graph"),
     ("draw a frame", lambda f: bnfs.export.draw(f, "x.svg"), TypeError, "DAG or PDAG"),
+    ("networkx of a frame", lambda f: bnfs.export.to_networkx(f), TypeError, "DAG or PDAG"),
+    ("dot of a list", lambda f: bnfs.export.to_dot([("a", "b")]), TypeError, "DAG or PDAG"),
+    ("json of a string", lambda f: bnfs.export.to_json("a -> b"), TypeError, "DAG or PDAG"),
+    ("roles of None", lambda f: bnfs.export.blanket_roles(None, "a"), TypeError, "DAG or PDAG"),
+    ("report picture of a frame", lambda f: bnfs.report.svg_of(f), TypeError, "DAG or PDAG"),
+    ("ARFF from bytes", lambda f: bnfs.io.parse_arff(b"@relation r"), TypeError, "ARFF"),
+    ("dask without a client", lambda f: bnfs.parallel.use_dask("localhost").__enter__(),
+     TypeError, "distributed.Client"),
     ("draw into no folder", lambda f: bnfs.export.draw(bnfs.datasets.network("asia"),
                                                 "no/such/folder/x.svg"), ValueError, "folder"),
 ]
