@@ -31,6 +31,7 @@ LEARN_EPILOG = """examples:
   bnfs learn data.csv --algorithm pc_stable --test g2 --alpha 0.01 --out net.dot
   bnfs learn data.arff --algorithm sparse_candidate --max-parents 5 --out net.bif
   bnfs learn data.tsv --blacklist forbidden.csv --seed 1 --out net.graphml
+  bnfs learn big.parquet --max-time 3600 --checkpoint hc.json --out net.json   # rerun to resume
 """
 BLANKET_EPILOG = """examples:
   bnfs blanket data.csv --target class
@@ -126,11 +127,22 @@ def _learn_graph(frame, args):
                    "blacklist": _arc_file(args.blacklist, "blacklist"),
                    "whitelist": _arc_file(args.whitelist, "whitelist"), "seed": args.seed,
                    "progress": not args.quiet, "n_jobs": args.n_jobs}
-        graph = getattr(bnfs, algorithm)(data, **options)
+        learner = getattr(bnfs, algorithm)
+        accepted = inspect.signature(learner).parameters
+        if algorithm == "tabu_search":  # passes the search options on to hill_climbing
+            accepted = inspect.signature(bnfs.hill_climbing).parameters
+        for flag, name in (("--max-time", "max_time"), ("--checkpoint", "checkpoint")):
+            if getattr(args, name) is not None:
+                if name not in accepted:
+                    raise ValueError(f"{flag} applies to hill_climbing and tabu_search"
+                                     f"{', sparse_candidate' if name == 'max_time' else ''}, "
+                                     f"not {algorithm}")
+                options[name] = getattr(args, name)
+        graph = learner(data, **options)
     else:
-        if args.blacklist or args.whitelist:
-            raise ValueError(f"--blacklist and --whitelist apply to the score-based algorithms "
-                             f"{', '.join(SCORE_LEARNERS)}, not {algorithm}")
+        if args.blacklist or args.whitelist or args.max_time or args.checkpoint:
+            raise ValueError(f"--blacklist, --whitelist, --max-time and --checkpoint apply to "
+                             f"the score-based algorithms, not {algorithm}")
         learner = getattr(bnfs, algorithm)
         jobs = {"n_jobs": args.n_jobs} if "n_jobs" in inspect.signature(learner).parameters else {}
         graph = learner(data, args.test, args.alpha, progress=not args.quiet, **jobs)
@@ -409,6 +421,16 @@ def _int_at_least(minimum: int):
     return parse
 
 
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not 0.0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
+    return value
+
+
 def _probability(text: str) -> float:
     try:
         value = float(text)
@@ -447,6 +469,11 @@ def _learning_options(default: str) -> argparse.ArgumentParser:
     learning.add_argument("--whitelist", type=Path, help="CSV of required arcs (from,to)")
     learning.add_argument("--seed", type=_int_at_least(0), default=0,
                           help="random seed (default 0)")
+    learning.add_argument("--max-time", type=_positive_float, metavar="SECONDS",
+                          help="stop the search after this long with the best graph so far")
+    learning.add_argument("--checkpoint", type=Path, metavar="FILE",
+                          help="hill_climbing/tabu_search: save progress here and resume "
+                               "from it when it exists")
     learning.add_argument("--n-jobs", type=_n_jobs, default=1, metavar="N",
                           help="cores (-1: all); results do not depend on it (default 1)")
     learning.add_argument("--discretize", default="quantile",

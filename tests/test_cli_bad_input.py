@@ -87,6 +87,17 @@ CASES = [
     (["learn", "asia.csv", "--out", "o.json", "--bins", "1"], "--bins: expected an integer >= 2"),
     (["learn", "asia.csv", "--out", "o.json", "--n-jobs", "0"], "non-zero integer"),
     (["learn", "asia.csv", "--out", "o.json", "--algorithm", "magic"], "invalid choice"),
+    (["learn", "asia.csv", "--out", "o.json", "--max-time", "0"],
+     "--max-time: expected a positive number, got 0.0"),
+    (["learn", "asia.csv", "--out", "o.json", "--max-time", "inf"], "--max-time"),
+    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--checkpoint",
+      "c.json"], "apply to the score-based algorithms, not pc_stable"),
+    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "sparse_candidate",
+      "--checkpoint", "c.json"], "--checkpoint applies to hill_climbing and tabu_search"),
+    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "nodir/c.json"],
+     "folder 'nodir' does not exist"),
+    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "net.json"],
+     "not a bnfs checkpoint"),
     (["learn", "asia.csv", "--out", "o.json", "--report", "r.html", "--highlight", "nope"],
      "unknown column 'nope'"),
     # blanket
@@ -154,6 +165,18 @@ def test_hostile_input_is_one_line_with_exit_code_2(folder, monkeypatch, capsys,
     assert err.startswith(f"bnfs {args[0]}") or err.startswith("usage:")
     after = _digests(folder)
     assert {k: v for k, v in after.items() if k in before} == before  # inputs untouched
+
+
+def test_checkpoint_and_max_time_on_the_command_line(folder, monkeypatch, capsys):
+    monkeypatch.chdir(folder)
+    args = ["learn", "asia.csv", "--algorithm", "tabu_search", "--checkpoint", "tabu.json",
+            "--max-time", "600", "--quiet"]
+    assert cli.main(args + ["--out", "first.json"]) == 0
+    assert (folder / "tabu.json").exists()
+    assert cli.main(args + ["--out", "again.json"]) == 0  # resumes a finished search
+    first, again = bnfs.from_json(folder / "first.json"), bnfs.from_json(folder / "again.json")
+    assert first == again == bnfs.tabu_search(pd.read_csv(folder / "asia.csv"), seed=0)
+    assert again.learning["resumed"] and not first.learning["resumed"]
 
 
 def test_odd_but_valid_cli_input(folder, monkeypatch, capsys):
