@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import bnfs
 import bnfs._checkpoint as checkpoint_module
@@ -28,6 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def alarm():
     return datasets.sample("alarm", 2000, seed=1)
+
+
+@pytest.fixture(scope="module")
+def asia_small():
+    return datasets.sample("asia", 500, seed=7)
 
 
 @pytest.fixture
@@ -76,6 +82,28 @@ def test_hill_climbing_resumes_after_crashes(alarm, tmp_path, monkeypatch, every
     assert sorted(again.arcs) == sorted(reference.arcs)
     assert again.learning["moves"] == reference.learning["moves"]
     assert json.loads(path.read_text())["state"]["complete"] is True
+
+
+@settings(max_examples=25)
+@given(crash=st.integers(1, 20), tabu=st.sampled_from([0, 4]), restarts=st.integers(0, 2),
+       seed=st.integers(0, 2**32 - 1))
+def test_any_crash_point_resumes_to_the_same_graph(asia_small, tmp_path_factory, crash, tabu,
+                                                   restarts, seed):
+    options = {"tabu": tabu, "restarts": restarts, "perturb_moves": 2, "seed": seed}
+    reference = bnfs.hill_climbing(asia_small, progress=False, **options)
+    path = tmp_path_factory.mktemp("crash") / "search.json"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(climbing_module, "CHUNK", 1)
+        patch.setattr(checkpoint_module, "CHECKPOINT_SECONDS", 0.0)
+        crash_after(patch, crash)
+        try:
+            bnfs.hill_climbing(asia_small, progress=False, checkpoint=path, **options)
+        except MemoryError:
+            pass
+    resumed = bnfs.hill_climbing(asia_small, progress=False, checkpoint=path, **options)
+    assert sorted(resumed.arcs) == sorted(reference.arcs)
+    assert resumed.learning["score_value"] == reference.learning["score_value"]
+    assert resumed.learning["moves"] == reference.learning["moves"]
 
 
 def test_interrupted_search_continues_from_its_checkpoint(alarm, tmp_path, monkeypatch,
