@@ -256,9 +256,12 @@ class SearchState:
         for v in range(self.n):
             self.refresh(v)
 
-    def parent_lists(self) -> list[list[int]]:
-        """Each node's parents in table order (what a checkpoint stores)."""
-        return [self.current_parents(v).tolist() for v in range(self.n)]
+    def parent_lists(self, parents=None, npar=None) -> list[list[int]]:
+        """Each node's parents in table order (what a checkpoint stores), of the current
+        graph or of the (parents, npar) table given."""
+        if parents is None:
+            parents, npar = self.parents, self.npar
+        return [parents[v, :npar[v]].tolist() for v in range(self.n)]
 
     def parent_table(self, lists) -> tuple[np.ndarray, np.ndarray]:
         """``parent_lists`` back as a (parents, npar) pair of the table's current width,

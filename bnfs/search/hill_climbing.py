@@ -152,10 +152,9 @@ class Restarts:
                  "rng": self.rng.bit_generator.state, "best": None, "run": None}
         if self.best is not None:
             score, parents, npar = self.best
-            saved["best"] = {"score": score,
-                             "parents": [parents[v, :npar[v]].tolist() for v in range(state.n)]}
+            saved["best"] = {"score": score, "parents": state.parent_lists(parents, npar)}
         if run is not None:
-            best = [state.best_parents[v, :state.best_npar[v]].tolist() for v in range(state.n)]
+            best = state.parent_lists(state.best_parents, state.best_npar)
             saved["run"] = {"tabu": run.tabu_buf.tolist(), "best_score": float(run.best_score[0]),
                             "done": run.done, "best_parents": best}
         return saved
