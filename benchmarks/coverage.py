@@ -38,14 +38,20 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
     coverage = [sys.executable, "-m", "coverage"]
-    common = ["--source=bnfs", "--parallel-mode", f"--data-file={folder / '.coverage'}"]
+    # subprocesses (the CLI tests run the installed ``bnfs``) are measured too, and the
+    # installed package's files are mapped back onto bnfs/
+    rcfile = folder / "coveragerc"
+    rcfile.write_text(f"[run]\nsource = bnfs\nparallel = true\npatch = subprocess\n"
+                      f"data_file = {folder / '.coverage'}\n"
+                      "[paths]\nsource =\n    bnfs/\n    */site-packages/bnfs/\n")
+    common = [f"--rcfile={rcfile}"]
     print("the suite with the JIT on, then the kernels marker with NUMBA_DISABLE_JIT=1:")
     run(coverage + ["run", *common, "-m", "pytest", "-q", "-p", "no:cacheprovider"])
     run(coverage + ["run", *common, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o",
                     "addopts=", "-m", "kernels and not slow", "-W", "error::RuntimeWarning",
                     "-W", "ignore:overflow encountered in scalar:RuntimeWarning", "tests"],
         env={"NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)})
-    data = f"--data-file={folder / '.coverage'}"
+    data = f"--rcfile={rcfile}"
     subprocess.run(coverage + ["combine", data], cwd=ROOT, check=True, capture_output=True)
     report = folder / "coverage.json"
     subprocess.run(coverage + ["json", data, "-o", str(report)], cwd=ROOT, check=True,
