@@ -2,7 +2,7 @@
 
 Run as Python, the kernels raise where compiled code would read out of bounds or overflow
 silently, and coverage can see their lines. The rerun must pass and cover at least 90% of
-the lines of ``bnfs/_kernels``; ``benchmarks/coverage.py`` adds this rerun to a coverage
+the lines of ``bnfs/_kernels``; ``benchmarks/line_coverage.py`` adds this rerun to a coverage
 run of the whole suite for the figure over all of ``bnfs/``.
 """
 
