@@ -148,3 +148,43 @@ def test_documented_handling_of_odd_but_valid_input(asia):
     assert bnfs.hill_climbing(more_levels_than_rows).n_arcs <= 1
     booleans = pd.DataFrame({"a": [True, False] * 50, "b": [True, True, False, False] * 25})
     assert bnfs.pc_stable(booleans).nodes == ("a", "b")
+
+
+def _public_functions():
+    import inspect
+
+    import bnfs.export
+    import bnfs.metrics
+    import bnfs.network
+    modules = [bnfs, bnfs.io, bnfs.export, bnfs.metrics, bnfs.parallel, bnfs.report,
+               bnfs.network]
+    seen = {}
+    for module in modules:
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) and not inspect.isgeneratorfunction(obj):
+                seen.setdefault(f"{obj.__module__}.{obj.__name__}", obj)
+    return sorted(seen.items())
+
+
+GARBAGE = [42, None, "nonsense", [1, 2], np.zeros((3, 3)), pd.DataFrame(), {"a": 1}]
+
+
+@pytest.mark.parametrize("name, function", _public_functions(), ids=lambda x: str(x)[:40])
+def test_every_public_function_refuses_garbage_cleanly(name, function, tmp_path, monkeypatch):
+    """Garbage in every required argument: a TypeError, ValueError or OSError, or a
+    result; never an AttributeError, IndexError, KeyError or a numba error."""
+    import inspect
+    import warnings
+
+    monkeypatch.chdir(tmp_path)  # a "nonsense" path must not exist
+    required = [p for p in inspect.signature(function).parameters.values()
+                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                       p.POSITIONAL_OR_KEYWORD)]
+    for garbage in GARBAGE:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                function(*[garbage] * max(1, len(required)))
+            except (TypeError, ValueError, OSError):
+                pass
