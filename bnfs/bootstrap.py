@@ -56,7 +56,8 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
     store = None
     if checkpoint is not None:
         store = Checkpoint(checkpoint, "bootstrap", fingerprint(
-            data, learner=learner, R=R, m=m, seed=seed, target=target, options=options))
+            data, learner=learner, R=R, m=m, seed=None if seed is None else int(seed),
+            target=target, options=options))
         for i, found in (store.load() or {}).get("replicates", {}).items():
             results[int(i)] = found
     todo = [i for i in range(R) if results[i] is None]
