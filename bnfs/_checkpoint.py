@@ -88,7 +88,6 @@ class Checkpoint:
         self.who = who
         self.fingerprint = fingerprint
         self.last_write = time.perf_counter()
-        self.writes = 0
 
     def load(self) -> dict | None:
         """The saved state, or None when there is no checkpoint yet."""
@@ -130,4 +129,3 @@ class Checkpoint:
             Path(temporary).unlink(missing_ok=True)
             raise
         self.last_write = time.perf_counter()
-        self.writes += 1
