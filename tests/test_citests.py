@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 from scipy import stats
 
+import bnfs
 import reference
 from bnfs import DAG, datasets
 from bnfs.citests import CITest, DSeparation
@@ -140,3 +141,74 @@ def test_the_test_cache_is_bounded():
         assert bounded(x, y) == free(x, y)
         assert len(bounded._cache) <= 5
     assert free.n_tests == len(pairs) and bounded.n_tests > len(pairs)
+
+
+def reference_statistics(frame: pd.DataFrame, x: str, y: str, z: list[str]):
+    """G^2, X^2 and the adjusted df summed over the observed strata of z, from pandas
+    cross-tabulations of the observed levels only."""
+    g2 = x2 = df = 0.0
+    strata = frame.groupby(z, observed=True) if z else [((), frame)]
+    for _, part in strata:
+        table = pd.crosstab(part[x], part[y]).to_numpy(dtype=float)
+        expected = np.outer(table.sum(1), table.sum(0)) / table.sum()
+        seen = table > 0
+        g2 += 2.0 * float(np.sum(table[seen] * np.log(table[seen] / expected[seen])))
+        x2 += float(np.sum((table - expected) ** 2 / expected))
+        if min(table.shape) > 1:
+            df += (table.shape[0] - 1) * (table.shape[1] - 1)
+    return g2, x2, max(df, 1.0)
+
+
+# (levels of x, y, z; rows): the table just below / above the smallest scratch (4096 cells),
+# at 2n (n = 3,000: 6,000 cells), high arity with few rows, and the defect's 70 x 70 x 2,000
+BOUNDARY_CASES = [(64, 64, 0, 100), (65, 64, 0, 100), (32, 32, 4, 3000), (32, 32, 6, 3000),
+                  (77, 77, 0, 3000), (78, 78, 0, 3000), (70, 70, 0, 2000), (70, 70, 2, 2000),
+                  (300, 2, 3, 40), (2, 500, 0, 30)]
+
+
+@pytest.mark.parametrize("rx, ry, rz, n", BOUNDARY_CASES)
+def test_tables_at_the_scratch_boundary_are_counted_right(rx, ry, rz, n):
+    """Tables larger than the counting scratch are counted by sorting: every statistic
+    equals the pandas reference on either side of each scratch limit, and no kernel writes
+    past its scratch (run without the JIT, an IndexError would say so)."""
+    rng = np.random.default_rng(rx * ry + rz)
+    x = rng.integers(0, rx, n)
+    frame = pd.DataFrame({"x": x, "y": (x + rng.integers(0, 3, n)) % ry,
+                          "z": rng.integers(0, max(rz, 2), n)}).astype(str)
+    data = bnfs.Dataset(frame, max_levels=1000)
+    z = ["z"] if rz else []
+    g2, x2, df = reference_statistics(frame, "x", "y", z)
+    for test, expected in (("g2", g2), ("x2", x2)):
+        result = CITest(data, test, adjust_df=True)("x", "y", z)
+        assert result.statistic == pytest.approx(expected, rel=1e-9, abs=1e-9)
+        assert result.df == df
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_sorted_and_dense_counting_agree_for_any_scratch(which):
+    """The same test counted in a scratch of one cell (always sorted) and of a million."""
+    from bnfs._kernels.citests import discrete_statistic
+    data = bnfs.Dataset(datasets.sample("alarm", 300, seed=4))
+    codes, arities = data.codes, data.arities
+    cfg = np.empty(data.n_rows, dtype=np.int64)
+    for n_z in range(4):
+        z = np.arange(2, 2 + n_z, dtype=np.int64)
+        for adjust in (False, True):
+            small = discrete_statistic(codes, arities, 0, 1, z, n_z, which, adjust, cfg,
+                                       np.zeros(1, dtype=np.int64))
+            large = np.zeros(1 << 20, dtype=np.int64)
+            dense = discrete_statistic(codes, arities, 0, 1, z, n_z, which, adjust, cfg, large)
+            assert not large.any()  # the scratch is left all zeros
+            assert small[0] == pytest.approx(dense[0], rel=1e-10, abs=1e-10)
+            assert small[1:] == dense[1:]
+
+
+def test_two_seventy_level_columns_do_not_corrupt_memory():
+    """The reported crash: 70 x 70 levels, 2,000 rows aborted the interpreter."""
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 70, 2000)
+    frame = pd.DataFrame({"x": x, "y": (x + rng.integers(0, 3, 2000)) % 70,
+                          "z": rng.integers(0, 2, 2000)})
+    result = CITest(frame)("x", "y")
+    assert not result.independent and result.df == 69 * 69
+    assert bnfs.hiton_mb(frame, "x") == ["y"]

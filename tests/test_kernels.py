@@ -135,6 +135,20 @@ def test_large_tables_are_counted_by_sorting():
         reference_local(frame, "a", parents[:2], "bde"), rel=1e-10)
 
 
+@pytest.mark.parametrize("r_child, r_parent, n", [(64, 64, 100), (65, 64, 100), (2, 2048, 60),
+                                                   (2, 2049, 60), (70, 70, 2000), (300, 3, 40)])
+def test_local_scores_at_the_counting_scratch_boundary(r_child, r_parent, n):
+    """Families just inside and just past the dense counting scratch (4,096 cells here),
+    high arity with few rows: every score equals the pandas reference."""
+    rng = np.random.default_rng(r_child + r_parent)
+    parent = rng.integers(0, r_parent, n)
+    frame = pd.DataFrame({"a": (parent + rng.integers(0, 3, n)) % r_child,
+                          "b": parent}).astype(str)
+    for kind in ("bic", "bde", "k2", "loglik"):
+        assert Scorer(bnfs.Dataset(frame, max_levels=5000), kind).local("a", ["b"]) == pytest.approx(
+            reference_local(frame, "a", ["b"], kind), rel=1e-10)
+
+
 def test_gaussian_local_score_is_the_regression_likelihood():
     rng = np.random.default_rng(4)
     x = rng.normal(size=(300, 2))

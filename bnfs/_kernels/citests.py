@@ -30,26 +30,47 @@ BY_P_VALUE, BY_THRESHOLD = 0, 1
 def discrete_statistic(codes, arities, x, y, z, n_z, which, adjust_df, cfg, counts):
     """Return (statistic, degrees of freedom, number of table cells) of one test.
 
-    ``counts`` is int64 scratch, all zeros, left all zeros; a larger table is allocated.
+    ``counts`` is int64 scratch, all zeros, left all zeros. A table ``[Z, x, y]`` is counted
+    densely in it when it fits (after renumbering Z's configurations to the observed ones);
+    otherwise the rows are sorted by cell instead (:func:`_sorted_statistic`), so no table
+    larger than the scratch is ever written or allocated, whatever the arities.
     """
     n = codes.shape[0]
     rx, ry = arities[x], arities[y]
-    if n_z == 0:  # marginal test: no configuration pass
+    size = counts.shape[0]
+    q_true = _s.n_configurations(arities, z, n_z)
+    if n_z == 0:
         q = 1
-        q_true = 1.0
-        table = counts
         for i in range(n):
-            table[codes[i, x] * ry + codes[i, y]] += 1
+            cfg[i] = 0
     else:
         q = _s.parent_config(codes, arities, z, n_z, cfg)
-        q_true = _s.n_configurations(arities, z, n_z)
-        cells = q * rx * ry
-        if cells > counts.shape[0]:
+        if not _fits(q, rx, ry, size):
             q = _s._compress(cfg, n)
-            cells = q * rx * ry
-        table = counts if cells <= counts.shape[0] else np.zeros(cells, dtype=np.int64)
-        for i in range(n):
-            table[(cfg[i] * rx + codes[i, x]) * ry + codes[i, y]] += 1
+    if _fits(q, rx, ry, size):
+        stat, df_adj = _dense_statistic(codes, x, y, rx, ry, q, cfg, which, counts)
+    else:
+        stat, df_adj = _sorted_statistic(codes, x, y, rx, ry, cfg, which)
+    if adjust_df:
+        df = max(df_adj, 1.0)
+    else:
+        df = (rx - 1) * (ry - 1) * q_true
+    return max(stat, 0.0), df, q_true * rx * ry
+
+
+@njit(cache=True)
+def _fits(q, rx, ry, size):
+    """Whether a table of q x rx x ry cells fits ``size`` cells (no int64 overflow)."""
+    return rx * ry <= size and q <= size // (rx * ry)
+
+
+@njit(cache=True)
+def _dense_statistic(codes, x, y, rx, ry, q, cfg, which, table):
+    """(statistic, adjusted df) counted in ``table`` (zeros, at least q rx ry cells, left
+    zeros) from the stratum index ``cfg`` of each row."""
+    n = codes.shape[0]
+    for i in range(n):
+        table[(cfg[i] * rx + codes[i, x]) * ry + codes[i, y]] += 1
     stat = 0.0
     df_adj = 0.0
     nx = np.zeros(rx, dtype=np.int64)
@@ -95,11 +116,67 @@ def discrete_statistic(codes, arities, x, y, z, n_z, which, adjust_df, cfg, coun
         for a in range(rx):
             for b in range(ry):
                 table[base + a * ry + b] = 0
-    if adjust_df:
-        df = max(df_adj, 1.0)
-    else:
-        df = (rx - 1) * (ry - 1) * q_true
-    return max(stat, 0.0), df, q_true * rx * ry
+    return stat, df_adj
+
+
+@njit(cache=True)
+def _sorted_statistic(codes, x, y, rx, ry, cfg, which):
+    """(statistic, adjusted df) from the rows sorted by (stratum ``cfg``, x, y): only the
+    observed cells are visited. Pearson's X^2 over the cells with positive margins is
+    sum c^2 / e - n_z per stratum (the unobserved cells add their expected counts)."""
+    n = codes.shape[0]
+    key = np.empty(n, dtype=np.int64)
+    for i in range(n):  # (stratum, x), renumbered so that appending y cannot overflow
+        key[i] = cfg[i] * rx + codes[i, x]
+    _s._compress(key, n)
+    for i in range(n):
+        key[i] = key[i] * ry + codes[i, y]
+    order = np.argsort(key)
+    ny = np.zeros(ry, dtype=np.int64)
+    stat = 0.0
+    df_adj = 0.0
+    start = 0
+    while start < n:  # one stratum: rows order[start:stop]
+        stratum = cfg[order[start]]
+        stop = start
+        seen_x = 0
+        seen_y = 0
+        while stop < n and cfg[order[stop]] == stratum:
+            i = order[stop]
+            if ny[codes[i, y]] == 0:
+                seen_y += 1
+            ny[codes[i, y]] += 1
+            if stop == start or codes[i, x] != codes[order[stop - 1], x]:
+                seen_x += 1
+            stop += 1
+        nz = stop - start
+        if seen_x > 1 and seen_y > 1:
+            df_adj += (seen_x - 1) * (seen_y - 1)
+        t = start
+        while t < stop:  # one x level: rows order[t:end_x]
+            a = codes[order[t], x]
+            end_x = t
+            while end_x < stop and codes[order[end_x], x] == a:
+                end_x += 1
+            n_xz = end_x - t
+            while t < end_x:  # one cell (a, b): rows order[t:end_y]
+                b = codes[order[t], y]
+                end_y = t
+                while end_y < end_x and codes[order[end_y], y] == b:
+                    end_y += 1
+                c = end_y - t
+                expected = n_xz * ny[b] / nz
+                if which == G2:
+                    stat += 2.0 * c * math.log(c / expected)
+                else:
+                    stat += c * (c / expected)
+                t = end_y
+        if which != G2:
+            stat -= nz
+        for t in range(start, stop):
+            ny[codes[order[t], y]] = 0
+        start = stop
+    return stat, df_adj
 
 
 @njit(cache=True)
