@@ -1,42 +1,59 @@
 """bnfs: Bayesian-network structure learning and Markov-blanket feature selection.
 
-See ``README.md`` for a tour; the public surface is re-exported here.
+See ``README.md`` for a tour; the public surface is re-exported here. Names are imported on
+first use (PEP 562), so ``import bnfs`` does not pay for scikit-learn, scipy.stats or pgmpy
+until a learner, selector or data set that needs them is touched.
 """
 
+import importlib
 import logging
-
-from bnfs import datasets, metrics
-from bnfs.citests import CITest, DSeparation
-from bnfs.constraint import (fast_iamb, fast_iamb_mb, grow_shrink, grow_shrink_mb, hiton_mb,
-                             hiton_pc, iamb, iamb_mb, inter_iamb, inter_iamb_mb, kiamb_mb,
-                             local_structure, mmmb, mmpc, pc_stable, pcmb, tpda)
-from bnfs._data import Dataset, as_dataset, discretize
-from bnfs.export import from_json, from_networkx, from_pgmpy, to_pgmpy
-from bnfs.bootstrap import averaged_network, blanket_frequency, boot_strength, inclusion_threshold
-from bnfs.graph import DAG, PDAG
-from bnfs import parallel
-from bnfs.metrics import shd
-from bnfs.network import DiscreteNetwork, read_bif, write_bif
-from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
-from bnfs.scores import Scorer, score
-from bnfs.search import hill_climbing, post_process, screen_based, sparse_candidate, tabu_search
-from bnfs.select import (BAHSIC, CFS, FCBF, HSMB, HybridSelector, InformationGain,
-                         MarkovBlanketSelector, SLFS, SRS, TBNClassifier)
 
 __version__ = "0.1.0"
 
 logging.getLogger("bnfs").addHandler(logging.NullHandler())
 
-__all__ = [
-    "DAG", "PDAG", "Dataset", "DiscreteNetwork", "OnlineTopologicalOrder", "DFSCycleCheck",
-    "as_dataset", "discretize", "datasets", "metrics", "shd", "read_bif", "write_bif",
-    "from_json", "from_networkx", "from_pgmpy", "to_pgmpy", "Scorer", "score",
-    "hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "post_process",
-    "CITest", "DSeparation", "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb",
-    "fast_iamb", "grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
-    "hiton_pc", "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure",
-    "MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
-    "BAHSIC", "SRS", "SLFS", "TBNClassifier",
-    "boot_strength", "averaged_network", "inclusion_threshold", "blanket_frequency",
-    "__version__",
-]
+#: public name -> the module that defines it
+_EXPORTS = {
+    "bnfs._data": ["Dataset", "as_dataset", "discretize"],
+    "bnfs.citests": ["CITest", "DSeparation"],
+    "bnfs.constraint": ["pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb",
+                        "grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb",
+                        "kiamb_mb", "hiton_pc", "hiton_mb", "mmpc", "mmmb", "pcmb",
+                        "local_structure"],
+    "bnfs.export": ["from_json", "from_networkx", "from_pgmpy", "to_pgmpy"],
+    "bnfs.bootstrap": ["boot_strength", "averaged_network", "inclusion_threshold",
+                       "blanket_frequency"],
+    "bnfs.graph": ["DAG", "PDAG"],
+    "bnfs.metrics": ["shd"],
+    "bnfs.network": ["DiscreteNetwork", "read_bif", "write_bif"],
+    "bnfs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],
+    "bnfs.scores": ["Scorer", "score"],
+    "bnfs.search": ["hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
+                    "post_process"],
+    "bnfs.select": ["MarkovBlanketSelector", "FCBF", "CFS", "InformationGain",
+                    "HybridSelector", "HSMB", "BAHSIC", "SRS", "SLFS", "TBNClassifier"],
+}
+_SUBMODULES = ["datasets", "metrics", "parallel"]
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = [*_WHERE, *_SUBMODULES, "__version__"]
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        value = getattr(importlib.import_module(_WHERE[name]), name)
+    elif name.isidentifier() and not name.startswith("__"):  # a submodule: bnfs.select, ...
+        try:
+            value = importlib.import_module(f"bnfs.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"bnfs.{name}":
+                raise
+            raise AttributeError(f"module 'bnfs' has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module 'bnfs' has no attribute {name!r}")
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -139,7 +139,7 @@ def test_hill_climbing_survives_a_killed_process(alarm, tmp_path):
     frame_path = tmp_path / "alarm.csv"
     alarm.to_csv(frame_path, index=False)
     script = textwrap.dedent(f"""
-        import sys, pandas as pd, bnfs, bnfs._checkpoint as c
+        import sys, pandas as pd, bnfs, bnfs._checkpoint as c, bnfs.search.hill_climbing
         sys.modules["bnfs.search.hill_climbing"].CHUNK = 1
         c.CHECKPOINT_SECONDS = 0.0
         frame = pd.read_csv({str(frame_path)!r}, dtype=str)

@@ -1,0 +1,122 @@
+"""The compiled kernels (numba), and where their machine code is cached.
+
+Every kernel is decorated with :func:`njit` from here, numba's ``njit`` with one difference:
+numba caches beside the sources or in the user's cache folder and fails at import when it can
+write to neither (a read-only install with a read-only HOME: "cannot cache function ...: no
+locator available"). There bnfs caches in a private folder of the temporary directory
+instead, and compiles without a cache when even that cannot be written; one log line says
+which. The logger ``bnfs.compile`` says once per process that kernels are being compiled,
+which happens on first use only (the command line shows it).
+"""
+
+from __future__ import annotations
+
+import getpass
+import logging
+import os
+import tempfile
+
+import numba
+from numba.core import event
+
+log = logging.getLogger("bnfs")
+compile_log = logging.getLogger("bnfs.compile")
+
+
+def _probe():  # pragma: no cover - never called: decorating it asks numba whether it can cache
+    return 0
+
+
+def _numba_caches(cache_dir: str | None = None) -> bool:
+    """Whether numba can cache a kernel of this package (in ``cache_dir`` when given)."""
+    saved = numba.config.CACHE_DIR
+    if cache_dir is not None:
+        numba.config.CACHE_DIR = cache_dir
+    try:
+        numba.njit(cache=True)(_probe)
+        return True
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return False
+    finally:
+        numba.config.CACHE_DIR = saved
+
+
+def _private_folder() -> str | None:
+    """A folder of the temporary directory only this user can write, or None."""
+    try:
+        user = getpass.getuser()
+    except Exception:  # no user name (some containers): the uid, or a fresh folder
+        user = str(os.getuid()) if hasattr(os, "getuid") else None
+    try:
+        if user is None:
+            return tempfile.mkdtemp(prefix="bnfs-numba-cache-")
+        path = os.path.join(tempfile.gettempdir(), f"bnfs-numba-cache-{user}")
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        info = os.stat(path)
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            # someone else's folder: its cached code cannot be trusted; a fresh one instead
+            return tempfile.mkdtemp(prefix="bnfs-numba-cache-")
+        return path
+    except OSError:
+        return None
+
+
+def _cache_location() -> str | bool:
+    """True when numba caches where it usually does, a folder when bnfs must point it
+    elsewhere, False when nothing can be cached."""
+    if _numba_caches():
+        return True
+    folder = _private_folder()
+    if folder is not None and _numba_caches(folder):
+        log.info("numba cannot cache beside bnfs or in the user's cache folder; "
+                 "caching compiled kernels in %s", folder)
+        return folder
+    log.warning("no folder to cache compiled kernels in (install read-only, HOME and "
+                "the temporary directory not writable): kernels compile on every run; set "
+                "NUMBA_CACHE_DIR to a writable folder to keep them")
+    return False
+
+
+CACHE = _cache_location()
+
+
+def njit(**options):
+    """``numba.njit(**options)``, its cache put where it can be written (see the module)."""
+    def decorate(function):
+        if CACHE is True or not options.get("cache"):
+            return numba.njit(**options)(function)
+        if CACHE is False:
+            return numba.njit(**{**options, "cache": False})(function)
+        saved = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = CACHE  # read once, when the dispatcher finds its cache
+        try:
+            return numba.njit(**options)(function)
+        finally:
+            numba.config.CACHE_DIR = saved
+    return decorate
+
+
+class _FirstCompile(event.Listener):
+    """Logs one line when numba starts compiling a kernel of bnfs for the first time in this
+    process: cached kernels load without compiling, so this happens on first use only."""
+
+    def __init__(self):
+        self.said = False
+
+    def on_start(self, event_):
+        dispatcher = event_.data.get("dispatcher") if isinstance(event_.data, dict) else None
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if not self.said and module.startswith(__name__):
+            self.said = True
+            if CACHE is False:
+                compile_log.info("compiling the numba kernels (not cached: every run compiles "
+                                 "them again)")
+            else:
+                compile_log.info("compiling the numba kernels for their first use; this takes "
+                                 "up to a minute once, later runs load them from the cache")
+
+    def on_end(self, event_):
+        pass
+
+
+event.register("numba:compile", _FirstCompile())

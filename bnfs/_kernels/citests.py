@@ -17,8 +17,9 @@ correlation matrix of (x, y, Z).
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
 
 G2, X2 = 0, 1

@@ -25,9 +25,10 @@ non-improving move whose resulting graph is not among the last ``tabu_len`` grap
 """
 
 import numpy as np
-from numba import njit, prange, types
+from numba import prange, types
 from numba.typed import Dict
 
+from bnfs._kernels import njit
 from bnfs._kernels import order as _o
 from bnfs._kernels import scores as _s
 

@@ -16,7 +16,8 @@ acyclic graphs", ACM J. Exp. Algorithmics 11, 2006.
 """
 
 import numpy as np
-from numba import njit
+
+from bnfs._kernels import njit
 
 SRC, DST, OUT_NEXT, OUT_PREV, IN_NEXT, IN_PREV = 0, 1, 2, 3, 4, 5
 FREE, N_ARCS = 0, 1

@@ -11,8 +11,8 @@ the arc from ``parents[v, t]``, so a random arc is drawn in O(1) and removed by 
 """
 
 import numpy as np
-from numba import njit
 
+from bnfs._kernels import njit
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._kernels import order as _o
 from bnfs._kernels import scores as _s

@@ -20,7 +20,8 @@ q parent configurations, counts N_jk and N_j = sum_k N_jk over N rows:
 import math
 
 import numpy as np
-from numba import njit
+
+from bnfs._kernels import njit
 
 LOGLIK, BIC, AIC, BDE, K2 = 0, 1, 2, 3, 4
 

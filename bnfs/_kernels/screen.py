@@ -2,8 +2,9 @@
 pairwise gains and the greedy insertion of the sorted edge dump."""
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from bnfs._kernels import njit
 from bnfs._kernels import order as _o
 from bnfs._kernels import random_search as _rs
 from bnfs._kernels import scores as _s

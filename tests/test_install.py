@@ -1,0 +1,87 @@
+"""bnfs where it is installed read-only, on a fresh machine, and its start-up.
+
+A read-only install is simulated in a child process by making numba's own check "can this
+cache folder be written?" fail for every folder but the one a case allows (running as root,
+file permissions cannot simulate it)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+READ_ONLY = textwrap.dedent("""
+    import logging, os, sys
+    import numba.core.caching as caching
+    allowed = os.environ.get("WRITABLE_CACHE", "")
+    original = caching._CacheLocator.ensure_cache_path
+
+    def ensure_cache_path(self):
+        if not allowed or not os.path.abspath(self.get_cache_path()).startswith(allowed):
+            raise PermissionError(13, "Read-only file system", self.get_cache_path())
+        original(self)
+
+    caching._CacheLocator.ensure_cache_path = ensure_cache_path
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s", stream=sys.stderr)
+    import bnfs
+    from bnfs._kernels import CACHE
+    frame = bnfs.datasets.sample("asia", 300, seed=0)
+    value = bnfs.Scorer(frame, "bic").local("xray", ["either"])
+    print(repr(CACHE), repr(value))
+""")
+
+
+def _run_read_only(writable: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """The probe run with HOME and the package folder read-only, the temporary folder
+    ``tmp_path / "tmp"`` writable when ``writable`` names it."""
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WRITABLE_CACHE": writable,
+           "TMPDIR": str(tmp_path / "tmp"), "HOME": str(tmp_path / "home")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    return subprocess.run([sys.executable, "-c", READ_ONLY], env=env, capture_output=True,
+                          text=True, timeout=600, cwd=tmp_path)
+
+
+def _expected_score() -> float:
+    import bnfs
+    return bnfs.Scorer(bnfs.datasets.sample("asia", 300, seed=0), "bic").local("xray",
+                                                                                ["either"])
+
+
+def test_a_read_only_install_caches_in_a_private_temporary_folder(tmp_path):
+    result = _run_read_only(str(tmp_path / "tmp"), tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    cache, value = result.stdout.split()
+    folder = Path(eval(cache))
+    assert folder.parent == tmp_path / "tmp" and folder.name.startswith("bnfs-numba-cache-")
+    assert float(value) == _expected_score()
+    assert "caching compiled kernels in" in result.stderr
+    assert list(folder.rglob("*.nbi")), "no kernel was cached there"
+    if hasattr(os, "getuid"):
+        assert folder.stat().st_mode & 0o077 == 0  # private: no one else plants code there
+
+
+def test_with_no_writable_folder_kernels_compile_uncached(tmp_path):
+    result = _run_read_only("", tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    cache, value = result.stdout.split()
+    assert cache == "False" and float(value) == _expected_score()
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("bnfs: no folder to cache compiled kernels in")
+    assert "kernels compile on every run" in lines[0]
+    assert lines[1:] == ["bnfs.compile: compiling the numba kernels (not cached: every run "
+                         "compiles them again)"]
+
+
+def test_import_is_light():
+    """``import bnfs`` loads neither scikit-learn, scipy.stats nor pgmpy (they cost seconds);
+    they come with the functions that use them."""
+    code = ("import sys, bnfs; heavy = [m for m in ('sklearn', 'scipy.stats', 'pgmpy', "
+            "'matplotlib', 'numba') if m in sys.modules]; print(heavy); "
+            "bnfs.MarkovBlanketSelector; print('sklearn' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["[]", "True"]
