@@ -21,9 +21,6 @@ import pandas as pd
 __all__ = ["Dataset", "as_dataset", "discretize"]
 
 DEFAULT_MAX_LEVELS = 256
-# what a CSV cell must say to be missing: pandas' defaults minus "None" (a real state in
-# networks such as child) and other words that name levels
-CSV_MISSING = ["", "NA", "N/A", "NaN", "nan", "NULL", "null", "#N/A"]
 
 
 def _check_names(names) -> tuple[str, ...]:
@@ -302,14 +299,10 @@ class Dataset:
     @classmethod
     def from_csv(cls, path, *, dropna: bool = False, max_levels: int = DEFAULT_MAX_LEVELS,
                  discrete: Sequence[str] | None = None, **read_csv_kwargs) -> "Dataset":
-        """Read a CSV (any :func:`pandas.read_csv` options, e.g. ``sep="\\t"``).
-
-        Missing cells are empty or one of :data:`CSV_MISSING` (not ``"None"``, which is a
-        state name in some networks) unless ``na_values`` says otherwise.
-        """
-        read_csv_kwargs.setdefault("keep_default_na", False)
-        read_csv_kwargs.setdefault("na_values", CSV_MISSING)
-        frame = pd.read_csv(path, **read_csv_kwargs)
+        """Read a CSV with :func:`bnfs.io.read_table` (its missing-value markers, repeated
+        column names refused; any :func:`pandas.read_csv` options, e.g. ``sep="\\t"``)."""
+        from bnfs.io import read_table
+        frame = read_table(path, format="csv", **read_csv_kwargs)
         return cls(frame, dropna=dropna, max_levels=max_levels, discrete=discrete)
 
     @classmethod

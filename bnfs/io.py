@@ -10,9 +10,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["read_table", "read_dataset", "iter_blocks", "parse_arff", "FORMATS"]
+__all__ = ["read_table", "read_dataset", "iter_blocks", "parse_arff", "FORMATS",
+           "MISSING_VALUES"]
 
 FORMATS = ("csv", "tsv", "parquet", "arff")
+
+#: The cells a CSV or TSV file marks as missing, for every reader of bnfs (the API, the
+#: command line, files read in blocks): empty, or exactly one of these. Not "None", "n/a" or
+#: "-", which are real states in some data (child, insurance); ARFF marks missing as "?",
+#: Parquet by its own nulls.
+MISSING_VALUES = ("", "NA", "N/A", "NaN", "nan", "NULL", "null", "#N/A")
 
 
 def _format(path: Path) -> str:
@@ -28,11 +35,15 @@ def _format(path: Path) -> str:
                      ".csv, .tsv, .parquet or .arff (optionally .gz)")
 
 
-def read_table(path, *, format: str | None = None) -> pd.DataFrame:
+def read_table(path, *, format: str | None = None, **read_csv_kwargs) -> pd.DataFrame:
     """A data file as a DataFrame, the format taken from the file name (``.csv``, ``.tsv``
     or ``.tab``, ``.parquet``, ``.arff``; CSV and TSV may be compressed, e.g. ``.csv.gz``).
 
-    Missing values are read as NaN: "NA", empty cells and "?" (ARFF). Parquet needs pyarrow.
+    A CSV/TSV cell is missing (NaN) when empty or one of :data:`MISSING_VALUES`, in ARFF
+    when "?"; every reader of bnfs (``Dataset(path)``, :func:`read_dataset`, the command
+    line) uses these. A repeated column name is refused. ``read_csv_kwargs`` go to
+    :func:`pandas.read_csv` (e.g. ``na_values=[...]`` for other markers). Parquet needs
+    pyarrow.
 
     Examples
     --------
@@ -58,14 +69,23 @@ def read_table(path, *, format: str | None = None) -> pd.DataFrame:
         opener = _open_text(path)
         with opener as handle:
             return parse_arff(handle.read())
+    options = _csv_options(kind, read_csv_kwargs)
     try:
-        frame = pd.read_csv(path, sep="," if kind == "csv" else "\t")
+        frame = pd.read_csv(path, **options)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{str(path)!r} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as err:
         raise ValueError(f"cannot parse {str(path)!r} as {kind.upper()}: {err}") from None
-    _check_header(path, "," if kind == "csv" else "\t")
+    if not {"header", "names"} & set(read_csv_kwargs):
+        _check_header(path, options["sep"])
     return frame
+
+
+def _csv_options(kind: str, read_csv_kwargs: dict) -> dict:
+    """pandas.read_csv options of every bnfs reader: the separator of the format and the
+    missing-value markers :data:`MISSING_VALUES`, unless the caller says otherwise."""
+    return {"sep": "," if kind == "csv" else "\t", "keep_default_na": False,
+            "na_values": list(MISSING_VALUES), **read_csv_kwargs}
 
 
 def _check_header(path: Path, sep: str) -> None:
@@ -96,9 +116,8 @@ def iter_blocks(path, *, chunksize: int = 1_000_000, format: str | None = None,
     CSV/TSV are read with :func:`pandas.read_csv` in chunks, every chunk with the column
     types pandas infers from the first (integers as nullable ``Int64``, so a later missing
     value stays missing); Parquet is read by record batches (pyarrow); ARFF is one block.
-    A cell is missing when empty or one of :data:`bnfs._data.CSV_MISSING`.
+    A cell is missing when empty or one of :data:`MISSING_VALUES`.
     """
-    from bnfs._data import CSV_MISSING
     from bnfs._validate import check_int
 
     path = _checked_path(path)
@@ -118,8 +137,7 @@ def iter_blocks(path, *, chunksize: int = 1_000_000, format: str | None = None,
         for batch in pq.ParquetFile(path).iter_batches(batch_size=chunksize):
             yield batch.to_pandas()
         return
-    options = {"sep": "," if kind == "csv" else "\t", "keep_default_na": False,
-               "na_values": CSV_MISSING, **read_csv_kwargs}
+    options = _csv_options(kind, read_csv_kwargs)
     try:
         first = pd.read_csv(path, nrows=chunksize, **options)
     except pd.errors.EmptyDataError:

@@ -366,8 +366,35 @@ def _fmt(x: float) -> str:
     return repr(float(x))
 
 
+#: what BIF can hold so that bnfs and pgmpy read it back unchanged: variable names are words
+#: (letters, digits, "_", "-", "."), levels have no space, quote or BIF punctuation
+_BIF_NAME = re.compile(r"[\w.-]+\Z")
+_BIF_LEVEL_FORBIDDEN = set('{}()[],;|"') | {"/*", "//"}
+
+
+def check_bif_names(names, states: Mapping) -> None:
+    """Raise ValueError naming the first variable or level that BIF cannot hold (see
+    :func:`write_bif`); BIF has no quoting that its readers agree on."""
+    for v in names:
+        if not isinstance(v, str) or not _BIF_NAME.match(v):
+            suggestion = re.sub(r"[^\w.-]+", "_", str(v))
+            raise ValueError(f"BIF cannot hold the variable name {v!r}: use letters, digits, "
+                             f"'_', '-' and '.' only (rename it, e.g. {suggestion!r})")
+        for level in states[v]:
+            text = str(level)
+            if not text or any(c.isspace() for c in text) or \
+                    any(bad in text for bad in _BIF_LEVEL_FORBIDDEN):
+                raise ValueError(f"BIF cannot hold the level {text!r} of {v!r}: a level has "
+                                 "no spaces and none of { } ( ) [ ] , ; | \" // /* (recode it)")
+
+
 def write_bif(network: DiscreteNetwork, path=None) -> str:
     """BIF text of ``network``; written to ``path`` too when given (``.gz`` compresses).
+
+    BIF has no quoting its readers agree on (pgmpy reads names as words), so a variable name
+    must be letters, digits, "_", "-" and "."; a level must have no spaces and none of
+    ``{}()[],;|"``: anything else is refused with a ValueError before a byte is written,
+    and what is written reads back (with bnfs or pgmpy) to the same network.
 
     Examples
     --------
@@ -378,7 +405,9 @@ def write_bif(network: DiscreteNetwork, path=None) -> str:
     if not isinstance(network, DiscreteNetwork):
         raise TypeError(f"write_bif needs a DiscreteNetwork (a DAG with its tables, e.g. "
                         f"DiscreteNetwork.fit(dag, data)), got {type(network).__name__}")
-    lines = [f"network {network.name} {{", "}"]
+    check_bif_names(network.dag.nodes, network.states)
+    name = re.sub(r"[^\w.-]+", "_", network.name) or "network"
+    lines = [f"network {name} {{", "}"]
     for v in network.dag.nodes:
         levels = ", ".join(network.states[v])
         lines += [f"variable {v} {{", f"  type discrete [ {len(network.states[v])} ] {{ {levels} }};", "}"]

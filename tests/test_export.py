@@ -1,6 +1,7 @@
 """Export and import round trips, BIF, pictures by both engines."""
 
 import os
+import re
 import shutil
 import stat
 import sys
@@ -8,6 +9,7 @@ import xml.etree.ElementTree as ET
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 
@@ -98,6 +100,40 @@ def test_bif_matches_pgmpy_reader():
             ours_index = tuple(ours.states[p].index(states[p]) for p in ours.dag.parents(v))
             assert ours.cpts[v][ours_index + (ours.states[v].index(states[v]),)] == pytest.approx(values[index])
         assert sorted(parents) == sorted(ours.dag.parents(v))
+
+
+@pytest.mark.parametrize("column, levels, message", [
+    ("smoker status", ("a", "b"), "variable name 'smoker status'"),
+    ("x", ('12"', "b"), "level '12\"' of 'x'"),
+    ("x", ("a b", "c"), "level 'a b' of 'x'"),
+    ("x", ("a,b", "c"), "level 'a,b' of 'x'"),
+    ("x(1)", ("a", "b"), "variable name 'x(1)'"),
+    ("x", ("{a}", "b"), "level '{a}' of 'x'"),
+])
+def test_bif_refuses_what_it_cannot_hold_before_writing(column, levels, message, tmp_path):
+    frame = pd.DataFrame({column: list(levels) * 4, "y": ["u", "v", "v", "u"] * 2})
+    network = DiscreteNetwork.fit(DAG([column, "y"], [(column, "y")]), frame)
+    path = tmp_path / "net.bif"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        write_bif(network, path)
+    assert not path.exists()
+
+
+def test_bif_holds_every_writable_name_for_bnfs_and_pgmpy(tmp_path):
+    """Odd but writable names and levels (signs, dots, dashes, unicode) come back unchanged
+    through bnfs's reader and pgmpy's."""
+    from pgmpy.readwrite import BIFReader
+    frame = pd.DataFrame({"dose-mg.2": ["<5", ">=10", "5-10", "1/2"] * 3,
+                          "état": ["oui", "non", "non"] * 4, "_k": ["+1", "-1", "0"] * 4})
+    dag = DAG(list(frame.columns), [("dose-mg.2", "état"), ("_k", "état")])
+    network = DiscreteNetwork.fit(dag, frame, pseudo_count=1.0, name="my net")
+    text = write_bif(network, tmp_path / "odd.bif")
+    back = read_bif(tmp_path / "odd.bif")
+    assert back.dag == dag and back.states == network.states
+    theirs = BIFReader(string=text).get_model()
+    assert from_pgmpy(theirs) == dag
+    for v in dag.nodes:
+        assert sorted(theirs.get_cpds(v).state_names[v]) == sorted(network.states[v])
 
 
 def test_bif_errors():

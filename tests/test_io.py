@@ -96,3 +96,4 @@ def test_truncated_bif_is_a_value_error(cut):
         parse_bif(text[:cut])
     with pytest.raises(ValueError, match="no variables"):
         parse_bif("")
+
