@@ -31,7 +31,8 @@ _EXPORTS = {
     "bnfs.search": ["hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
                     "post_process"],
     "bnfs.select": ["MarkovBlanketSelector", "FCBF", "CFS", "InformationGain",
-                    "HybridSelector", "HSMB", "BAHSIC", "SRS", "SLFS", "TBNClassifier"],
+                    "HybridSelector", "HSMB", "BAHSIC", "SRS", "SLFS", "TBNClassifier",
+                    "EmptySelectionWarning"],
 }
 _SUBMODULES = ["datasets", "metrics", "parallel"]
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}

@@ -39,7 +39,7 @@ def _replicate(data, m: int, seed: int, learner: str, options: dict, target=None
     if target is None:
         options.setdefault("progress", False)
         graph = getattr(bnfs, learner)(sample, **options)
-        return list(graph.arcs), list(getattr(graph, "edges", ()))
+        return list(graph.arcs), list(graph.edges)
     return getattr(bnfs, learner)(sample, target, **options)
 
 

@@ -7,16 +7,20 @@ index, and reports bad input as one line on stderr with exit code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import logging
+import os
 import sys
 import time
+import warnings
 from pathlib import Path
 
 SCORE_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based")
 CONSTRAINT_LEARNERS = ("pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
 LOCAL_LEARNERS = ("hiton_mb", "hiton_pc", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb",
                   "grow_shrink_mb", "kiamb_mb", "mmmb", "mmpc", "pcmb")
+NETWORK_LEARNERS = SCORE_LEARNERS + CONSTRAINT_LEARNERS
 SELECT_METHODS = ("markov_blanket", "hsmb", "bahsic", "srs", "slfs", "hybrid", "fcbf", "cfs",
                   "information_gain")
 CLASSIFIERS = ("svm", "logistic", "naive_bayes", "knn", "tree")
@@ -55,8 +59,9 @@ log = logging.getLogger("bnfs")
 
 
 def _read(path: Path, dropna: bool | None = False):
-    """A data file as a DataFrame with string column names; rows with missing values are
-    dropped with ``dropna`` and refused otherwise (None: left alone)."""
+    """A data file as a DataFrame with string column names, read as the API reads it
+    (:func:`bnfs.io.read_table`); rows with missing values are dropped with ``dropna``
+    (saying how many) and refused otherwise (None: left alone)."""
     from bnfs.io import read_table
     frame = read_table(path)
     if frame.shape[0] == 0 or frame.shape[1] == 0:
@@ -66,16 +71,18 @@ def _read(path: Path, dropna: bool | None = False):
     if dropna is None:
         return frame
     missing = frame.isna().sum()
-    if missing.any():
-        if not dropna:
-            column = missing.index[missing.to_numpy() > 0][0]
-            raise ValueError(f"column {column!r} has {missing[column]} missing value(s) "
-                             f"({int((missing > 0).sum())} column(s) in all); pass --dropna "
-                             "to drop the rows that have them")
-        frame = frame.dropna().reset_index(drop=True)
-        log.info("dropped rows with missing values: %d left", len(frame))
-        if frame.empty:
+    if missing.any() and not dropna:
+        column = missing.index[missing.to_numpy() > 0][0]
+        raise ValueError(f"column {column!r} has {missing[column]} missing value(s) "
+                         f"({int((missing > 0).sum())} column(s) in all); pass --dropna "
+                         "to drop the rows that have them")
+    if dropna:
+        complete = frame.dropna().reset_index(drop=True)
+        print(f"--dropna: dropped {len(frame) - len(complete)} of {len(frame)} rows of "
+              f"{path.name} with missing values ({len(complete)} left)", file=sys.stderr)
+        if complete.empty:
             raise ValueError(f"no row of {str(path)!r} is complete; nothing is left after --dropna")
+        frame = complete
     return frame
 
 
@@ -117,35 +124,64 @@ def _arc_file(path: Path | None, what: str):
     return [tuple(map(str, row)) for row in frame.itertuples(index=False)]
 
 
+#: (flag, keyword) of the learning options a user sets; a flag given to a learner that does
+#: not take it is refused by name, an absent one leaves the API's default
+LEARNER_FLAGS = (("--score", "score"), ("--test", "test"), ("--alpha", "alpha"),
+                 ("--threshold", "threshold"), ("--max-parents", "max_parents"),
+                 ("--blacklist", "blacklist"), ("--whitelist", "whitelist"),
+                 ("--max-time", "max_time"), ("--checkpoint", "checkpoint"))
+#: options of the CI test that learners with a ``test`` pass on to :class:`bnfs.CITest`
+TEST_OPTIONS = ("threshold",)
+
+
+def _learner_options(algorithm: str, args) -> dict:
+    """The keyword arguments of learner ``algorithm`` from the command line.
+
+    Options the user gave are passed when the learner takes them and refused by name when
+    it does not; options left out keep the learner's own defaults (as in Python). The seed,
+    the number of jobs and progress bars go to every learner that takes them.
+    """
+    import bnfs
+    learner = getattr(bnfs, algorithm)
+    params = dict(inspect.signature(learner).parameters)
+    if algorithm == "tabu_search":  # passes the search options on to hill_climbing
+        params = {**inspect.signature(bnfs.hill_climbing).parameters, **params}
+    accepted = set(params) | (set(TEST_OPTIONS) if "test" in params else set())
+    options = {}
+    for flag, name in LEARNER_FLAGS:
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in accepted:
+            raise ValueError(f"{flag} does not apply to {algorithm}")
+        if name in ("blacklist", "whitelist"):
+            value = _arc_file(value, name)
+        options[name] = value
+    if "test" in params:
+        test = options.get("test", params["test"].default)
+        if test == "mi_threshold" and "alpha" in options:
+            raise ValueError(f"--alpha does not apply to the mi_threshold test of {algorithm}; "
+                             "its threshold is --threshold")
+        if test != "mi_threshold" and "threshold" in options:
+            raise ValueError(f"--threshold applies to the mi_threshold test only; {algorithm} "
+                             f"uses {test!r} (choose it with --test mi_threshold)")
+    for name, value in (("seed", args.seed), ("n_jobs", args.n_jobs),
+                        ("progress", False if args.quiet else None)):  # None: bars on a terminal
+        if name in params:
+            options[name] = value
+    return options
+
+
 def _learn_graph(frame, args):
     import bnfs
     data = _dataset(frame, args)
-    algorithm = args.algorithm
+    out = getattr(args, "out", None)
+    if out is not None and out.suffix.lower() == ".bif":  # before minutes of learning
+        from bnfs.network import check_bif_names
+        check_bif_names(data.names, data.states)
+    options = _learner_options(args.algorithm, args)
     start = time.perf_counter()
-    if algorithm in SCORE_LEARNERS:
-        options = {"score": args.score, "max_parents": args.max_parents,
-                   "blacklist": _arc_file(args.blacklist, "blacklist"),
-                   "whitelist": _arc_file(args.whitelist, "whitelist"), "seed": args.seed,
-                   "progress": not args.quiet, "n_jobs": args.n_jobs}
-        learner = getattr(bnfs, algorithm)
-        accepted = inspect.signature(learner).parameters
-        if algorithm == "tabu_search":  # passes the search options on to hill_climbing
-            accepted = inspect.signature(bnfs.hill_climbing).parameters
-        for flag, name in (("--max-time", "max_time"), ("--checkpoint", "checkpoint")):
-            if getattr(args, name) is not None:
-                if name not in accepted:
-                    raise ValueError(f"{flag} applies to hill_climbing and tabu_search"
-                                     f"{', sparse_candidate' if name == 'max_time' else ''}, "
-                                     f"not {algorithm}")
-                options[name] = getattr(args, name)
-        graph = learner(data, **options)
-    else:
-        if args.blacklist or args.whitelist or args.max_time or args.checkpoint:
-            raise ValueError(f"--blacklist, --whitelist, --max-time and --checkpoint apply to "
-                             f"the score-based algorithms, not {algorithm}")
-        learner = getattr(bnfs, algorithm)
-        jobs = {"n_jobs": args.n_jobs} if "n_jobs" in inspect.signature(learner).parameters else {}
-        graph = learner(data, args.test, args.alpha, progress=not args.quiet, **jobs)
+    graph = getattr(bnfs, args.algorithm)(data, **options)
     return graph, data, time.perf_counter() - start
 
 
@@ -179,7 +215,7 @@ def _learn(args) -> int:
     graph, data, seconds = _learn_graph(frame, args)
     _write_graph(graph, data, args.out)
     arcs = len(graph.arcs)
-    edges = len(getattr(graph, "edges", ()))
+    edges = graph.n_edges
     print(f"{args.algorithm} on {args.data.name} ({len(frame)} rows, {frame.shape[1]} "
           f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
           f"{seconds:.2f} s; written to {args.out}")
@@ -191,7 +227,7 @@ def _learn(args) -> int:
         facts = {"data": f"{args.data} ({len(frame)} rows, {frame.shape[1]} variables)",
                  "algorithm": args.algorithm, "arcs": arcs, "undirected edges": edges,
                  "learning time": f"{seconds:.2f} s",
-                 f"{args.score} score": f"{score(dag, data, args.score):.4f}",
+                 f"{args.score or 'bic'} score": f"{score(dag, data, args.score or 'bic'):.4f}",
                  "output": str(args.out)}
         args.report.write_text(network_report(graph, title=f"bnfs learn: {args.data.name}",
                                               highlight=highlight, facts=facts),
@@ -218,18 +254,14 @@ def _blanket(args) -> int:
     algorithm = args.algorithm
     if algorithm in LOCAL_LEARNERS:
         data = _dataset(frame, args)
-        members = getattr(bnfs, algorithm)(data, target, args.test, args.alpha)
+        members = getattr(bnfs, algorithm)(data, target, **_learner_options(algorithm, args))
         kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
         print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")
         return 0
     graph, _, seconds = _learn_graph(frame, args)
     print(f"Markov blanket of {target} in the network learned by {algorithm} "
           f"({seconds:.2f} s):")
-    roles = [("parents", graph.parents(target)), ("children", graph.children(target))]
-    if hasattr(graph, "neighbors") and callable(graph.neighbors):
-        roles.append(("undirected", graph.neighbors(target)))
-    roles.append(("spouses", graph.spouses(target)))
-    for role, names in roles:
+    for role, names in graph.blanket_parts(target).items():
         print(f"  {role:<10} {', '.join(names) if names else '-'}")
     return 0
 
@@ -238,16 +270,37 @@ def _selector(args):
     import bnfs
     method = args.method
     if method == "markov_blanket":
-        options = ({"test": args.test, "alpha": args.alpha} if args.algorithm in LOCAL_LEARNERS
-                   else {"progress": not args.quiet})
+        options = _learner_options(args.algorithm, args)
         return bnfs.MarkovBlanketSelector(args.algorithm, learner_options=options,
                                           seed=args.seed, n_jobs=args.n_jobs)
+    given = [flag for flag, name in LEARNER_FLAGS if getattr(args, name, None) is not None]
+    if args.algorithm_given:
+        given.insert(0, "--algorithm")
+    if given:
+        raise ValueError(f"{given[0]} applies to --method markov_blanket, not {method}")
+    progress = not args.quiet and sys.stderr.isatty()
     if method in ("hsmb", "bahsic"):
-        return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC}[method](progress=not args.quiet)
+        return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC}[method](progress=progress)
     if method in ("srs", "hybrid"):
         return {"srs": bnfs.SRS, "hybrid": bnfs.HybridSelector}[method](n_jobs=args.n_jobs)
     return {"slfs": bnfs.SLFS, "fcbf": bnfs.FCBF, "cfs": bnfs.CFS,
             "information_gain": bnfs.InformationGain}[method]()
+
+
+@contextlib.contextmanager
+def _empty_selections():
+    """Collect the messages of :class:`bnfs.select.EmptySelectionWarning` (the command line
+    prints one line of its own instead of Python's warning)."""
+    from bnfs.select import EmptySelectionWarning
+    found = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", EmptySelectionWarning)
+        yield found
+    for item in caught:
+        if issubclass(item.category, EmptySelectionWarning):
+            found.append(str(item.message))
+        else:
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
 
 
 def _classifier(name: str):
@@ -275,12 +328,15 @@ def _select(args) -> int:
     X, y = frame.drop(columns=target), frame[target]
     selector = _selector(args)
     start = time.perf_counter()
-    selector.fit(X, y)
+    with _empty_selections() as empty:
+        selector.fit(X, y)
     seconds = time.perf_counter() - start
-    features = list(X.columns[selector.get_support()])
+    features = [] if selector.empty_ else list(X.columns[selector.get_support()])
     print(f"{args.method} kept {len(features)} of {X.shape[1]} features for {target} "
           f"({seconds:.2f} s):")
     print("  " + (", ".join(features) if features else "-"))
+    if empty:
+        print(f"bnfs select: warning: {empty[0]}", file=sys.stderr)
     facts = {"data": f"{args.data} ({len(frame)} rows)", "target": target,
              "method": args.method, "kept": f"{len(features)} of {X.shape[1]}",
              "selection time": f"{seconds:.2f} s"}
@@ -298,7 +354,12 @@ def _select(args) -> int:
         rows = [("selected", selected), ("all", _classifier(args.classifier))]
         print(f"{args.cv}-fold cross-validation of {args.classifier} (selection inside each fold):")
         for label, model in rows:
-            scores = cross_validate(model, X, y, cv=folds, scoring=scoring)
+            with _empty_selections() as empty:
+                scores = cross_validate(model, X, y, cv=folds, scoring=scoring,
+                                        error_score="raise")
+            if empty:
+                print(f"bnfs select: warning: the selection was empty in {len(empty)} of "
+                      f"{args.cv} folds; those folds used all features", file=sys.stderr)
             line = (f"accuracy {scores['test_accuracy'].mean():.3f} "
                     f"± {scores['test_accuracy'].std():.3f}   F1 (macro) "
                     f"{scores['test_f1'].mean():.3f}")
@@ -370,20 +431,19 @@ def _example(args) -> int:
         raise ValueError(f"target {target!r} is not a node of {args.network}")
     frame = datasets.sample(args.network, args.rows, seed=args.seed)
     start = time.perf_counter()
-    dag = hill_climbing(frame, "bic", seed=args.seed, progress=not args.quiet)
+    dag = hill_climbing(frame, "bic", seed=args.seed, progress=False if args.quiet else None)
     seconds = time.perf_counter() - start
     print(f"learned {args.network} from {args.rows} sampled rows by BIC hill climbing: "
           f"{dag.n_arcs} arcs in {seconds:.2f} s (true network: {truth.n_arcs} arcs, "
           f"SHD {shd(dag, truth)})")
     print(f"Markov blanket of {target}:")
-    for role, names in (("parents", dag.parents(target)), ("children", dag.children(target)),
-                        ("spouses", dag.spouses(target))):
+    for role, names in dag.blanket_parts(target).items():
         print(f"  {role:<9} {', '.join(names) if names else '-'}")
     quality = blanket_scores(dag, truth, target)
     print(f"  against the true blanket {truth.markov_blanket(target)}: precision "
           f"{quality['precision']:.2f}, recall {quality['recall']:.2f}")
     path = dag.draw(args.out, highlight=target)
-    print(f"picture written to {path}")
+    print(f"picture written to {Path(path).resolve()}")
     return 0
 
 
@@ -444,26 +504,31 @@ def _probability(text: str) -> float:
 def _common(quiet: bool = True) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     if quiet:
-        parent.add_argument("--quiet", action="store_true", help="no progress bars")
+        parent.add_argument("--quiet", action="store_true", help="no progress bars (they are drawn only when stderr is a terminal)")
     parent.add_argument("-v", "--verbose", action="store_true", help="log what happens")
     return parent
 
 
-def _learning_options(default: str) -> argparse.ArgumentParser:
+def _learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
-    learning = parent.add_argument_group("learning")
-    learning.add_argument("--algorithm", default=default,
-                          choices=SCORE_LEARNERS + CONSTRAINT_LEARNERS + LOCAL_LEARNERS,
-                          metavar="ALGORITHM", help=f"learner (default {default}): "
-                          f"{', '.join(SCORE_LEARNERS + CONSTRAINT_LEARNERS)}; for blankets "
-                          f"also {', '.join(LOCAL_LEARNERS)}")
-    learning.add_argument("--score", default="bic", choices=("bic", "bde", "k2", "aic", "loglik"),
+    parent.set_defaults(default_algorithm=default)
+    learning = parent.add_argument_group("learning (options left out keep the learner's "
+                                         "defaults, as in Python)")
+    network = [a for a in algorithms if a not in LOCAL_LEARNERS]
+    local = [a for a in algorithms if a in LOCAL_LEARNERS]
+    learning.add_argument("--algorithm", choices=algorithms, metavar="ALGORITHM",
+                          help=f"learner (default {default}): {', '.join(network)}"
+                          + (f"; local: {', '.join(local)}" if local else ""))
+    learning.add_argument("--score", choices=("bic", "bde", "k2", "aic", "loglik"),
                           help="score of the score-based learners (default bic)")
-    learning.add_argument("--test", default="g2", choices=("g2", "mi", "x2", "mi_threshold",
-                                                           "fisher_z"),
-                          help="independence test of the constraint-based learners (default g2)")
-    learning.add_argument("--alpha", type=_probability, default=0.05,
-                          help="significance level (default 0.05; the threshold for mi_threshold)")
+    learning.add_argument("--test", choices=("g2", "mi", "x2", "mi_threshold", "fisher_z"),
+                          help="independence test of the constraint-based learners (default "
+                               "g2; tpda: mi_threshold)")
+    learning.add_argument("--alpha", type=_probability,
+                          help="significance level of the test (default 0.05)")
+    learning.add_argument("--threshold", type=_positive_float,
+                          help="mutual-information threshold of the mi_threshold test, "
+                               "tpda's default (default 0.01)")
     learning.add_argument("--max-parents", type=_int_at_least(1), help="parents per node")
     learning.add_argument("--blacklist", type=Path, help="CSV of forbidden arcs (from,to)")
     learning.add_argument("--whitelist", type=Path, help="CSV of required arcs (from,to)")
@@ -493,7 +558,8 @@ def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
 
     learn = sub.add_parser("learn", help="learn a network from data and write it",
-                           parents=[_learning_options("hill_climbing"), _common()],
+                           parents=[_learning_options("hill_climbing", NETWORK_LEARNERS),
+                                    _common()],
                            description="Learn a Bayesian network (score-based: a DAG; "
                                        "constraint-based: a PDAG) and write it as JSON, DOT, "
                                        "BIF (with fitted tables) or GraphML.",
@@ -506,7 +572,9 @@ def build_parser() -> argparse.ArgumentParser:
     learn.set_defaults(func=_learn)
 
     blanket = sub.add_parser("blanket", help="print the Markov blanket of a column",
-                             parents=[_learning_options("hill_climbing"), _common()],
+                             parents=[_learning_options("hill_climbing",
+                                                       NETWORK_LEARNERS + LOCAL_LEARNERS),
+                                      _common()],
                              description="Learn a network (or run a local learner) and print "
                                          "the target's parents, children and spouses.",
                              epilog=BLANKET_EPILOG, formatter_class=raw)
@@ -515,7 +583,9 @@ def build_parser() -> argparse.ArgumentParser:
     blanket.set_defaults(func=_blanket)
 
     select = sub.add_parser("select", help="select features for a target column",
-                            parents=[_learning_options("hiton_mb"), _common()],
+                            parents=[_learning_options("hiton_mb",
+                                                       NETWORK_LEARNERS + LOCAL_LEARNERS),
+                                     _common()],
                             description="Run a feature selector and print the features; with "
                                         "--cv, compare a classifier on them with all features.",
                             epilog=SELECT_EPILOG, formatter_class=raw)
@@ -573,14 +643,65 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("--seed", type=_int_at_least(0), default=0,
                          help="random seed (default 0)")
     example.add_argument("--out", type=Path, default=Path("bnfs-example.svg"),
-                         help="picture to write: .svg, .png or .pdf (default bnfs-example.svg)")
+                         help="picture to write: .svg, .png or .pdf (default bnfs-example.svg in the "
+                              "current folder)")
     example.set_defaults(func=_example)
     return parser
+
+
+#: arguments naming files a command reads, and files it writes
+INPUT_FILES = (("data", "data file"), ("network", "network file"), ("learned", "network file"),
+               ("truth", "network file"), ("blacklist", "blacklist"), ("whitelist", "whitelist"))
+OUTPUT_FILES = (("out", "--out"), ("report", "--report"), ("checkpoint", "--checkpoint"))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (through links too, when both exist)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def _refuse_overwriting(args) -> None:
+    """No command writes over a file it reads, nor two outputs over each other."""
+    inputs = [(label, path) for name, label in INPUT_FILES
+              if isinstance(path := getattr(args, name, None), Path)]
+    outputs = [(flag, path) for name, flag in OUTPUT_FILES
+               if isinstance(path := getattr(args, name, None), Path)]
+    for k, (flag, out) in enumerate(outputs):
+        for label, other in inputs + [(f"{f} file", p) for f, p in outputs[:k]]:
+            if _same_file(out, other):
+                raise ValueError(f"{flag} {str(out)!r} is also the {label}; it would be "
+                                 "overwritten: choose another path")
+
+
+@contextlib.contextmanager
+def _showing_compiling():
+    """Show the one line that kernels are compiling (first use only) on stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("bnfs: %(message)s"))
+    compiling = logging.getLogger("bnfs.compile")
+    saved = compiling.level, compiling.propagate
+    compiling.addHandler(handler)
+    compiling.setLevel(logging.INFO)
+    compiling.propagate = False  # shown once, with -v too
+    try:
+        yield
+    finally:
+        compiling.removeHandler(handler)
+        compiling.setLevel(saved[0])
+        compiling.propagate = saved[1]
 
 
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "default_algorithm"):
+        args.algorithm_given = args.algorithm is not None
+        args.algorithm = args.algorithm or args.default_algorithm
     handler = None
     if args.verbose:  # removed again at the end: main() may run many times in one process
         handler = logging.StreamHandler()
@@ -589,7 +710,9 @@ def main(argv=None) -> int:
         log.addHandler(handler)
         log.setLevel(logging.INFO)
     try:
-        return args.func(args)
+        _refuse_overwriting(args)
+        with _showing_compiling():
+            return args.func(args)
     except (ValueError, TypeError, OSError, ImportError, KeyError) as err:
         parser.exit(2, f"bnfs {args.command}: error: {_first_line(err)}\n")
     except KeyboardInterrupt:

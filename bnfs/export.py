@@ -46,9 +46,8 @@ def to_networkx(graph: DAG | PDAG):
     out = nx.DiGraph(learning=dict(graph.learning))
     out.add_nodes_from(graph.nodes)
     out.add_edges_from(graph.arcs)
-    if isinstance(graph, PDAG):
-        out.add_edges_from(graph.edges)
-        out.add_edges_from((v, u) for u, v in graph.edges)
+    out.add_edges_from(graph.edges)
+    out.add_edges_from((v, u) for u, v in graph.edges)
     return out
 
 
@@ -151,9 +150,8 @@ def blanket_roles(graph: DAG | PDAG, target: str) -> dict[str, str]:
     roles = dict.fromkeys(graph.nodes, "other")
     for node in graph.markov_blanket(target):
         roles[node] = "spouse"
-    if isinstance(graph, PDAG):
-        for node in graph.neighbours(target):
-            roles[node] = "neighbour"
+    for node in graph.undirected(target):
+        roles[node] = "neighbour"
     for node in graph.children(target):
         roles[node] = "child"
     for node in graph.parents(target):
@@ -192,9 +190,8 @@ def to_dot(graph: DAG | PDAG, highlight: str | None = None) -> str:
         lines.append(f"  {_quote(node)}{attrs};")
     for u, v in graph.arcs:
         lines.append(f"  {_quote(u)} -> {_quote(v)};")
-    if isinstance(graph, PDAG):
-        for u, v in graph.edges:
-            lines.append(f"  {_quote(u)} -> {_quote(v)} [dir=none];")
+    for u, v in graph.edges:
+        lines.append(f"  {_quote(u)} -> {_quote(v)} [dir=none];")
     lines.append("}")
     return "\n".join(lines)
 
@@ -223,7 +220,7 @@ def to_json(graph: DAG | PDAG, path=None) -> str:
     check_graph(graph)
     doc = {"format": "bnfs-graph", "version": 1, "type": type(graph).__name__,
            "nodes": list(graph.nodes), "arcs": [list(a) for a in graph.arcs],
-           "edges": [list(e) for e in graph.edges] if isinstance(graph, PDAG) else [],
+           "edges": [list(e) for e in graph.edges],
            "learning": graph.learning}
     text = json.dumps(doc, indent=1, default=_jsonable)
     if path is not None:
@@ -337,10 +334,9 @@ def _layers(graph: DAG | PDAG) -> list[list[int]]:
         kids = [depth[index[c]] for c in graph.children(v)]
         if kids:
             depth[index[v]] = max(depth[index[v]], min(kids) - 1)
-    if isinstance(graph, PDAG):  # push undirected neighbours apart for readability
-        for u, v in graph.edges:
-            if depth[index[u]] == depth[index[v]]:
-                depth[index[v]] += 1
+    for u, v in graph.edges:  # push undirected neighbours apart for readability
+        if depth[index[u]] == depth[index[v]]:
+            depth[index[v]] += 1
     layers: list[list[int]] = [[] for _ in range(int(depth.max()) + 1 if graph.n_nodes else 0)]
     for i, d in enumerate(depth):
         layers[d].append(i)
@@ -352,7 +348,7 @@ def _layout(graph: DAG | PDAG) -> np.ndarray:
     layers = _layers(graph)
     index = {v: i for i, v in enumerate(graph.nodes)}
     nbrs = [[] for _ in graph.nodes]
-    pairs = list(graph.arcs) + (list(graph.edges) if isinstance(graph, PDAG) else [])
+    pairs = list(graph.arcs) + list(graph.edges)
     for u, v in pairs:
         nbrs[index[u]].append(index[v])
         nbrs[index[v]].append(index[u])
@@ -371,6 +367,18 @@ def _layout(graph: DAG | PDAG) -> np.ndarray:
     return pos
 
 
+#: matplotlib metadata set to None, so that none is written: no creation date (the same
+#: graph gives the same bytes) and no RDF block with namespace URLs in an SVG
+_NO_METADATA = {"svg": {"Creator": None, "Date": None, "Format": None, "Type": None},
+                "pdf": {"Creator": None, "Producer": None, "CreationDate": None},
+                "png": {"Software": None}}
+
+
+def save_figure(figure, target, fmt: str, **options) -> None:
+    """``figure.savefig`` without metadata; ``target`` is a path or a file object."""
+    figure.savefig(target, format=fmt, metadata=_NO_METADATA.get(fmt), **options)
+
+
 def _draw_matplotlib(graph: DAG | PDAG, path: Path, fmt: str, highlight: str | None) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -386,7 +394,7 @@ def _draw_matplotlib(graph: DAG | PDAG, path: Path, fmt: str, highlight: str | N
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_axis_off()
     index = {v: i for i, v in enumerate(graph.nodes)}
-    undirected = graph.edges if isinstance(graph, PDAG) else []
+    undirected = graph.edges
     for pairs, style in ((graph.arcs, "-|>"), (undirected, "-")):
         for u, v in pairs:
             ax.add_patch(FancyArrowPatch(pos[index[u]], pos[index[v]], arrowstyle=style,
@@ -403,4 +411,4 @@ def _draw_matplotlib(graph: DAG | PDAG, path: Path, fmt: str, highlight: str | N
     if graph.n_nodes:
         ax.set_xlim(pos[:, 0].min() - 1, pos[:, 0].max() + 1)
         ax.set_ylim(pos[:, 1].min() - 0.7, pos[:, 1].max() + 0.7)
-    fig.savefig(path, format=fmt)
+    save_figure(fig, path, fmt)

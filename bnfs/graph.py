@@ -96,6 +96,79 @@ class _Graph:
     def children(self, node: str) -> list[str]:
         return self._names(self._ch[self._i(node)])
 
+    def undirected(self, node: str) -> list[str]:
+        """Nodes joined to ``node`` by an undirected edge (none in a DAG)."""
+        return self._names(self._nb_of(self._i(node)))
+
+    def neighbours(self, node: str) -> list[str]:
+        """Every node joined to ``node``: parents, children and undirected neighbours."""
+        i = self._i(node)
+        return self._names(self._pa[i] | self._ch[i] | self._nb_of(i))
+
+    def blanket_parts(self, node: str) -> dict[str, list[str]]:
+        """The Markov blanket of ``node`` by role: ``parents``, ``children``, ``undirected``
+        neighbours (only when the graph has undirected edges) and ``spouses``.
+
+        Examples
+        --------
+        >>> PDAG(["a", "b", "c"], arcs=[("a", "c"), ("b", "c")]).blanket_parts("a")
+        {'parents': [], 'children': ['c'], 'spouses': ['b']}
+        """
+        parts = {"parents": self.parents(node), "children": self.children(node)}
+        if not self.is_directed:
+            parts["undirected"] = self.undirected(node)
+        parts["spouses"] = self.spouses(node)
+        return parts
+
+    def is_adjacent(self, u: str, v: str) -> bool:
+        """Whether an arc (either way) or an undirected edge joins ``u`` and ``v``."""
+        i, j = self._i(u), self._i(v)
+        return j in self._nb_of(i) or j in self._ch[i] or i in self._ch[j]
+
+    def has_edge(self, u: str, v: str) -> bool:
+        """Whether the undirected edge ``u - v`` is present (never in a DAG)."""
+        return self._i(v) in self._nb_of(self._i(u))
+
+    def markov_blanket(self, node: str) -> list[str]:
+        """Neighbours (parents, children, undirected) plus the other parents of the node's
+        directed children (spouses).
+
+        In a CPDAG this is exact: every member of the class has the same moral graph, and a
+        spouse not adjacent to the node forms a v-structure, whose arcs are compelled.
+
+        Examples
+        --------
+        >>> DAG(["a", "b", "c", "d"], [("a", "c"), ("b", "c"), ("c", "d")]).markov_blanket("a")
+        ['b', 'c']
+        """
+        i = self._i(node)
+        out = self._pa[i] | self._ch[i] | self._nb_of(i)
+        for c in self._ch[i]:
+            out |= self._pa[c]
+        out.discard(i)
+        return self._names(out)
+
+    @property
+    def edges(self) -> list[tuple[str, str]]:
+        """Undirected edges ``(u, v)`` with ``u`` before ``v`` in node order (none in a DAG)."""
+        return [(self._nodes[u], self._nodes[v]) for u, v in self._edge_pairs()]
+
+    @property
+    def is_directed(self) -> bool:
+        """True when there is no undirected edge (always, for a DAG)."""
+        return self.n_edges == 0
+
+    def _edge_pairs(self) -> list[tuple[int, int]]:
+        return [(u, v) for u in range(self.n_nodes) for v in sorted(self._nb_of(u)) if u < v]
+
+    @property
+    def n_edges(self) -> int:
+        return sum(len(self._nb_of(u)) for u in range(self.n_nodes)) // 2
+
+    def _nb_of(self, i: int) -> set[int] | frozenset[int]:
+        """Undirected neighbours of node ``i`` (a DAG has none)."""
+        return frozenset()
+
     def spouses(self, node: str) -> list[str]:
         """Other parents of the node's children (through directed arcs)."""
         i = self._i(node)
@@ -175,7 +248,7 @@ class _Graph:
             for u in self._pa[v]:
                 rows.append(u)
                 cols.append(v)
-        for u, v in getattr(self, "_edge_pairs", lambda: [])():
+        for u, v in self._edge_pairs():
             rows += [u, v]
             cols += [v, u]
         mat = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)),
@@ -291,26 +364,6 @@ class DAG(_Graph):
             raise
 
     # -- structure ------------------------------------------------------------------------
-    def neighbours(self, node: str) -> list[str]:
-        """Parents and children."""
-        i = self._i(node)
-        return self._names(self._pa[i] | self._ch[i])
-
-    def markov_blanket(self, node: str) -> list[str]:
-        """Parents, children and the children's other parents (spouses).
-
-        Examples
-        --------
-        >>> DAG(["a", "b", "c", "d"], [("a", "c"), ("b", "c"), ("c", "d")]).markov_blanket("a")
-        ['b', 'c']
-        """
-        i = self._i(node)
-        out = self._pa[i] | self._ch[i]
-        for c in self._ch[i]:
-            out |= self._pa[c]
-        out.discard(i)
-        return self._names(out)
-
     def v_structures(self) -> list[tuple[str, str, str]]:
         """Triples ``(a, c, b)`` with ``a -> c <- b`` and ``a``, ``b`` not adjacent (a < b)."""
         out = []
@@ -446,29 +499,8 @@ class PDAG(_Graph):
             raise ValueError(f"arc {self._nodes[v]!r} -> {self._nodes[u]!r} is present; "
                              "an arc both ways would be a cycle")
 
-    def _edge_pairs(self) -> list[tuple[int, int]]:
-        return [(u, v) for u in range(self.n_nodes) for v in sorted(self._nb[u]) if u < v]
-
-    @property
-    def edges(self) -> list[tuple[str, str]]:
-        """Undirected edges ``(u, v)`` with ``u`` before ``v`` in node order."""
-        return [(self._nodes[u], self._nodes[v]) for u, v in self._edge_pairs()]
-
-    @property
-    def n_edges(self) -> int:
-        return sum(len(s) for s in self._nb) // 2
-
-    @property
-    def is_directed(self) -> bool:
-        """True when there is no undirected edge."""
-        return self.n_edges == 0
-
-    def has_edge(self, u: str, v: str) -> bool:
-        return self._i(v) in self._nb[self._i(u)]
-
-    def is_adjacent(self, u: str, v: str) -> bool:
-        i, j = self._i(u), self._i(v)
-        return j in self._nb[i] or j in self._ch[i] or i in self._ch[j]
+    def _nb_of(self, i: int) -> set[int]:
+        return self._nb[i]
 
     # -- edits ----------------------------------------------------------------------------
     def add_edge(self, u: str, v: str) -> None:
@@ -508,28 +540,6 @@ class PDAG(_Graph):
             raise
 
     # -- structure ------------------------------------------------------------------------
-    def neighbours(self, node: str) -> list[str]:
-        """Nodes joined to ``node`` by an undirected edge."""
-        return self._names(self._nb[self._i(node)])
-
-    def adjacent(self, node: str) -> list[str]:
-        """All nodes joined to ``node``: parents, children and undirected neighbours."""
-        i = self._i(node)
-        return self._names(self._pa[i] | self._ch[i] | self._nb[i])
-
-    def markov_blanket(self, node: str) -> list[str]:
-        """Adjacent nodes plus the other parents of the node's (directed) children.
-
-        Exact for a CPDAG: every member of the class has the same moral graph, and a
-        spouse not adjacent to the node forms a v-structure, whose arcs are compelled.
-        """
-        i = self._i(node)
-        out = self._pa[i] | self._ch[i] | self._nb[i]
-        for c in self._ch[i]:
-            out |= self._pa[c]
-        out.discard(i)
-        return self._names(out)
-
     def skeleton(self) -> "PDAG":
         return PDAG(self._nodes, edges=self.arcs + self.edges)
 

@@ -33,9 +33,8 @@ def _as_cpdag(graph: DAG | PDAG) -> PDAG:
 def _marks(graph: DAG | PDAG) -> dict[frozenset, tuple]:
     """For each adjacent pair: ("arc", parent, child) or ("edge",)."""
     out: dict[frozenset, tuple] = {frozenset((u, v)): ("arc", u, v) for u, v in graph.arcs}
-    if isinstance(graph, PDAG):
-        for u, v in graph.edges:
-            out[frozenset((u, v))] = ("edge",)
+    for u, v in graph.edges:
+        out[frozenset((u, v))] = ("edge",)
     return out
 
 

@@ -10,6 +10,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from bnfs.export import check_graph, save_figure
+
 __all__ = ["network_report", "selection_report", "svg_of"]
 
 _STYLE = """
@@ -31,7 +33,6 @@ def svg_of(graph, highlight: str | None = None) -> str:
     >>> svg_of(datasets.network("asia"), highlight="either").startswith("<svg")
     True
     """
-    from bnfs.export import check_graph
     check_graph(graph)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "graph.svg"
@@ -80,10 +81,7 @@ def network_report(graph, *, title: str, highlight: str | None = None,
     if facts:
         body.append(f"<h2>Summary</h2><table>{_rows(facts.items())}</table>")
     if highlight is not None:
-        roles = [("parents", graph.parents(highlight)), ("children", graph.children(highlight))]
-        if hasattr(graph, "neighbors"):
-            roles.append(("undirected", graph.neighbors(highlight)))
-        roles.append(("spouses", graph.spouses(highlight)))
+        roles = graph.blanket_parts(highlight).items()
         body.append(f"<h2>Markov blanket of {html.escape(highlight)}</h2><table>"
                     + _rows((role, ", ".join(names) or "-") for role, names in roles)
                     + "</table>")
@@ -129,6 +127,6 @@ def _curve_svg(curve: list[tuple[int, float]]) -> str:
     axes.set_ylabel("cross-validated accuracy")
     axes.grid(alpha=0.3)
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    save_figure(figure, buffer, "svg", bbox_inches="tight")
     plt.close(figure)
     return _inline(buffer.getvalue())

@@ -6,18 +6,20 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import pandas as pd
 import pytest
 
 
-def run(*args, cwd=None):
+def run(*args, cwd=None, env=None):
     exe = shutil.which("bnfs")
     cmd = [exe, *args] if exe else [sys.executable, "-m", "bnfs.cli", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=600)
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=600, env=env)
 
 
-def test_example_learns_prints_and_draws(tmp_path):
+def test_example_learns_prints_and_draws(tmp_path, drawing_env):
     out = tmp_path / "asia.svg"
-    result = run("example", "--network", "asia", "--rows", "3000", "--out", str(out), "--quiet")
+    result = run("example", "--network", "asia", "--rows", "3000", "--out", str(out), "--quiet",
+                 env=drawing_env)
     assert result.returncode == 0, result.stderr
     assert "Markov blanket of either:" in result.stdout
     assert "parents" in result.stdout and "precision" in result.stdout
@@ -125,7 +127,7 @@ def test_blanket_select_score_compare_and_draw(files):
     (["learn", "{root}/asia.csv", "--out", "x.json", "--alpha", "2"], "expected a number in (0, 1)"),
     (["learn", "{root}/asia.csv", "--algorithm", "magic", "--out", "x.json"], "invalid choice"),
     (["learn", "{root}/asia.csv", "--algorithm", "pc_stable", "--blacklist", "{root}/black.csv",
-      "--out", "x.json"], "apply to the score-based algorithms"),
+      "--out", "x.json"], "--blacklist does not apply to pc_stable"),
     (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
     (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
     (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
@@ -157,13 +159,14 @@ def _svgs(page: str):
     return [ET.fromstring(m) for m in re.findall(r"<svg.*?</svg>", page, flags=re.S)]
 
 
-def test_learn_report_on_alarm(tmp_path):
+def test_learn_report_on_alarm(tmp_path, drawing_env):
     import bnfs
     frame = bnfs.datasets.sample("alarm", 2000, seed=3)
     frame.to_csv(tmp_path / "alarm.csv", index=False)
     report = tmp_path / "alarm.html"
     result = run("learn", str(tmp_path / "alarm.csv"), "--out", str(tmp_path / "alarm.json"),
-                 "--report", str(report), "--highlight", "HYPOVOLEMIA", "--quiet")
+                 "--report", str(report), "--highlight", "HYPOVOLEMIA", "--quiet",
+                 env=drawing_env)
     assert result.returncode == 0, result.stderr
     page = report.read_text()
     assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "http://" not in \
@@ -176,14 +179,15 @@ def test_learn_report_on_alarm(tmp_path):
     assert "Markov blanket of HYPOVOLEMIA" in page
 
 
-def test_select_report_has_the_accuracy_curve(files):
+def test_select_report_has_the_accuracy_curve(files, drawing_env):
     root, _ = files
     report = root / "select.html"
     result = run("select", str(root / "asia.csv"), "--target", "either", "--method",
                  "markov_blanket", "--algorithm", "hill_climbing", "--cv", "3",
-                 "--report", str(report), "--quiet")
+                 "--report", str(report), "--quiet", env=drawing_env)
     assert result.returncode == 0, result.stderr
     page = report.read_text()
+    assert "http://" not in page.replace("http://www.w3.org", "")  # no metadata URLs
     assert "Accuracy against the number of features" in page and "Learned network" in page
     assert len(_svgs(page)) == 2 and "<code>tub</code>" in page
 
@@ -231,3 +235,126 @@ def test_internal_errors_are_one_line_without_verbose(monkeypatch, capsys):
         cli.main(["compare", "a.json", "b.json", "-v"])
     # -v's handler goes away with the call: a later call never logs to a closed stream
     assert logging.getLogger("bnfs").handlers == handlers
+
+
+@pytest.fixture(scope="module")
+def asia_file(tmp_path_factory):
+    import bnfs
+    root = tmp_path_factory.mktemp("every")
+    frame = bnfs.datasets.sample("asia", 600, seed=5)
+    frame.to_csv(root / "asia.csv", index=False)
+    (root / "black.csv").write_text("from,to\nsmoke,lung\n")
+    return root, bnfs.Dataset(root / "asia.csv")
+
+
+def _choices(command: str) -> tuple[str, ...]:
+    from bnfs import cli
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
+    action = next(a for a in sub.choices[command]._actions if a.dest == "algorithm")
+    return tuple(action.choices)
+
+
+# every option of the learning group, with a value that changes nothing for asia's errors
+OPTIONS = {"--score": "bde", "--test": "x2", "--alpha": "0.01", "--threshold": "0.02",
+           "--max-parents": "2", "--blacklist": "black.csv", "--whitelist": "black.csv",
+           "--max-time": "60", "--checkpoint": "c.json", "--seed": "3", "--n-jobs": "2",
+           "--discretize": "interval", "--bins": "2"}
+
+
+@pytest.mark.parametrize("command", ["learn", "blanket", "select"])
+def test_every_listed_algorithm_runs_with_the_api_defaults(asia_file, command, monkeypatch,
+                                                           capsys):
+    """Each algorithm the command lists runs with no option, and gives what the Python call
+    with its defaults gives."""
+    import bnfs
+    from bnfs import cli
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    for algorithm in _choices(command):
+        head = {"learn": ["learn", "asia.csv", "--out", f"{algorithm}.json"],
+                "blanket": ["blanket", "asia.csv", "--target", "either"],
+                "select": ["select", "asia.csv", "--target", "either"]}[command]
+        assert cli.main(head + ["--algorithm", algorithm, "--quiet"]) == 0, algorithm
+        out = capsys.readouterr().out
+        learner = getattr(bnfs, algorithm)
+        if command == "learn":
+            learned = bnfs.from_json((root / f"{algorithm}.json").read_text())
+            assert learned == learner(data), algorithm
+        elif command == "select":
+            selector = bnfs.MarkovBlanketSelector(algorithm, seed=0, n_jobs=1)
+            X = pd.read_csv(root / "asia.csv", keep_default_na=False)
+            selector.fit(X.drop(columns="either"), X["either"])
+            assert out.splitlines()[1].strip() == (", ".join(selector.blanket_) or "-"), \
+                (algorithm, out)
+        elif algorithm in cli.LOCAL_LEARNERS:
+            members = learner(data, "either", seed=0) if algorithm == "kiamb_mb" else \
+                learner(data, "either")
+            assert out.strip().endswith(": " + (", ".join(members) or "-")), (algorithm, out)
+        elif command == "blanket":
+            blanket = learner(data).markov_blanket("either")
+            listed = {name for line in out.splitlines()[1:]
+                      for name in line.split(None, 1)[1].split(", ") if name != "-"}
+            assert listed == set(blanket), (algorithm, out)
+
+
+@pytest.mark.parametrize("command", ["learn", "blanket"])
+def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command, monkeypatch,
+                                                             capsys):
+    """Every option of the learning group, given to every algorithm the command lists, is
+    either used (exit 0) or refused by name (exit 2): never ignored, never a crash; the
+    options that define a family of learners are used by all of its members."""
+    from bnfs import cli
+    root, _ = asia_file
+    monkeypatch.chdir(root)
+    families = {"--score": cli.SCORE_LEARNERS, "--max-parents": cli.SCORE_LEARNERS,
+                "--blacklist": cli.SCORE_LEARNERS,
+                "--test": cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
+                "--seed": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
+                "--discretize": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS}
+    for algorithm in _choices(command):
+        for flag, value in OPTIONS.items():
+            if (root / "c.json").exists():
+                (root / "c.json").unlink()
+            head = ["learn", "asia.csv", "--out", "o.json"] if command == "learn" else \
+                ["blanket", "asia.csv", "--target", "either"]
+            extra = ["--test", "mi_threshold"] if flag == "--threshold" else []
+            try:
+                code = cli.main(head + ["--algorithm", algorithm, flag, value, *extra, "--quiet"])
+            except SystemExit as stop:
+                code = stop.code
+            err = capsys.readouterr().err
+            assert code in (0, 2), (algorithm, flag, err)
+            if code == 2:
+                named = [f for f in (flag, *extra[:1]) if f"{f} does not apply to {algorithm}" in err]
+                assert named or (flag == "--alpha" and "mi_threshold test of tpda" in err), \
+                    (algorithm, err)
+                assert algorithm not in families.get(flag, ()), (algorithm, flag, err)
+
+
+def test_tpda_threshold_and_defaults_are_the_apis(asia_file, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    assert cli.main(["learn", "asia.csv", "--out", "t.json", "--algorithm", "tpda",
+                     "--threshold", "0.05", "--quiet"]) == 0
+    learned = bnfs.from_json((root / "t.json").read_text())
+    assert learned == bnfs.tpda(data, threshold=0.05) != bnfs.tpda(data)
+    assert learned.learning["test"] == "mi_threshold"
+
+
+def test_blanket_lists_the_undirected_neighbours_of_a_pdag(asia_file, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    pdag = bnfs.pc_stable(data)
+    target = next(v for v in pdag.nodes if pdag.undirected(v))
+    assert cli.main(["blanket", "asia.csv", "--target", target, "--algorithm", "pc_stable",
+                     "--quiet"]) == 0
+    rows = {line.split(None, 1)[0]: line.split(None, 1)[1].split(", ")
+            for line in capsys.readouterr().out.splitlines()[1:]}
+    assert rows["undirected"] == pdag.undirected(target)
+    assert set(rows) == {"parents", "children", "undirected", "spouses"}
+    page = bnfs.report.network_report(pdag, title="t", highlight=target)
+    assert "<th>undirected</th><td>" + ", ".join(pdag.undirected(target)) in page

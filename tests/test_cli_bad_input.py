@@ -46,6 +46,9 @@ def folder(tmp_path_factory):
     (root / "bad.bif").write_text("network x {}\nvariable a {\n type discrete [ 2 ] { x, y };\n}"
                                   "\nprobability ( a ) {\n table 0.5;\n}\n")
     (root / "net.json").write_text(bnfs.hill_climbing(frame).to_json())
+    (root / "black.csv").write_text("from,to\nasia,tub\n")
+    (root / "link.csv").symlink_to(root / "asia.csv")
+    frame.rename(columns={"smoke": "smoker status"}).to_csv(root / "spaced.csv", index=False)
     other = bnfs.hill_climbing(bnfs.datasets.sample("cancer", 500, seed=0))
     (root / "other.json").write_text(other.to_json())
     return root
@@ -91,15 +94,45 @@ CASES = [
      "--max-time: expected a positive number, got 0.0"),
     (["learn", "asia.csv", "--out", "o.json", "--max-time", "inf"], "--max-time"),
     (["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--checkpoint",
-      "c.json"], "apply to the score-based algorithms, not pc_stable"),
+      "c.json"], "--checkpoint does not apply to pc_stable"),
     (["learn", "asia.csv", "--out", "o.json", "--algorithm", "sparse_candidate",
-      "--checkpoint", "c.json"], "--checkpoint applies to hill_climbing and tabu_search"),
+      "--checkpoint", "c.json"], "--checkpoint does not apply to sparse_candidate"),
     (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "nodir/c.json"],
      "folder 'nodir' does not exist"),
     (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "net.json"],
      "not a bnfs checkpoint"),
     (["learn", "asia.csv", "--out", "o.json", "--report", "r.html", "--highlight", "nope"],
      "unknown column 'nope'"),
+    # learn: outputs never overwrite an input (nor each other), through links too
+    (["learn", "asia.csv", "--out", "o.json", "--report", "asia.csv"],
+     "--report 'asia.csv' is also the data file"),
+    (["learn", "asia.csv", "--out", "./sub/../asia.csv"], "is also the data file"),
+    (["learn", "net.json", "--out", "net.json"], "--out 'net.json' is also the data file"),
+    (["learn", "asia.csv", "--out", "o.json", "--report", "o.json"],
+     "--report 'o.json' is also the --out file"),
+    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "asia.csv"],
+     "--checkpoint 'asia.csv' is also the data file"),
+    (["learn", "asia.csv", "--out", "o.json", "--report", "black.csv", "--blacklist",
+      "black.csv"], "--report 'black.csv' is also the blacklist"),
+    (["learn", "asia.csv", "--out", "o.json", "--report", "link.csv"],
+     "--report 'link.csv' is also the data file"),
+    (["select", "asia.csv", "--target", "lung", "--report", "asia.csv"],
+     "--report 'asia.csv' is also the data file"),
+    (["draw", "net.json", "--out", "net.json"], "--out 'net.json' is also the network file"),
+    # learn: options a learner does not take, BIF that cannot hold the names
+    (["learn", "asia.csv", "--out", "o.json", "--test", "x2"], "--test does not apply to "
+     "hill_climbing"),
+    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--score", "bde"],
+     "--score does not apply to pc_stable"),
+    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "tpda", "--alpha", "0.01"],
+     "--alpha does not apply to the mi_threshold test of tpda"),
+    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--threshold", "0.1"],
+     "--threshold applies to the mi_threshold test only"),
+    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "hiton_mb"], "invalid choice"),
+    (["learn", "spaced.csv", "--out", "o.bif"], "BIF cannot hold the variable name 'smoker "
+     "status'"),
+    (["select", "asia.csv", "--target", "lung", "--method", "hsmb", "--alpha", "0.1"],
+     "--alpha applies to --method markov_blanket, not hsmb"),
     # blanket
     (["blanket", "asia.csv", "--target", ""], "unknown column ''"),
     (["blanket", "asia.csv", "--target", "-9"], "column index -9 is out of range"),

@@ -121,7 +121,7 @@ def test_pdag_without_extension_raises_and_edits():
     with pytest.raises(ValueError, match="no consistent extension"):
         square.to_dag()
     p = PDAG(["a", "b", "c"], arcs=[("a", "b")], edges=[("b", "c")])
-    assert p.neighbours("b") == ["c"] and p.adjacent("b") == ["a", "c"]
+    assert p.undirected("b") == ["c"] and p.neighbours("b") == ["a", "c"]
     with pytest.raises(ValueError, match="already joined"):
         p.add_arc("c", "b")
     p.orient("b", "c")
@@ -163,3 +163,23 @@ def test_subgraph_keeps_arcs_inside():
     assert sub.nodes == ("a", "b", "d") and sub.arcs == [("a", "b")]
     with pytest.raises(ValueError, match="unknown node"):
         g.subgraph(["a", "zz"])
+
+
+def test_one_interface_for_dag_and_pdag():
+    """The same names mean the same things on both classes: neighbours are every adjacent
+    node, undirected ones are listed apart (none in a DAG), blankets by role."""
+    dag = DAG(["a", "b", "c", "d"], [("a", "c"), ("b", "c"), ("c", "d")])
+    pdag = PDAG(["a", "b", "c", "d"], arcs=[("a", "c"), ("b", "c")], edges=[("c", "d")])
+    for graph in (dag, pdag):
+        assert graph.neighbours("c") == ["a", "b", "d"]
+        assert graph.is_adjacent("c", "d") and not graph.is_adjacent("a", "b")
+        assert set(graph.markov_blanket("a")) == {"b", "c"}
+    assert dag.undirected("c") == [] and dag.edges == [] and dag.n_edges == 0
+    assert dag.is_directed and not dag.has_edge("c", "d")
+    assert pdag.undirected("c") == ["d"] and pdag.edges == [("c", "d")] and pdag.n_edges == 1
+    assert dag.blanket_parts("c") == {"parents": ["a", "b"], "children": ["d"], "spouses": []}
+    assert pdag.blanket_parts("c") == {"parents": ["a", "b"], "children": [],
+                                       "undirected": ["d"], "spouses": []}
+    for name in ("neighbours", "undirected", "blanket_parts", "edges", "n_edges",
+                 "is_adjacent", "has_edge", "is_directed"):
+        assert hasattr(DAG, name) and hasattr(PDAG, name), name

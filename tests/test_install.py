@@ -75,6 +75,23 @@ def test_with_no_writable_folder_kernels_compile_uncached(tmp_path):
                          "compiles them again)"]
 
 
+def test_the_first_run_says_kernels_are_compiling_and_later_runs_do_not(tmp_path):
+    """With an empty cache the command line says once that kernels compile; a second run
+    loads them and says nothing of it."""
+    import bnfs
+    bnfs.datasets.sample("asia", 200, seed=0).to_csv(tmp_path / "asia.csv", index=False)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "bnfs.cli", "learn", "asia.csv", "--out", "a.json",
+               "--quiet"]
+    first, second = (subprocess.run(command, env=env, capture_output=True, text=True,
+                                    timeout=900, cwd=tmp_path) for _ in range(2))
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert first.stderr.count("compiling the numba kernels for their first use") == 1
+    assert "compiling" not in second.stderr
+    assert first.stdout.split(":")[1].split(" in ")[0] == second.stdout.split(":")[1].split(
+        " in ")[0]  # same arcs
+
+
 def test_import_is_light():
     """``import bnfs`` loads neither scikit-learn, scipy.stats nor pgmpy (they cost seconds);
     they come with the functions that use them."""

@@ -97,3 +97,36 @@ def test_truncated_bif_is_a_value_error(cut):
     with pytest.raises(ValueError, match="no variables"):
         parse_bif("")
 
+
+def test_one_reader_and_one_set_of_missing_markers(tmp_path, monkeypatch, capsys):
+    """"None" is a state (child, insurance), "NA" and empty cells are missing: the same for
+    read_table, Dataset(path), Dataset.from_csv, read_dataset and the command line."""
+    import bnfs
+    from bnfs import cli
+    from bnfs.io import MISSING_VALUES, read_dataset
+    frame = bnfs.datasets.sample("child", 400, seed=1)
+    assert "None" in set(frame["DuctFlow"])
+    frame.to_csv(tmp_path / "child.csv", index=False)
+    path = tmp_path / "child.csv"
+    readers = [bnfs.Dataset(read_table(path)), bnfs.Dataset(path), bnfs.Dataset.from_csv(path),
+               read_dataset(path)]
+    for data in readers:
+        assert data.states == readers[0].states and "None" in data.states["DuctFlow"]
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["learn", "child.csv", "--out", "child.json", "--quiet"]) == 0
+    assert bnfs.from_json((tmp_path / "child.json").read_text()) == \
+        bnfs.hill_climbing(readers[0], progress=False)
+
+    holes = frame.astype(str)
+    holes.loc[[3, 8], "DuctFlow"] = ["NA", ""]
+    holes.loc[5, "Disease"] = "NULL"
+    holes.to_csv(tmp_path / "holes.csv", index=False)
+    assert read_table(tmp_path / "holes.csv").isna().sum().sum() == 3
+    for read in (bnfs.Dataset, bnfs.Dataset.from_csv, read_dataset):
+        with pytest.raises(ValueError, match="missing value"):
+            read(tmp_path / "holes.csv")
+    assert set(MISSING_VALUES) >= {"", "NA", "NULL"} and "None" not in MISSING_VALUES
+    capsys.readouterr()
+    assert cli.main(["learn", "holes.csv", "--out", "h.json", "--dropna", "--quiet"]) == 0
+    assert "dropped 3 of 400 rows of holes.csv with missing values (397 left)" in \
+        capsys.readouterr().err

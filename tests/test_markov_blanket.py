@@ -56,7 +56,7 @@ def test_local_structure_agrees_with_the_cpdag(name, method):
     for target in truth.nodes:
         local = bnfs.local_structure(oracle, target, method=method)
         assert set(local.markov_blanket(target)) == set(truth.markov_blanket(target))
-        assert set(local.adjacent(target)) == set(truth.neighbours(target))
+        assert set(local.neighbours(target)) == set(truth.neighbours(target))
         assert set(local.arcs) <= set(cpdag.arcs)  # never a wrong direction
         assert local.learning["target"] == target and local.learning["method"] == method
 

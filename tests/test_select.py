@@ -114,7 +114,7 @@ def test_errors(alarm):
         MarkovBlanketSelector("iamb_mb", learner_options=[1]).fit(X, y)
     with pytest.raises(ValueError, match="0 feature"):
         MarkovBlanketSelector("iamb_mb").fit(X.iloc[:, :0], y)
-    with pytest.raises(ValueError, match="'x1' of X contains NaN or infinity"):
+    with pytest.raises(ValueError, match="'x1' of X contains infinity"):
         MarkovBlanketSelector("iamb_mb").fit(np.array([[0.0, 1.0], [1.0, np.inf]] * 5), [0, 1] * 5)
     with pytest.raises(ValueError, match="y is None"):
         MarkovBlanketSelector("iamb_mb").fit(X, None)
@@ -216,3 +216,47 @@ def test_n_jobs_never_changes_the_selection(alarm, make):
     one, two = make(1).fit(X, y), make(2).fit(X, y)
     np.testing.assert_array_equal(one.get_support(), two.get_support())
     assert one.get_support().any()
+
+
+def _noise(seed: int = 0, n: int = 300):
+    """Five 3-level features and a class that ignores them: the blanket is empty."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (n, 5)), columns=[f"f{i}" for i in range(5)]).astype(str)
+    return X, pd.Series(rng.integers(0, 2, n).astype(str), name="y")
+
+
+def test_an_empty_selection_warns_and_keeps_the_pipeline_running():
+    from bnfs import EmptySelectionWarning
+    X, y = _noise()
+    with pytest.warns(EmptySelectionWarning, match="hiton_mb found the class independent of "
+                      "every feature.*Try a larger alpha"):
+        selector = MarkovBlanketSelector("hiton_mb").fit(X, y)
+    assert selector.blanket_ == [] and selector.empty_
+    assert selector.get_support().all()  # if_empty="keep_all": every feature passed on
+    pipeline = make_pipeline(MarkovBlanketSelector("hiton_mb"), OneHotEncoder(),
+                             LogisticRegression())
+    with pytest.warns(EmptySelectionWarning):
+        scores = cross_val_score(pipeline, X, y, cv=3, error_score="raise")
+    assert np.isfinite(scores).all()
+    with pytest.warns(EmptySelectionWarning, match="transform returns no column"):
+        none = MarkovBlanketSelector("hiton_mb", if_empty="keep_none").fit(X, y)
+    assert not none.get_support().any()
+    with pytest.raises(ValueError, match="selected no feature"):
+        MarkovBlanketSelector("hiton_mb", if_empty="raise").fit(X, y)
+    with pytest.raises(ValueError, match="if_empty must be one of"):
+        FCBF(if_empty="drop").fit(X, y)
+
+
+def test_select_command_says_once_that_the_selection_is_empty(tmp_path, monkeypatch, capsys):
+    from bnfs import cli
+    X, y = _noise()
+    X.assign(y=y).to_csv(tmp_path / "noise.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["select", "noise.csv", "--target", "y", "--cv", "3", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "kept 0 of 5 features" in captured.out and "nan" not in captured.out
+    warnings_shown = [line for line in captured.err.splitlines() if line.strip()]
+    assert warnings_shown[0].startswith("bnfs select: warning: MarkovBlanketSelector selected "
+                                        "no feature")
+    assert all(line.startswith("bnfs select: warning:") for line in warnings_shown)
+    assert "Traceback" not in captured.err and len(warnings_shown) == 2

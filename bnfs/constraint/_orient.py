@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import logging
 
 from bnfs.graph import PDAG
+
+logger = logging.getLogger("bnfs")
 
 
 def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset],
@@ -34,6 +37,9 @@ def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset]
                     except ValueError:  # would close a cycle: leave undirected
                         pass
     meek(pdag)
+    logger.info("%s: %d tests, %d adjacencies: %d arcs and %d undirected edges",
+                learning.get("algorithm"), learning.get("n_tests", 0), pdag.n_arcs + pdag.n_edges,
+                pdag.n_arcs, pdag.n_edges)
     return pdag
 
 
@@ -63,7 +69,7 @@ def _compelled(pdag: PDAG, u: str, v: str) -> bool:
     if set(pdag.children(u)) & set(pdag.parents(v)):
         return True
     # R3: u - w1 -> v, u - w2 -> v, w1 and w2 not adjacent
-    candidates = [w for w in pdag.neighbours(u) if pdag.has_arc(w, v)]
+    candidates = [w for w in pdag.undirected(u) if pdag.has_arc(w, v)]
     for w1, w2 in itertools.combinations(candidates, 2):
         if not pdag.is_adjacent(w1, w2):
             return True

@@ -596,7 +596,7 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
     nodes = list(range(n))
     if n_jobs == 1:
         disable = None if progress is None else not progress
-        nodes = tqdm(nodes, desc=algorithm, unit="node", disable=disable, leave=False)
+        nodes = tqdm(nodes, desc=algorithm, unit=" nodes", disable=disable, leave=False)
     mbs = [set(mb) for mb in map_tests(tester, blanket, nodes, n_jobs)]
     for x in range(n):  # symmetry correction: keep y in MB(x) only if x is in MB(y)
         mbs[x] = {y for y in mbs[x] if x in mbs[y]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 import math
 import time
 
@@ -18,6 +19,8 @@ from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.graph import PDAG
 from bnfs.parallel import numba_threads
 from bnfs.scores import counts_scratch_size
+
+logger = logging.getLogger("bnfs")
 
 __all__ = ["pc_stable"]
 
@@ -81,7 +84,7 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     disable = None if progress is None else not progress
     n_jobs = check_n_jobs(n_jobs)
     compiled = isinstance(tester, CITest) and tester.test != "fisher_z"
-    with tqdm(desc="pc_stable", unit="level", disable=disable, leave=False) as bar:
+    with tqdm(desc="pc_stable", unit=" levels", disable=disable, leave=False) as bar:
         while max_cond_size is None or level <= max_cond_size:
             snapshot = [frozenset(a) for a in adjacency]
             if all(len(a) - 1 < level for a in snapshot):
@@ -106,6 +109,8 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
                     for (x, y), sep in zip(pairs, found):
                         if sep is not None:
                             _remove(x, y, sep, adjacency, sepsets)
+            logger.info("pc_stable level %d: %d tests so far, %d edges left", level,
+                        tester.n_tests, sum(map(len, adjacency)) // 2)
             level += 1
             bar.update(1)
             bar.set_postfix(tests=tester.n_tests, refresh=False)

@@ -93,7 +93,7 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
     marginal: dict[tuple[int, int], tuple] = {}
     disable = None if progress is None else not progress
     pairs = list(itertools.combinations(range(n), 2))
-    for x, y in tqdm(pairs, desc="tpda drafting", unit="pair", disable=disable, leave=False):
+    for x, y in tqdm(pairs, desc="tpda drafting", unit=" pairs", disable=disable, leave=False):
         result = tester.test_indices(x, y, ())
         if result.independent:
             sepsets[frozenset((x, y))] = frozenset()
@@ -127,7 +127,7 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
         return sep
 
     # Phase 2: thickening, an edge wherever no cut-set separates the pair.
-    for x, y in tqdm(remaining, desc="tpda thickening", unit="pair", disable=disable,
+    for x, y in tqdm(remaining, desc="tpda thickening", unit=" pairs", disable=disable,
                      leave=False):
         sep = separate(x, y, exact=False)
         if sep is None:
@@ -139,7 +139,7 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
     # Phase 3: thinning, weakest edges first, heuristic then exact cut-sets.
     for exact in (False, True):
         edges = sorted(graph.edges(), key=lambda p: (marginal[p], p))
-        for x, y in tqdm(edges, desc="tpda thinning", unit="edge", disable=disable,
+        for x, y in tqdm(edges, desc="tpda thinning", unit=" edges", disable=disable,
                          leave=False):
             graph.remove(x, y)
             sep = separate(x, y, exact) if graph.connected(x, y) else None

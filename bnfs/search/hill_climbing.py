@@ -75,7 +75,7 @@ def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
     """
     run = Climb.start(state, tabu) if resume is None else resume
     finished = True
-    with tqdm(desc=desc, unit="move", disable=progress, leave=False) as bar:
+    with tqdm(desc=desc, unit=" moves", disable=progress, leave=False) as bar:
         while True:
             steps = CHUNK if max_iter is None else min(CHUNK, max_iter - run.done)
             if steps <= 0:
@@ -298,7 +298,8 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
                 if not search.perturbed:
                     perturb(state, perturb_moves, rng)
                     search.perturbed = True
-            desc = "hill climbing" if search.climb == 0 else f"restart {search.climb}/{restarts}"
+            desc = ("tabu search" if tabu else "hill climbing") if search.climb == 0 \
+                else f"restart {search.climb}/{restarts}"
             finished = climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter,
                              progress=disable, desc=desc, budget=budget, resume=search.run,
                              save=search.save_climb)

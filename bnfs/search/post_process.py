@@ -41,7 +41,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     before = state.moves
     done = 0
     order = state.order
-    with tqdm(total=n_ops, desc="random post-processing", unit="op", disable=progress,
+    with tqdm(total=n_ops, desc="random post-processing", unit=" ops", disable=progress,
               leave=False, unit_scale=True) as bar:
         while done < n_ops and not (budget is not None and budget.spent()):
             chunk = min(CHUNK, n_ops - done)

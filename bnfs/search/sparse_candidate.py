@@ -27,7 +27,7 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
     adding them to the current graph, k in all (Friedman et al.'s restrict step)."""
     gains = np.empty(state.n)
     out = []
-    for v in tqdm(range(state.n), desc="choosing candidates", unit="node", disable=progress,
+    for v in tqdm(range(state.n), desc="choosing candidates", unit=" nodes", disable=progress,
                   leave=False):
         _hc.add_gains(state.codes, state.arities, state.kind, state.iss, v, state.parents,
                       state.npar, state.phash, state.node_score[v], state.cfg, state.cfg2s,

@@ -1,5 +1,6 @@
 """scikit-learn feature selectors built on Markov blankets."""
 
+from bnfs.select._base import EmptySelectionWarning
 from bnfs.select.bahsic import BAHSIC
 from bnfs.select.cfs import CFS
 from bnfs.select.evaluation import bagging_scores, paper_classifiers
@@ -16,4 +17,4 @@ from bnfs.select.srs import SRS
 __all__ = ["MarkovBlanketSelector", "FCBF", "CFS", "InformationGain", "HybridSelector", "HSMB",
            "BAHSIC", "SRS", "SLFS", "TBNClassifier", "symmetrical_uncertainty",
            "mutual_information", "sparse_group_lasso", "bagging_scores", "paper_classifiers",
-           "mb_svm_pipeline"]
+           "mb_svm_pipeline", "EmptySelectionWarning"]

@@ -18,6 +18,12 @@ from sklearn.utils.validation import check_is_fitted
 from bnfs._data import Dataset, discretize
 
 DISCRETIZERS = ("quantile", "interval", "mdl")
+#: what a selector does when it selects no feature (see Selector._set_support)
+IF_EMPTY = ("keep_all", "keep_none", "raise")
+
+
+class EmptySelectionWarning(UserWarning):
+    """A selector found no relevant feature (an empty Markov blanket, say)."""
 
 
 class Selector(SelectorMixin, BaseEstimator):
@@ -34,6 +40,8 @@ class Selector(SelectorMixin, BaseEstimator):
         name = type(self).__name__
         if y is None:
             raise ValueError(f"{name} requires y to be passed, but the target y is None")
+        if pd.api.types.is_extension_array_dtype(getattr(y, "dtype", None)):
+            y = _extension_to_numpy(y)  # nullable Int64/Float64/boolean, categories, strings
         y = np.asarray(y)
         if y.ndim != 1:
             if y.ndim == 2 and y.shape[1] == 1:
@@ -44,8 +52,11 @@ class Selector(SelectorMixin, BaseEstimator):
                 raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
         if len(y) != n_rows:
             raise ValueError(f"X has {n_rows} rows but y has {len(y)}")
+        if pd.isna(y).any():
+            raise ValueError(f"y has {int(pd.isna(y).sum())} missing value(s) (NaN, None or "
+                             "pd.NA)")
         if y.dtype.kind == "f" and not np.isfinite(y).all():
-            raise ValueError("y contains NaN or infinity")
+            raise ValueError("y contains infinity")
         if classification or type_of_target(y) != "continuous":
             check_classification_targets(y)
         if len(pd.unique(y)) < 2:
@@ -54,9 +65,35 @@ class Selector(SelectorMixin, BaseEstimator):
         return y
 
     def _set_support(self, selected) -> None:
-        """Support mask over the columns of the X given to fit from the selected names."""
+        """Support mask over the columns of the X given to fit from the selected names.
+
+        An empty selection is a legitimate answer (no feature was found relevant), but
+        the next step of a pipeline cannot fit on zero features: it is handled as the
+        selector's ``if_empty`` says (default "keep_all"), always with an
+        :class:`EmptySelectionWarning` that says why and what to try.
+        """
         chosen = set(selected)
         self._support = np.array([c in chosen for c in self._columns], dtype=bool)
+        self.empty_ = not self._support.any()
+        if not self.empty_:
+            return
+        policy = getattr(self, "if_empty", "keep_all")
+        advice = (f"{type(self).__name__} selected no feature: {self._empty_reason()}. "
+                  f"Try {self._empty_remedy()}, or more rows")
+        if policy == "raise":
+            raise ValueError(advice)
+        if policy == "keep_all":
+            self._support[:] = True
+            advice += "; all features are passed on (if_empty='keep_all')"
+        else:
+            advice += "; transform returns no column (if_empty='keep_none')"
+        warnings.warn(advice, EmptySelectionWarning, stacklevel=3)
+
+    def _empty_reason(self) -> str:
+        return "no feature passed its relevance test on these rows"
+
+    def _empty_remedy(self) -> str:
+        return "a less strict setting"
 
     @staticmethod
     def _varying(frame: pd.DataFrame) -> pd.DataFrame:
@@ -69,6 +106,8 @@ class Selector(SelectorMixin, BaseEstimator):
 
     def _frame(self, X, reset: bool) -> pd.DataFrame:
         """X as a fresh DataFrame with string column names (x0, x1, ... for arrays)."""
+        if reset and getattr(self, "if_empty", "keep_all") not in IF_EMPTY:
+            raise ValueError(f"if_empty must be one of {IF_EMPTY}, got {self.if_empty!r}")
         if isinstance(X, pd.DataFrame):
             frame = X.copy()
             if reset:
@@ -96,8 +135,12 @@ class Selector(SelectorMixin, BaseEstimator):
             raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
         for name in frame.columns:
             column = frame[name]
-            if pd.api.types.is_float_dtype(column) and not np.isfinite(column).all():
-                raise ValueError(f"column {name!r} of X contains NaN or infinity")
+            if column.isna().any():  # NaN, None, NaT and pd.NA of any (extension) dtype
+                raise ValueError(f"column {name!r} of X has {int(column.isna().sum())} missing "
+                                 "value(s) (NaN, None or pd.NA); drop or impute them first")
+            if pd.api.types.is_float_dtype(column) and \
+                    not np.isfinite(column.to_numpy(dtype=np.float64)).all():
+                raise ValueError(f"column {name!r} of X contains infinity")
         if reset:
             self.n_features_in_ = frame.shape[1]
             self._columns = list(frame.columns)
@@ -133,6 +176,14 @@ class DiscreteSelector(Selector):
         if data.continuous_names:
             data = discretize(data, self.discretizer, self.n_bins, target=target)
         return data, features, target
+
+
+def _extension_to_numpy(y):
+    """A pandas extension array (or Series of one) as numpy: numbers as float64 (missing as
+    NaN, refused by the caller), everything else as objects."""
+    if pd.api.types.is_bool_dtype(y.dtype) or pd.api.types.is_numeric_dtype(y.dtype):
+        return np.asarray(y.to_numpy(dtype=np.float64, na_value=np.nan))
+    return np.asarray(y.to_numpy(dtype=object))
 
 
 def _unused_name(columns) -> str:

@@ -93,7 +93,7 @@ class BAHSIC(KernelSelector):
         total = sum(distance(j) for j in remaining)
         ranking = np.ones(frame.shape[1], dtype=np.int64)
         rounds: list[list[int]] = []
-        bar = tqdm(total=len(remaining) - keep, desc="BAHSIC elimination", unit="feature",
+        bar = tqdm(total=len(remaining) - keep, desc="BAHSIC elimination", unit=" features",
                    leave=False, disable=not self.progress)
         while len(remaining) > keep:
             scores = [_hsic_of_distances(total - distance(j), target) for j in remaining]

@@ -79,6 +79,10 @@ class CFS(DiscreteSelector):
         Largest subset considered (None: no limit).
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
     n_bins : int, default 3
+    if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
+        When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
+        and why): pass every feature on, so that a pipeline's next step can still fit;
+        pass none on (scikit-learn's behaviour); or raise ValueError.
 
     Attributes
     ----------
@@ -105,11 +109,12 @@ class CFS(DiscreteSelector):
     """
 
     def __init__(self, *, patience: int = 5, max_features: int | None = None,
-                 discretizer: str = "quantile", n_bins: int = 3):
+                 discretizer: str = "quantile", n_bins: int = 3, if_empty: str = "keep_all"):
         self.patience = patience
         self.max_features = max_features
         self.discretizer = discretizer
         self.n_bins = n_bins
+        self.if_empty = if_empty
 
     def fit(self, X, y):
         """Search for the subset of highest merit."""

@@ -85,6 +85,10 @@ class FCBF(DiscreteSelector):
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
         How continuous features become discrete (:func:`bnfs.discretize`).
     n_bins : int, default 3
+    if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
+        When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
+        and why): pass every feature on, so that a pipeline's next step can still fit;
+        pass none on (scikit-learn's behaviour); or raise ValueError.
 
     Attributes
     ----------
@@ -113,10 +117,11 @@ class FCBF(DiscreteSelector):
     """
 
     def __init__(self, threshold: float = 0.0, *, discretizer: str = "quantile",
-                 n_bins: int = 3):
+                 n_bins: int = 3, if_empty: str = "keep_all"):
         self.threshold = threshold
         self.discretizer = discretizer
         self.n_bins = n_bins
+        self.if_empty = if_empty
 
     def fit(self, X, y):
         """Rank features by relevance, then drop those with an approximate blanket."""

@@ -93,7 +93,7 @@ class HSMB(KernelSelector):
 
         kept: list[int] = []
         self.blankets_ = {}
-        for i in tqdm(order, desc="HSMB screening", unit="feature", leave=False,
+        for i in tqdm(order, desc="HSMB screening", unit=" features", leave=False,
                       disable=not self.progress):
             gram = centre(gaussian_gram(blocks[i]))
             closeness = {j: normalized_hsic(gram, grams[j], norms[i], norms[j]) for j in kept}

@@ -45,6 +45,10 @@ class HybridSelector(DiscreteSelector):
     n_jobs : int, optional
         Threads for PC's tests (the other learners run on one); the selection is the
         same for any value.
+    if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
+        When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
+        and why): pass every feature on, so that a pipeline's next step can still fit;
+        pass none on (scikit-learn's behaviour); or raise ValueError.
 
     Attributes
     ----------
@@ -72,13 +76,14 @@ class HybridSelector(DiscreteSelector):
 
     def __init__(self, causal: str = "pc", *, fcbf_threshold: float = 0.0,
                  causal_options: dict | None = None, discretizer: str = "quantile",
-                 n_bins: int = 3, n_jobs: int | None = None):
+                 n_bins: int = 3, n_jobs: int | None = None, if_empty: str = "keep_all"):
         self.causal = causal
         self.fcbf_threshold = fcbf_threshold
         self.causal_options = causal_options
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.n_jobs = n_jobs
+        self.if_empty = if_empty
 
     def fit(self, X, y):
         """Remove redundant features by FCBF, then irrelevant ones by the causal learner."""
@@ -119,7 +124,7 @@ def _connected(graph, start: str) -> set[str]:
     """Nodes with a path (any direction) to ``start``."""
     seen, stack = {start}, [start]
     while stack:
-        for w in graph.adjacent(stack.pop()):
+        for w in graph.neighbours(stack.pop()):
             if w not in seen:
                 seen.add(w)
                 stack.append(w)

@@ -56,6 +56,10 @@ class MarkovBlanketSelector(DiscreteSelector):
     n_jobs : int, optional
         Passed to learners that take it (score-based learners, PC-stable, the blanket-based
         network learners); the selection is the same for any value.
+    if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
+        When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
+        and why): pass every feature on, so that a pipeline's next step can still fit;
+        pass none on (scikit-learn's behaviour); or raise ValueError.
 
     Attributes
     ----------
@@ -83,7 +87,8 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def __init__(self, learner: str = "hill_climbing", *, learner_options: dict | None = None,
                  parents_and_children: bool = False, discretizer: str = "quantile",
-                 n_bins: int = 3, seed=None, n_jobs: int | None = None):
+                 n_bins: int = 3, seed=None, n_jobs: int | None = None,
+                 if_empty: str = "keep_all"):
         self.learner = learner
         self.learner_options = learner_options
         self.parents_and_children = parents_and_children
@@ -91,6 +96,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         self.n_bins = n_bins
         self.seed = seed
         self.n_jobs = n_jobs
+        self.if_empty = if_empty
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
@@ -106,8 +112,7 @@ class MarkovBlanketSelector(DiscreteSelector):
             learner(data, target, **options)
         if isinstance(found, (DAG, PDAG)):
             self.network_ = found
-            members = (found.adjacent(target) if isinstance(found, PDAG)
-                       else found.neighbours(target)) if self.parents_and_children \
+            members = found.neighbours(target) if self.parents_and_children \
                 else found.markov_blanket(target)
         else:
             self.network_ = None
@@ -117,6 +122,17 @@ class MarkovBlanketSelector(DiscreteSelector):
         self.blanket_ = [c for c in features if c in members]
         self._set_support(self.blanket_)
         return self
+
+    def _empty_reason(self) -> str:
+        return (f"{self.learner} found the class independent of every feature on these rows "
+                "(an empty Markov blanket; with few rows per cell the tests cannot see a "
+                "dependence)")
+
+    def _empty_remedy(self) -> str:
+        if self.learner in NETWORK_LEARNERS[:4]:
+            return "learner_options={'score': 'aic'} (a lighter penalty)"
+        return ("a larger alpha (learner_options={'alpha': 0.1}), fewer bins (n_bins=2) or a "
+                "score-based learner (learner='hill_climbing')")
 
     def _check_learner(self):
         known = NETWORK_LEARNERS + BLANKET_LEARNERS + PC_LEARNERS

@@ -4,6 +4,8 @@ its nodes are the selected features, and it doubles as a Bayesian-network classi
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy.stats import chi2
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -12,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from bnfs._data import Dataset, _entropy_of_counts
 from bnfs._validate import check_float, check_int
 from bnfs.graph import DAG
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, EmptySelectionWarning
 
 __all__ = ["SLFS", "TBNClassifier"]
 
@@ -89,6 +91,10 @@ class SLFS(DiscreteSelector):
     discretizer : {"quantile", "interval", "mdl"}, default "mdl"
         The paper discretizes by Fayyad & Irani's MDL rule.
     n_bins : int, default 3
+    if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
+        When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
+        and why): pass every feature on, so that a pipeline's next step can still fit;
+        pass none on (scikit-learn's behaviour); or raise ValueError.
 
     Attributes
     ----------
@@ -119,7 +125,7 @@ class SLFS(DiscreteSelector):
 
     def __init__(self, lam: float = 1.0, *, max_depth: int = 2, max_children: int = 15,
                  alpha: float = 0.01, order: str = "columns", discretizer: str = "mdl",
-                 n_bins: int = 3):
+                 n_bins: int = 3, if_empty: str = "keep_all"):
         self.lam = lam
         self.max_depth = max_depth
         self.max_children = max_children
@@ -127,6 +133,7 @@ class SLFS(DiscreteSelector):
         self.order = order
         self.discretizer = discretizer
         self.n_bins = n_bins
+        self.if_empty = if_empty
 
     def fit(self, X, y):
         """Grow the TBN over the features of X and keep its nodes."""
@@ -285,9 +292,15 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Grow the TBN, then estimate its tables."""
         smoothing = check_float(self.smoothing, "smoothing", 0.0, low_open=True)
-        selector = SLFS(self.lam, max_depth=self.max_depth, max_children=self.max_children,
-                        alpha=self.alpha, order=self.order, discretizer=self.discretizer,
-                        n_bins=self.n_bins).fit(X, y)
+        with warnings.catch_warnings():  # an empty tree is a valid classifier: the prior
+            warnings.simplefilter("ignore", EmptySelectionWarning)
+            selector = SLFS(self.lam, max_depth=self.max_depth, max_children=self.max_children,
+                            alpha=self.alpha, order=self.order, discretizer=self.discretizer,
+                            n_bins=self.n_bins, if_empty="keep_none").fit(X, y)
+        if selector.empty_:
+            warnings.warn("TBNClassifier: no feature entered the tree (none passed the "
+                          "irrelevance test); predictions are the class prior. Try a larger "
+                          "alpha or more rows", EmptySelectionWarning, stacklevel=2)
         self.selector_ = selector
         if hasattr(selector, "feature_names_in_"):
             self.feature_names_in_ = selector.feature_names_in_

@@ -55,6 +55,10 @@ class SRS(DiscreteSelector):
     n_jobs : int, optional
         joblib workers for the members' own HITON-PC searches (-1: every core); the
         selection is the same for any value.
+    if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
+        When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
+        and why): pass every feature on, so that a pipeline's next step can still fit;
+        pass none on (scikit-learn's behaviour); or raise ValueError.
 
     Attributes
     ----------
@@ -88,7 +92,8 @@ class SRS(DiscreteSelector):
     def __init__(self, lambda_group: float = 0.05, lambda_l1: float = 0.05, *,
                  test: str = "g2", alpha: float = 0.01, max_cond_size: int | None = None,
                  symmetry: bool = False, max_iter: int = 5000, tol: float = 1e-8,
-                 discretizer: str = "quantile", n_bins: int = 3, n_jobs: int | None = None):
+                 discretizer: str = "quantile", n_bins: int = 3, n_jobs: int | None = None,
+                 if_empty: str = "keep_all"):
         self.lambda_group = lambda_group
         self.lambda_l1 = lambda_l1
         self.test = test
@@ -100,6 +105,7 @@ class SRS(DiscreteSelector):
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.n_jobs = n_jobs
+        self.if_empty = if_empty
 
     def fit(self, X, y):
         """Find the representative sets, then fit the sparse group lasso over them."""
