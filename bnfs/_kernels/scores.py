@@ -26,6 +26,7 @@ from bnfs._kernels import njit
 LOGLIK, BIC, AIC, BDE, K2 = 0, 1, 2, 3, 4
 
 _COMPRESS_AT = 1 << 40  # renumber configurations before the mixed-radix index overflows
+_MAX_KEY = 1 << 62  # largest cell key (configuration * arity + state) the sorting path forms
 
 
 @njit(cache=True)
@@ -96,12 +97,13 @@ def _config_term(kind, n_j, a_j, r):
 def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
     """Local score of ``node`` given parent configurations ``cfg`` (from
     :func:`parent_config`, ``q`` its bound, ``q_true`` the true number of configurations).
-    ``counts`` is int64 scratch, all zeros, left all zeros."""
+    ``counts`` is int64 scratch, all zeros, left all zeros; a table larger than it is
+    counted by sorting the rows' cell keys (``cfg`` may be renumbered in place first)."""
     n = codes.shape[0]
     a_j = iss / q_true
     a_jk = a_j / r
     total = 0.0
-    if q * r <= counts.shape[0]:
+    if q <= counts.shape[0] // r:  # q * r cells fit (the product could overflow)
         for i in range(n):
             counts[cfg[i] * r + codes[i, node]] += 1
         for j in range(q):
@@ -116,6 +118,8 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
             if n_j > 0:
                 total += _config_term(kind, float(n_j), a_j, float(r))
     else:
+        if q > _MAX_KEY // r:  # cfg * r could overflow: renumber to the observed configurations
+            q = _compress(cfg, n)
         keys = np.empty(n, dtype=np.int64)
         for i in range(n):
             keys[i] = cfg[i] * r + codes[i, node]
