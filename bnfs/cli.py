@@ -504,7 +504,8 @@ def _probability(text: str) -> float:
 def _common(quiet: bool = True) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     if quiet:
-        parent.add_argument("--quiet", action="store_true", help="no progress bars (they are drawn only when stderr is a terminal)")
+        parent.add_argument("--quiet", action="store_true",
+                            help="no progress bars (drawn only when stderr is a terminal)")
     parent.add_argument("-v", "--verbose", action="store_true", help="log what happens")
     return parent
 
@@ -643,8 +644,8 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("--seed", type=_int_at_least(0), default=0,
                          help="random seed (default 0)")
     example.add_argument("--out", type=Path, default=Path("bnfs-example.svg"),
-                         help="picture to write: .svg, .png or .pdf (default bnfs-example.svg in the "
-                              "current folder)")
+                         help="picture to write: .svg, .png or .pdf (default bnfs-example.svg in "
+                              "the current folder)")
     example.set_defaults(func=_example)
     return parser
 
@@ -660,9 +661,9 @@ def _same_file(a: Path, b: Path) -> bool:
     try:
         if a.exists() and b.exists():
             return os.path.samefile(a, b)
-    except OSError:
-        pass
-    return a.resolve() == b.resolve()
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):  # a broken or looping link: let the command report it
+        return False
 
 
 def _refuse_overwriting(args) -> None:

@@ -227,3 +227,12 @@ def test_nullable_columns_without_missing_values_are_used():
                       "noise": pd.array(rng.normal(size=200), dtype="Float64")})
     assert bnfs.HSMB().fit(X, pd.array(y, dtype="Int64")).selected_ == ["signal"]
     assert bnfs.BAHSIC(1).fit(X, y).selected_ == ["signal"]
+
+
+def test_nullable_class_labels_keep_their_type():
+    rng = np.random.default_rng(2)
+    y = pd.Series(rng.integers(0, 2, 120), dtype="Int64")
+    X = pd.DataFrame({"a": (y.to_numpy(dtype=int) + rng.integers(0, 2, 120)).astype(str),
+                      "b": rng.integers(0, 3, 120).astype(str)})
+    model = bnfs.TBNClassifier().fit(X, y)
+    assert model.classes_.dtype.kind == "i" and set(model.predict(X)) <= {0, 1}

@@ -325,7 +325,8 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command
             err = capsys.readouterr().err
             assert code in (0, 2), (algorithm, flag, err)
             if code == 2:
-                named = [f for f in (flag, *extra[:1]) if f"{f} does not apply to {algorithm}" in err]
+                named = [f for f in (flag, *extra[:1])
+                         if f"{f} does not apply to {algorithm}" in err]
                 assert named or (flag == "--alpha" and "mi_threshold test of tpda" in err), \
                     (algorithm, err)
                 assert algorithm not in families.get(flag, ()), (algorithm, flag, err)

@@ -179,10 +179,14 @@ class DiscreteSelector(Selector):
 
 
 def _extension_to_numpy(y):
-    """A pandas extension array (or Series of one) as numpy: numbers as float64 (missing as
-    NaN, refused by the caller), everything else as objects."""
-    if pd.api.types.is_bool_dtype(y.dtype) or pd.api.types.is_numeric_dtype(y.dtype):
-        return np.asarray(y.to_numpy(dtype=np.float64, na_value=np.nan))
+    """A pandas extension array (or Series of one) as numpy: nullable Int64, Float64 and
+    boolean as their numpy type (as float64 with NaN where values are missing, which the
+    caller refuses), everything else (categories, strings) as objects."""
+    numpy_dtype = getattr(y.dtype, "numpy_dtype", None)
+    if numpy_dtype is not None:
+        if pd.isna(y).any():
+            return np.asarray(y.to_numpy(dtype=np.float64, na_value=np.nan))
+        return np.asarray(y.to_numpy(dtype=numpy_dtype))
     return np.asarray(y.to_numpy(dtype=object))
 
 
