@@ -359,3 +359,22 @@ def test_blanket_lists_the_undirected_neighbours_of_a_pdag(asia_file, monkeypatc
     assert set(rows) == {"parents", "children", "undirected", "spouses"}
     page = bnfs.report.network_report(pdag, title="t", highlight=target)
     assert "<th>undirected</th><td>" + ", ".join(pdag.undirected(target)) in page
+
+
+def test_what_a_new_user_sees_on_stderr(asia_file, monkeypatch, capsys):
+    """-v logs the constraint learners; no progress bar when stderr is not a terminal;
+    bars that are drawn name the search and count in words; example says where it wrote."""
+    import bnfs
+    from bnfs import cli
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    assert cli.main(["learn", "asia.csv", "--out", "p.json", "--algorithm", "pc_stable",
+                     "-v"]) == 0
+    err = capsys.readouterr().err
+    assert "bnfs: pc_stable level 0:" in err and "bnfs: pc_stable: " in err
+    assert "levels" not in err.replace("pc_stable level", "")  # no bar on a non-terminal
+    bnfs.tabu_search(data, progress=True)
+    bar = capsys.readouterr().err
+    assert "tabu search" in bar and " moves" in bar and "0move" not in bar
+    assert cli.main(["example", "--network", "asia", "--rows", "300", "--out", "e.svg"]) == 0
+    assert f"picture written to {root / 'e.svg'}" in capsys.readouterr().out
