@@ -24,6 +24,9 @@ from bnfs._data import Dataset
 
 FORMAT = "bnfs-checkpoint-1"
 
+#: largest checkpoint file read back (a search over 20,000 nodes writes a few megabytes)
+MAX_BYTES = 1 << 28
+
 #: seconds between two periodic writes of a search's checkpoint
 CHECKPOINT_SECONDS = 30.0
 
@@ -58,6 +61,13 @@ def data_digest(data: Dataset) -> str:
     return digest.hexdigest()
 
 
+def state_digest(fingerprint: str, state) -> str:
+    """SHA-256 of a saved state (as JSON, keys sorted) and the run's fingerprint: a state
+    edited by hand, or copied from another run, no longer matches its digest."""
+    text = json.dumps(state, sort_keys=True, default=_to_json)
+    return hashlib.sha256((fingerprint + text).encode()).hexdigest()
+
+
 def fingerprint(data: Dataset, **arguments) -> str:
     """A digest of the data and of the arguments that change a result."""
     text = json.dumps(arguments, sort_keys=True, default=repr)
@@ -90,23 +100,44 @@ class Checkpoint:
         self.last_write = time.perf_counter()
 
     def load(self) -> dict | None:
-        """The saved state, or None when there is no checkpoint yet."""
+        """The saved state, or None when there is no checkpoint yet.
+
+        Refused with a ValueError: a file that is not a bnfs checkpoint (it is left alone:
+        choose another path), one of another routine, data or arguments, and one whose
+        state does not match its integrity digest (changed after bnfs wrote it).
+        """
         if not self.path.exists():
             return None
+        where = str(self.path)
+        if not self.path.is_file():
+            raise ValueError(f"checkpoint {where!r} is not a regular file; choose another path")
+        size = self.path.stat().st_size
+        if size > MAX_BYTES:
+            raise ValueError(f"{where!r} is not a bnfs checkpoint ({size} bytes, more than "
+                             f"the {MAX_BYTES} a checkpoint can have); choose another path")
+        text = ""
         try:
-            saved = json.loads(self.path.read_text(encoding="utf-8"), object_hook=_from_json)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ValueError(f"checkpoint {str(self.path)!r} is not readable ({error}); "
-                             "delete it to start afresh") from None
+            with open(self.path, encoding="utf-8") as handle:
+                text = handle.read(MAX_BYTES + 1)
+            saved = json.loads(text)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+            if FORMAT in text[:200]:  # ours, but damaged (bnfs writes atomically: not by us)
+                raise ValueError(f"checkpoint {where!r} is not readable ({error}); delete it "
+                                 "to start afresh") from None
+            saved = None
         if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-            raise ValueError(f"{str(self.path)!r} is not a bnfs checkpoint")
+            raise ValueError(f"{where!r} is not a bnfs checkpoint; bnfs leaves it alone: "
+                             "choose another path for the checkpoint")
         if saved.get("who") != self.who:
-            raise ValueError(f"checkpoint {str(self.path)!r} was written by "
-                             f"{saved.get('who')}, not {self.who}")
+            raise ValueError(f"checkpoint {where!r} was written by {saved.get('who')}, not "
+                             f"{self.who}")
         if saved.get("fingerprint") != self.fingerprint:
-            raise ValueError(f"checkpoint {str(self.path)!r} was written for other data or "
+            raise ValueError(f"checkpoint {where!r} was written for other data or "
                              f"other arguments of {self.who}; delete it or choose another path")
-        return saved["state"]
+        if saved.get("digest") != state_digest(self.fingerprint, saved.get("state")):
+            raise ValueError(f"checkpoint {where!r} was changed after bnfs wrote it (its state "
+                             "does not match its digest); delete it to start afresh")
+        return json.loads(json.dumps(saved["state"]), object_hook=_from_json)
 
     def due(self) -> bool:
         """True when the last write is :data:`CHECKPOINT_SECONDS` old."""
@@ -115,7 +146,7 @@ class Checkpoint:
     def save(self, state: dict) -> None:
         """Write ``state`` atomically."""
         document = {"format": FORMAT, "who": self.who, "fingerprint": self.fingerprint,
-                    "state": state}
+                    "digest": state_digest(self.fingerprint, state), "state": state}
         text = json.dumps(document, default=_to_json)
         handle, temporary = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".tmp",
                                              dir=self.path.parent)

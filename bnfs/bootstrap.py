@@ -58,8 +58,13 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
         store = Checkpoint(checkpoint, "bootstrap", fingerprint(
             data, learner=learner, R=R, m=m, seed=None if seed is None else int(seed),
             target=target, options=options))
-        for i, found in (store.load() or {}).get("replicates", {}).items():
-            results[int(i)] = found
+        saved = store.load() or {}
+        try:
+            for i, found in saved.get("replicates", {}).items():
+                results[_checked_index(i, R)] = _checked_replicate(found, data.names, target)
+        except (AttributeError, TypeError, ValueError) as error:
+            raise ValueError(f"checkpoint {str(store.path)!r} is damaged ({error}); delete "
+                             "it to start afresh") from None
     todo = [i for i in range(R) if results[i] is None]
     tasks = max(1, min(len(todo), 4 * effective_n_jobs(n_jobs)))
     if store is not None:
@@ -76,6 +81,28 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
             store.save({"replicates": {str(i): r for i, r in enumerate(results)
                                        if r is not None}})
     return results
+
+
+def _checked_index(key: str, R: int) -> int:
+    if not (isinstance(key, str) and key.isdigit() and int(key) < R):
+        raise ValueError(f"replicate {key!r} of {R}")
+    return int(key)
+
+
+def _checked_replicate(found, names, target):
+    """A saved replicate, if it is one: a list of nodes (a blanket of ``target``) or the
+    (arcs, edges) of a graph over ``names``."""
+    known = set(names)
+    if target is not None:
+        if not isinstance(found, list) or not set(found) <= known - {target}:
+            raise ValueError(f"a saved blanket holds {found!r}")
+        return found
+    arcs, edges = found
+    for pair in [*arcs, *edges]:
+        if not (isinstance(pair, list) and len(pair) == 2 and set(pair) <= known
+                and pair[0] != pair[1]):
+            raise ValueError(f"a saved graph holds {pair!r}")
+    return [tuple(a) for a in arcs], [tuple(e) for e in edges]
 
 
 def _check(data, learner, allowed, R, m, n_jobs, seed):

@@ -26,6 +26,8 @@ from bnfs.scores import counts_scratch_size
 __all__ = ["CITest", "DSeparation", "CIResult", "make_test", "TESTS"]
 
 TESTS = ("g2", "mi", "x2", "mi_threshold", "fisher_z")
+#: keyword options of :class:`CITest` beyond ``test`` and ``alpha``
+TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
 TestName = Literal["g2", "mi", "x2", "mi_threshold", "fisher_z"]
 
 
@@ -271,7 +273,15 @@ class DSeparation(_Tester):
 
 def make_test(data, test: TestName | _Tester = "g2", alpha: float = 0.05, **kwargs) -> _Tester:
     """The tester a constraint-based learner uses: ``data`` itself when it is a
-    :class:`CITest` or :class:`DSeparation`, else ``CITest(data, test, alpha, **kwargs)``."""
+    :class:`CITest` or :class:`DSeparation`, else ``CITest(data, test, alpha, **kwargs)``.
+
+    ``kwargs`` are the learner's extra keywords, which go to the test: any other is refused
+    by name (a TypeError, as Python refuses an unknown keyword)."""
+    unknown = sorted(set(kwargs) - set(TEST_OPTIONS))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}: a constraint-based "
+                        f"learner passes its extra keywords to its CI test, which takes "
+                        f"{', '.join(TEST_OPTIONS)}")
     if isinstance(data, _Tester):
         return data
     if isinstance(test, _Tester):

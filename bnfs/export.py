@@ -239,6 +239,8 @@ def from_json(source) -> DAG | PDAG:
     """
     if isinstance(source, bytes):
         source = source.decode("utf-8")
+    if isinstance(source, str) and not source.strip():
+        raise ValueError("from_json got an empty string: pass JSON text or a path")
     if isinstance(source, os.PathLike) or (isinstance(source, str)
                                            and not source.lstrip().startswith(("{", "["))):
         source = Path(source).read_text(encoding="utf-8")
@@ -248,6 +250,8 @@ def from_json(source) -> DAG | PDAG:
         doc = json.loads(source)
     except json.JSONDecodeError as err:
         raise ValueError(f"not a bnfs JSON graph: {err}") from None
+    except RecursionError:
+        raise ValueError("not a bnfs JSON graph: nested too deeply") from None
     if not isinstance(doc, dict) or doc.get("format") != "bnfs-graph":
         raise ValueError("not a bnfs JSON graph (missing format='bnfs-graph')")
     for key, kind in (("nodes", list), ("arcs", list), ("edges", list), ("learning", dict)):

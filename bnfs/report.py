@@ -104,7 +104,8 @@ def selection_report(*, title: str, features: list[str], facts: dict,
     True
     """
     body = [f"<h2>Selected features ({len(features)})</h2><p>"
-            + (", ".join(f"<code>{html.escape(f)}</code>" for f in features) or "none") + "</p>",
+            + (", ".join(f"<code>{html.escape(str(f))}</code>" for f in features) or "none")
+            + "</p>",
             f"<h2>Summary</h2><table>{_rows(facts.items())}</table>"]
     if curve:
         body.append("<h2>Accuracy against the number of features</h2>"

@@ -236,3 +236,26 @@ def test_nullable_class_labels_keep_their_type():
                       "b": rng.integers(0, 3, 120).astype(str)})
     model = bnfs.TBNClassifier().fit(X, y)
     assert model.classes_.dtype.kind == "i" and set(model.predict(X)) <= {0, 1}
+
+
+def test_messages_name_the_problem(asia, tmp_path):
+    """Calls that raised an unrelated error now say what is wrong."""
+    frame = asia
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_time'.*takes "
+                       "threshold, adjust_df, min_rows_per_cell"):
+        bnfs.pc_stable(frame, max_time=5)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_jobs'"):
+        bnfs.iamb_mb(frame, "either", n_jobs=2)
+    with pytest.raises(ValueError, match="from_json got an empty string"):
+        bnfs.from_json("")
+    with pytest.raises(ValueError, match="nested too deeply"):
+        bnfs.from_json("[" * 200_000 + "]" * 200_000)
+    page = bnfs.report.selection_report(title="t", features=[1, 2], facts={})
+    assert "<code>1</code>, <code>2</code>" in page
+    X = pd.DataFrame({0: ["a", "b"] * 10, "0": ["c", "d"] * 10})
+    with pytest.raises(ValueError, match="two columns named '0'"):
+        bnfs.FCBF().fit(X, ["u", "v"] * 10)
+    (tmp_path / "dup.csv").write_text("a,a,b\n1,2,1\n2,1,2\n1,1,1\n2,2,2\n")
+    for read in (bnfs.Dataset, bnfs.Dataset.from_csv, bnfs.io.read_dataset):
+        with pytest.raises(ValueError, match="names column 'a' twice"):
+            read(tmp_path / "dup.csv")

@@ -257,3 +257,83 @@ def test_blanket_frequency_resumes(tmp_path, monkeypatch):
             bnfs.blanket_frequency(frame, "either", R=24, seed=1, checkpoint=path)
     resumed = bnfs.blanket_frequency(frame, "either", R=24, seed=1, checkpoint=path, n_jobs=2)
     pd.testing.assert_series_equal(resumed, reference)
+
+
+def _tampered(path: Path, edit, redigest: bool) -> Path:
+    """A copy of the checkpoint at ``path`` with ``edit(state)`` applied; with ``redigest``
+    its digest is recomputed, as a careful hand would."""
+    document = json.loads(path.read_text())
+    edit(document["state"])
+    if redigest:
+        document["digest"] = checkpoint_module.state_digest(document["fingerprint"],
+                                                            document["state"])
+    out = path.with_name(f"tampered-{redigest}.json")
+    out.write_text(json.dumps(document))
+    return out
+
+
+def _set(key, value):
+    def edit(state):
+        target, *rest = key.split(".")
+        if rest:
+            state[target][rest[0]] = value
+        else:
+            state[target] = value
+    return edit
+
+
+def _cycle(state):
+    parents = state["parents"]
+    child = next(v for v, p in enumerate(parents) if p)
+    parent = parents[child][0]
+    parents[parent] = parents[parent] + [child]
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_set("best.score", 1e300), "is not the score of its graph"),
+    (_set("complete", False), "complete=False"),
+    (_set("climb", 7), "climb 7 of 2 restarts"),
+    (_cycle, "directed cycle"),
+    (_set("parents", [[99]] * 8), "not another node"),
+    (_set("counters", [-1] * 8), "counters out of range"),
+])
+def test_a_checkpoints_state_is_verified_not_trusted(asia_small, tmp_path, edit, message):
+    """An edited state is refused: by its digest, and when the digest is recomputed, by the
+    consistency checks (scores recompute from their graphs, graphs are DAGs of these nodes,
+    counters in range)."""
+    path = tmp_path / "search.json"
+    reference = bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
+                                   checkpoint=path)
+    assert bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
+                              checkpoint=path) == reference  # the untouched one resumes
+    with pytest.raises(ValueError, match="changed after bnfs wrote it"):
+        bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
+                           checkpoint=_tampered(path, edit, redigest=False))
+    with pytest.raises(ValueError, match=f"is damaged .*{message}"):
+        bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
+                           checkpoint=_tampered(path, edit, redigest=True))
+
+
+def test_a_checkpoint_path_is_never_read_without_bound(asia_small, tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="not a regular file"):
+        bnfs.hill_climbing(asia_small, progress=False, checkpoint="/dev/zero")
+    big = tmp_path / "big.json"
+    big.write_text("{" + " " * 5000 + "}")
+    with monkeypatch.context() as patch:
+        patch.setattr(checkpoint_module, "MAX_BYTES", 4096)
+        with pytest.raises(ValueError, match=r"5002 bytes, more than the 4096"):
+            bnfs.hill_climbing(asia_small, progress=False, checkpoint=big)
+    data = tmp_path / "data.csv"
+    asia_small.to_csv(data, index=False)
+    with pytest.raises(ValueError, match="is not a bnfs checkpoint; bnfs leaves it alone"):
+        bnfs.hill_climbing(asia_small, progress=False, checkpoint=data)
+    assert data.read_text() == asia_small.to_csv(index=False)
+
+
+def test_a_bootstraps_saved_replicates_are_checked(asia_small, tmp_path):
+    path = tmp_path / "boot.json"
+    bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=path)
+    tampered = _tampered(path, lambda s: s["replicates"]["0"][0].append(["asia", "nope"]),
+                         redigest=True)
+    with pytest.raises(ValueError, match="is damaged .*a saved graph holds"):
+        bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=tampered)

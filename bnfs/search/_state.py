@@ -265,7 +265,10 @@ class SearchState:
 
     def parent_table(self, lists) -> tuple[np.ndarray, np.ndarray]:
         """``parent_lists`` back as a (parents, npar) pair of the table's current width,
-        widening the table when a list is longer."""
+        widening the table when a list is longer. A ValueError says what is wrong with lists
+        that are not a DAG this search could reach (unknown or repeated parents, a cycle,
+        more than ``max_parents``, a blacklisted arc, a whitelisted arc missing)."""
+        self.check_parent_lists(lists)
         npar = np.array([len(p) for p in lists], dtype=np.int64)
         while self.parents.shape[1] < npar.max(initial=0):
             self.widen()
@@ -273,6 +276,39 @@ class SearchState:
         for v, p in enumerate(lists):
             table[v, :len(p)] = p
         return table, npar
+
+    def check_parent_lists(self, lists) -> None:
+        """Raise ValueError unless ``lists`` (each node's parent indices) is a DAG over this
+        search's nodes that respects its black- and whitelist and ``max_parents``."""
+        if not isinstance(lists, list) or len(lists) != self.n:
+            raise ValueError(f"the parent lists must hold one list per node ({self.n})")
+        children = [[] for _ in range(self.n)]
+        for v, parents in enumerate(lists):
+            if not isinstance(parents, list) or len(set(parents)) != len(parents):
+                raise ValueError(f"the parents of node {v} are not a list of distinct nodes")
+            if len(parents) > self.max_parents:
+                raise ValueError(f"node {v} has {len(parents)} parents, more than max_parents")
+            for u in parents:
+                if isinstance(u, bool) or not isinstance(u, int) or not 0 <= u < self.n \
+                        or u == v:
+                    raise ValueError(f"node {v} has parent {u!r}, not another node")
+                if (u, v) in self._black:
+                    raise ValueError(f"arc {self.names[u]!r} -> {self.names[v]!r} is not "
+                                     "allowed (blacklisted, or the reverse of a whitelisted one)")
+                children[u].append(v)
+        for u, v in self.white:
+            if u not in lists[v]:
+                raise ValueError(f"whitelisted arc {self.names[u]!r} -> {self.names[v]!r} is "
+                                 "missing")
+        indegree = [len(p) for p in lists]
+        ready = [v for v in range(self.n) if indegree[v] == 0]
+        for u in ready:  # Kahn: every node is reached when there is no cycle
+            for v in children[u]:
+                indegree[v] -= 1
+                if indegree[v] == 0:
+                    ready.append(v)
+        if len(ready) < self.n:
+            raise ValueError("the parent lists form a directed cycle")
 
     # -- results ------------------------------------------------------------------------------
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import numbers
 import time
 from dataclasses import dataclass
@@ -166,30 +167,54 @@ class Restarts:
     def save_climb(self, run: Climb, stopping: bool) -> None:
         self.save(run, force=stopping)
 
-    def resume(self) -> None:
-        """Continue from the checkpoint, if there is one."""
+    def resume(self, restarts: int) -> None:
+        """Continue from the checkpoint, if there is one. Its state is checked, not trusted:
+        every saved graph must be a DAG this search could reach, every saved score must
+        be the score of its graph, and the counters must be in range."""
         saved = None if self.store is None else self.store.load()
         if saved is None:
             return
         state = self.state
         try:
-            state.set_parents(*state.parent_table(saved["parents"]))
             self.climb, self.perturbed = int(saved["climb"]), bool(saved["perturbed"])
             self.complete = bool(saved["complete"])
+            if not 0 <= self.climb <= restarts + 1 or self.complete != (self.climb > restarts):
+                raise ValueError(f"climb {self.climb} of {restarts} restarts, complete="
+                                 f"{self.complete}")
             if saved["best"] is not None:
                 table, npar = state.parent_table(saved["best"]["parents"])
-                self.best = (float(saved["best"]["score"]), table, npar)
+                self.best = (self._checked_score(table, npar, saved["best"]["score"]), table,
+                             npar)
+            current = state.parent_table(saved["parents"])
             if saved["run"] is not None:
                 run = saved["run"]
+                tabu = np.asarray(run["tabu"], dtype=np.int64)
                 state.best_parents, state.best_npar = state.parent_table(run["best_parents"])
-                self.run = Climb(np.asarray(run["tabu"], dtype=np.int64),
-                                 np.array([float(run["best_score"])]), int(run["done"]))
-            state.counters[:] = saved["counters"]
+                # a tabu climb keeps its best graph apart; a plain one is at its best
+                best = (state.best_parents, state.best_npar) if tabu.size else current
+                best_score = self._checked_score(*best, run["best_score"])
+                self.run = Climb(tabu, np.array([best_score]), int(run["done"]))
+            state.set_parents(*current)
+            counters = np.asarray(saved["counters"], dtype=np.int64)
+            if counters.shape != state.counters.shape or (counters < 0).any():
+                raise ValueError("counters out of range")
+            state.counters[:] = counters
             self.rng.bit_generator.state = saved["rng"]
-        except (KeyError, TypeError, ValueError, IndexError, RuntimeError) as error:
-            raise ValueError(f"checkpoint {str(self.store.path)!r} is damaged ({error!r}); "
+        except (KeyError, TypeError, ValueError, IndexError, RuntimeError, OverflowError) \
+                as error:
+            raise ValueError(f"checkpoint {str(self.store.path)!r} is damaged ({error}); "
                              "delete it to start afresh") from None
         self.resumed = True
+
+    def _checked_score(self, parents: np.ndarray, npar: np.ndarray, saved) -> float:
+        """The score of a saved graph, which must equal the score saved with it."""
+        self.state.set_parents(parents, npar)
+        total = self.state.total
+        if not isinstance(saved, (int, float)) or not math.isclose(
+                float(saved), total, rel_tol=1e-9, abs_tol=1e-6):
+            raise ValueError(f"a saved score ({saved!r}) is not the score of its graph "
+                             f"({total!r})")
+        return float(saved)
 
 
 def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = None,
@@ -290,7 +315,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     budget = Budget(max_time)
     with budget.catching_interrupts():
         state.set_candidates(state.all_candidates())
-        search.resume()
+        search.resume(restarts)
         while not search.complete:
             if search.climb > 0:
                 if budget.spent():

@@ -116,6 +116,10 @@ class Selector(SelectorMixin, BaseEstimator):
                 elif hasattr(self, "feature_names_in_"):
                     del self.feature_names_in_
             frame.columns = [str(c) for c in frame.columns]
+            if frame.columns.duplicated().any():
+                name = frame.columns[frame.columns.duplicated()][0]
+                raise ValueError(f"X has two columns named {name!r} as text (e.g. 0 and "
+                                 "'0'); column names must stay unique as strings")
         else:
             if hasattr(X, "toarray"):
                 raise TypeError(f"sparse input is not supported: {type(self).__name__} needs "
