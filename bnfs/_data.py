@@ -498,6 +498,19 @@ class Dataset:
         return discretize(self, method=method, n_bins=n_bins, target=target, columns=columns)
 
 
+def unit_scaled(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(columns divided by their largest magnitude, the log of those magnitudes).
+
+    Gaussian statistics are computed on the scaled columns: values near the ends of the
+    float range (1e308, or subnormals such as 1e-310) would overflow or underflow in squares
+    and products; once divided by their magnitude they lie in [-1, 1]. Correlations do not
+    change; a Gaussian log-likelihood shifts by -n log(scale) of the modelled column.
+    """
+    scale = np.abs(values).max(axis=0) if values.size else np.ones(values.shape[1])
+    scale = np.where(scale > 0, scale, 1.0)
+    return np.ascontiguousarray(values / scale), np.log(scale)
+
+
 def as_dataset(data, **kwargs) -> Dataset:
     """``data`` itself when it is a Dataset, :meth:`Dataset.from_sparse` for a scipy sparse
     matrix, else ``Dataset(data, **kwargs)``.

@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 from scipy import special
 
-from bnfs._data import as_dataset
+from bnfs._data import as_dataset, unit_scaled
 from bnfs._kernels import citests as _k
 from bnfs._validate import check_float
 from bnfs.graph import DAG
@@ -162,9 +162,13 @@ class CITest(_Tester):
                 raise ValueError("fisher_z needs continuous data; columns "
                                  f"{list(self.data.discrete_names[:5])} are discrete")
             self._setup_names(self.data.continuous_names)
-            values = self.data.values
+            values, _ = unit_scaled(self.data.values)  # no overflow near the float range's ends
             self._corr = np.ascontiguousarray(np.corrcoef(values, rowvar=False).reshape(
                 values.shape[1], values.shape[1]))
+            if not np.isfinite(self._corr).all():
+                bad = self.names[int(np.flatnonzero(~np.isfinite(self._corr).all(0))[0])]
+                raise ValueError(f"column {bad!r} has no usable spread for fisher_z (its "
+                                 "correlations are undefined); drop it")
         else:
             self.data.require_discrete(f"test {test!r}")
             self._setup_names(self.data.discrete_names)
@@ -190,6 +194,9 @@ class CITest(_Tester):
                 return CIResult(float("nan"), float(dof), float("nan"), False)
             stat = math.sqrt(dof) * 0.5 * math.log((1 + r) / (1 - r))
             p = float(2 * special.ndtr(-abs(stat)))
+            if not math.isfinite(p):  # never let an undefined test decide an edge
+                raise ValueError(f"fisher_z of {self.names[x]!r} and {self.names[y]!r} given "
+                                 f"{[self.names[v] for v in z]} is undefined (p = {p})")
             return CIResult(stat, float(dof), p, p > self.alpha)
         which = _k.X2 if self.test == "x2" else _k.G2
         stat, df, cells = _k.discrete_statistic(self.data.codes, self.data.arities, x, y, zarr,

@@ -13,7 +13,7 @@ from typing import Literal
 
 import numpy as np
 
-from bnfs._data import Dataset, as_dataset
+from bnfs._data import Dataset, as_dataset, unit_scaled
 from bnfs._kernels import scores as _k
 from bnfs.graph import DAG
 
@@ -96,6 +96,7 @@ class Scorer:
             self._index = {n: j for j, n in enumerate(self.data.discrete_names)}
         self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
         self._counts = np.zeros(counts_scratch_size(self.data.n_rows), dtype=np.int64)
+        self._scaled = None
         self._cache: dict[tuple[int, frozenset], float] = {}
         self.n_evaluations = 0
         self.cache_hits = 0
@@ -120,7 +121,11 @@ class Scorer:
             return self._cache[key]
         par = np.asarray(pa, dtype=np.int64)
         if self.gaussian:
-            value = _k.gaussian_local_score(self.data.values, v, par, len(pa), self.kind)
+            if self._scaled is None:  # see unit_scaled: no overflow near the float range's ends
+                self._scaled = unit_scaled(self.data.values)
+            values, log_scale = self._scaled
+            value = _k.gaussian_local_score(values, v, par, len(pa), self.kind) \
+                - self.data.n_rows * log_scale[v]
         else:
             value = _k.local_score(self.data.codes, self.data.arities, v, par, len(pa),
                                    self.kind, self.iss, self._cfg, self._counts)

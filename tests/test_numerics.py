@@ -90,3 +90,24 @@ def test_single_state_after_filtering_is_refused_with_its_name():
     kept = frame[frame["b"] == "w"]
     with pytest.raises(ValueError, match="column 'b' has a single level"):
         Dataset(kept)
+
+
+@pytest.mark.parametrize("scale", [1e307, 1e200, 1e-200, 1e-310])
+def test_gaussian_statistics_at_the_ends_of_the_float_range(scale):
+    """Columns near 1e308 or subnormal gave Fisher-z p = NaN (counted as dependent) or a
+    LinAlgError, and bic-g = -inf; scaled safely, every value is what the same data at unit
+    scale gives (correlations unchanged, the log-likelihood shifted by -n log(scale))."""
+    import bnfs
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=400)
+    unit = pd.DataFrame({"x": x, "y": x + rng.normal(size=400), "z": rng.normal(size=400)})
+    extreme = unit.assign(x=unit.x * scale, y=unit.y * scale)
+    for given in ([], ["z"]):
+        assert CITest(extreme, "fisher_z")("x", "y", given).p_value == pytest.approx(
+            CITest(unit, "fisher_z")("x", "y", given).p_value, rel=1e-6)
+    shift = len(unit) * math.log(scale)
+    for node, parents in (("y", ["x"]), ("y", ["x", "z"]), ("x", []), ("z", ["y"])):
+        value = Scorer(extreme, "bic-g").local(node, parents)
+        expected = Scorer(unit, "bic-g").local(node, parents) - (shift if node != "z" else 0)
+        assert math.isfinite(value) and value == pytest.approx(expected, rel=1e-9)
+    assert bnfs.pc_stable(extreme, "fisher_z") == bnfs.pc_stable(unit, "fisher_z")
