@@ -242,30 +242,36 @@ def parse_arff(text: str) -> pd.DataFrame:
         raise ValueError("ARFF text has no @data section")
     if not names:
         raise ValueError("ARFF text declares no attributes")
+    # an omitted sparse value is 0: a nominal attribute's first declared level (Weka)
+    omitted = [(kind[0] if isinstance(kind, list) else "0", True) for kind in kinds]
     rows = []
     for raw in lines:
         line = raw.strip()
         if not line or line.startswith("%"):
             continue
         if line.startswith("{"):
-            row = ["0"] * len(names)
-            for item in line.strip("{}").split(","):
-                if item.strip():
-                    parts = item.strip().split(None, 1)
-                    if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) >= len(names):
-                        raise ValueError(f"ARFF sparse row item {item.strip()!r} is not "
-                                         f"'index value' with an index below {len(names)}")
-                    row[int(parts[0])] = parts[1].strip().strip("'\"")
+            row = list(omitted)
+            for item in _split_row(line.strip("{}")):
+                text = item[0].strip()
+                if not text:
+                    continue
+                parts = text.split(None, 1)
+                if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) >= len(names):
+                    raise ValueError(f"ARFF sparse row item {text!r} is not 'index value' "
+                                     f"with an index below {len(names)}")
+                value = parts[1].strip()
+                quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
+                row[int(parts[0])] = (value[1:-1] if quoted else value, quoted or item[1])
         else:
-            row = next(csv.reader(io.StringIO(line), quotechar="'", skipinitialspace=True))
-            row = [v.strip().strip('"') for v in row]
+            row = _split_row(line)
         if len(row) != len(names):
             raise ValueError(f"ARFF data row has {len(row)} values for {len(names)} attributes: "
                              f"{line[:60]!r}")
         rows.append(row)
     columns = {}
     for j, (name, kind) in enumerate(zip(names, kinds)):
-        values = [None if row[j] == "?" else row[j] for row in rows]
+        # "?" is missing unless quoted: '?' is a value (a declared level, say)
+        values = [None if (row[j][0] == "?" and not row[j][1]) else row[j][0] for row in rows]
         if kind == "numeric":
             try:
                 columns[name] = np.array([np.nan if v is None else float(v) for v in values])
@@ -280,6 +286,35 @@ def parse_arff(text: str) -> pd.DataFrame:
         else:
             columns[name] = pd.Series(values, dtype=object)
     return pd.DataFrame(columns)
+
+
+def _split_row(line: str) -> list[tuple[str, bool]]:
+    """The comma-separated values of an ARFF data line as (text, quoted) pairs: quotes (' or
+    ") and backslash escapes inside them removed, spaces around unquoted values stripped."""
+    fields: list[tuple[str, bool]] = []
+    text, quoted, quote, escaped = [], False, None, False
+    for char in line:
+        if quote is not None:
+            if escaped:
+                text.append(char)
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = None
+            else:
+                text.append(char)
+        elif char in ("'", '"') and not "".join(text).strip():
+            quote, quoted, text = char, True, []
+        elif char == ",":
+            fields.append(("".join(text) if quoted else "".join(text).strip(), quoted))
+            text, quoted = [], False
+        else:
+            text.append(char)
+    if quote is not None:
+        raise ValueError(f"ARFF data row has an unclosed quote: {line[:60]!r}")
+    fields.append(("".join(text) if quoted else "".join(text).strip(), quoted))
+    return fields
 
 
 def _attribute(spec: str, number: int) -> tuple[str, object]:

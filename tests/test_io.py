@@ -130,3 +130,17 @@ def test_one_reader_and_one_set_of_missing_markers(tmp_path, monkeypatch, capsys
     assert cli.main(["learn", "holes.csv", "--out", "h.json", "--dropna", "--quiet"]) == 0
     assert "dropped 3 of 400 rows of holes.csv with missing values (397 left)" in \
         capsys.readouterr().err
+
+
+def test_sparse_arff_omits_zeros_and_a_quoted_question_mark_is_a_value():
+    """Weka: a value left out of a sparse row is 0, for a nominal attribute its first
+    declared level; an unquoted ? is missing, a quoted '?' is the value '?'."""
+    text = ("@relation r\n@attribute c {x,y}\n@attribute n numeric\n@attribute s {'?',ok}\n"
+            "@data\n{1 2.5}\n{0 y, 2 '?'}\n{}\nx,?,?\n'y',1,'?'\ny, 3, \"ok\"\n")
+    frame = parse_arff(text)
+    assert frame["c"].tolist() == ["x", "y", "x", "x", "y", "y"]
+    assert frame["n"].tolist()[:3] == [2.5, 0.0, 0.0] and np.isnan(frame["n"][3])
+    assert frame["s"].tolist()[:3] == ["?", "?", "?"]
+    assert pd.isna(frame["s"][3]) and frame["s"].tolist()[4:] == ["?", "ok"]
+    with pytest.raises(ValueError, match="unclosed quote"):
+        parse_arff("@relation r\n@attribute c {x,y}\n@data\n'x\n")
