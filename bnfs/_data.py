@@ -18,21 +18,15 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from bnfs._validate import check_names
+
 __all__ = ["Dataset", "as_dataset", "discretize"]
 
 DEFAULT_MAX_LEVELS = 256
 
 
 def _check_names(names) -> tuple[str, ...]:
-    names = list(names)
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"column names must be strings, got {name!r} ({type(name).__name__})")
-    seen: set[str] = set()
-    dupes = sorted({n for n in names if n in seen or seen.add(n)})
-    if dupes:
-        raise ValueError(f"duplicate column names: {dupes}")
-    return tuple(names)
+    return check_names(names, "column")
 
 
 def _code_dtype(max_arity: int) -> np.dtype:

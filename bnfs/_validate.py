@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import unicodedata
 
 import numpy as np
 import pandas as pd
@@ -70,3 +71,23 @@ def arc_list(arcs, name: str, nodes) -> list[tuple[str, str]]:
             raise ValueError(f"{name} has a self-loop on {u!r}")
         out.append((u, v))
     return out
+
+
+def check_names(names, what: str) -> tuple[str, ...]:
+    """Names of columns or nodes (``what``): strings, distinct, and free of control
+    characters, which no picture, GraphML (XML), DOT, BIF or CSV file can hold."""
+    names = tuple(names)
+    seen: set[str] = set()
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{what} names must be strings, got {name!r} ({type(name).__name__})")
+        bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")
+                    or c in "\ufffe\uffff"), None)
+        if bad is not None:
+            raise ValueError(f"{what} name {name!r} holds the control character U+{ord(bad):04X}, "
+                             "which pictures, GraphML, DOT and BIF cannot hold: rename it")
+        if name in seen:
+            raise ValueError(f"duplicate {what} name {name!r}")
+        seen.add(name)
+    return names
+

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from bnfs._validate import check_names
 from bnfs.order import OnlineTopologicalOrder
 
 __all__ = ["DAG", "PDAG"]
@@ -21,15 +22,7 @@ __all__ = ["DAG", "PDAG"]
 def _check_nodes(nodes) -> tuple[str, ...]:
     if isinstance(nodes, (str, bytes)):
         raise TypeError("nodes must be a sequence of names, not a single string")
-    nodes = tuple(nodes)
-    seen: set[str] = set()
-    for node in nodes:
-        if not isinstance(node, str):
-            raise TypeError(f"node names must be strings, got {node!r} ({type(node).__name__})")
-        if node in seen:
-            raise ValueError(f"duplicate node name {node!r}")
-        seen.add(node)
-    return nodes
+    return check_names(nodes, "node")
 
 
 class _Graph:

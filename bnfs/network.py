@@ -323,6 +323,8 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                 table[unset] = default
             if np.isnan(table).any():
                 raise ValueError(f"BIF: table of {child!r} misses some parent configurations")
+            if child in tables:
+                raise ValueError(f"BIF: a second probability block for {child!r}")
             tables[child] = (parents, table)
         else:
             raise ValueError(f"BIF: unexpected token {tok!r}")
@@ -382,10 +384,11 @@ def check_bif_names(names, states: Mapping) -> None:
                              f"'_', '-' and '.' only (rename it, e.g. {suggestion!r})")
         for level in states[v]:
             text = str(level)
-            if not text or any(c.isspace() for c in text) or \
+            if not text or any(c.isspace() or not c.isprintable() for c in text) or \
                     any(bad in text for bad in _BIF_LEVEL_FORBIDDEN):
                 raise ValueError(f"BIF cannot hold the level {text!r} of {v!r}: a level has "
-                                 "no spaces and none of { } ( ) [ ] , ; | \" // /* (recode it)")
+                                 "no spaces or control characters and none of { } ( ) [ ] , ; "
+                                 "| \" // /* (recode it)")
 
 
 def write_bif(network: DiscreteNetwork, path=None) -> str:

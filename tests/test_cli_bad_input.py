@@ -47,6 +47,7 @@ def folder(tmp_path_factory):
                                   "\nprobability ( a ) {\n table 0.5;\n}\n")
     (root / "net.json").write_text(bnfs.hill_climbing(frame).to_json())
     (root / "black.csv").write_text("from,to\nasia,tub\n")
+    (root / "ctrl.csv").write_text("a\x01,b\nu,v\nv,u\nu,u\n")
     (root / "link.csv").symlink_to(root / "asia.csv")
     frame.rename(columns={"smoke": "smoker status"}).to_csv(root / "spaced.csv", index=False)
     other = bnfs.hill_climbing(bnfs.datasets.sample("cancer", 500, seed=0))
@@ -119,6 +120,7 @@ CASES = [
     (["select", "asia.csv", "--target", "lung", "--report", "asia.csv"],
      "--report 'asia.csv' is also the data file"),
     (["draw", "net.json", "--out", "net.json"], "--out 'net.json' is also the network file"),
+    (["learn", "ctrl.csv", "--out", "o.graphml"], "holds the control character U+0001"),
     # learn: options a learner does not take, BIF that cannot hold the names
     (["learn", "asia.csv", "--out", "o.json", "--test", "x2"], "--test does not apply to "
      "hill_climbing"),

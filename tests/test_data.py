@@ -73,7 +73,7 @@ def test_take_select_and_column_access():
     (pd.DataFrame({"a": [1, "x", 2.5]}), TypeError, "'a' mixes value types"),
     (pd.DataFrame({"a": [[1], [2]]}), TypeError, "'a'"),
     (pd.DataFrame([[1, 2]], columns=[0, "b"]), TypeError, "names must be strings"),
-    (pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]), ValueError, "duplicate column names"),
+    (pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]), ValueError, "duplicate column name .a."),
     (pd.DataFrame({"id": [str(i) for i in range(300)]}), ValueError, "'id' has 300 levels"),
     ([[1, 2]], TypeError, "DataFrame"),
     (np.zeros(3), ValueError, "2-D"),

@@ -212,3 +212,23 @@ def test_draw_calls_dot_when_present(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="graphviz"):
         g.draw(tmp_path / "g2.svg", engine="graphviz")
     assert g.draw(tmp_path / "g3.svg").exists()  # auto falls back to matplotlib
+
+
+def test_names_that_xml_cannot_hold_are_refused_where_they_enter():
+    """A control character in a name made GraphML and SVG that are not well-formed XML:
+    names are refused when a Dataset or a graph is made; a level is refused by BIF."""
+    with pytest.raises(ValueError, match=r"column name 'a\\x01' holds the control character "
+                       "U\\+0001"):
+        Dataset(pd.DataFrame({"a\x01": ["u", "v"], "b": ["u", "v"]}))
+    with pytest.raises(ValueError, match="node name 'x\\\\ty' holds the control character"):
+        DAG(["x\ty", "z"])
+    frame = pd.DataFrame({"x": ["a\x02", "b"] * 4, "y": ["u", "v", "v", "u"] * 2})
+    with pytest.raises(ValueError, match="BIF cannot hold the level"):
+        write_bif(DiscreteNetwork.fit(DAG(["x", "y"], [("x", "y")]), frame))
+
+
+def test_a_second_probability_block_for_a_node_is_refused():
+    text = ("network n {}\nvariable a { type discrete [ 2 ] { x, y }; }\n"
+            "probability ( a ) { table 0.5, 0.5; }\nprobability ( a ) { table 0.1, 0.9; }\n")
+    with pytest.raises(ValueError, match="a second probability block for 'a'"):
+        parse_bif(text)
