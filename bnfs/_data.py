@@ -621,6 +621,9 @@ def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile"
         raise ValueError(f"method must be 'quantile', 'interval' or 'mdl', got {method!r}")
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 2:
         raise ValueError(f"n_bins must be an integer >= 2, got {n_bins!r}")
+    if n_bins > max(data.n_rows, 2):
+        raise ValueError(f"n_bins={n_bins} is more than the {data.n_rows} rows; a bin needs "
+                         "a row")
     columns = list(data.continuous_names if columns is None else columns)
     for name in columns:
         data.check_name(name, "column")

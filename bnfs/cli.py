@@ -177,8 +177,17 @@ def _learn_graph(frame, args):
     data = _dataset(frame, args)
     out = getattr(args, "out", None)
     if out is not None and out.suffix.lower() == ".bif":  # before minutes of learning
-        from bnfs.network import check_bif_names
+        from bnfs.network import check_bif_names, check_table_size
         check_bif_names(data.names, data.states)
+        if args.max_parents is not None:  # the largest table max_parents allows must fit
+            k = args.max_parents
+            top = sorted((data.arity(v) for v in data.names), reverse=True)[:k + 1]
+            for v in data.names:
+                others = list(top)
+                if data.arity(v) in others:
+                    others.remove(data.arity(v))
+                check_table_size(v, (*others[:k], data.arity(v)),
+                                 f"--out {out.name} with --max-parents {k}: ")
     options = _learner_options(args.algorithm, args)
     start = time.perf_counter()
     graph = getattr(bnfs, args.algorithm)(data, **options)

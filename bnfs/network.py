@@ -7,6 +7,7 @@ draws reproducible data with vectorized forward sampling (no per-row Python loop
 from __future__ import annotations
 
 import gzip
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -88,6 +89,7 @@ class DiscreteNetwork:
         for v in dag.nodes:
             parents = dag.parents(v)
             shape = tuple(data.arity(p) for p in parents) + (data.arity(v),)
+            check_table_size(v, shape)
             index = np.zeros(data.n_rows, dtype=np.int64)
             for u in (*parents, v):
                 index = index * data.arity(u) + data.column(u)
@@ -165,6 +167,19 @@ class DiscreteNetwork:
                 evidence_card=[len(self.states[p]) for p in parents] or None,
                 state_names={u: list(self.states[u]) for u in [v, *parents]}))
         return model
+
+
+#: most cells of one conditional probability table (1 GiB of float64)
+MAX_TABLE_CELLS = 1 << 27
+
+
+def check_table_size(node: str, shape, prefix: str = "") -> None:
+    """Refuse, before allocating, a table of ``node`` with more than MAX_TABLE_CELLS cells."""
+    cells = math.prod(int(k) for k in shape)
+    if cells > MAX_TABLE_CELLS:
+        raise ValueError(f"{prefix}the table of {node!r} ({' x '.join(map(str, shape))}) has "
+                         f"{cells:,} cells, more than the {MAX_TABLE_CELLS:,} bnfs holds in "
+                         "memory; fewer parents (max_parents) or fewer levels make it fit")
 
 
 # --- BIF -----------------------------------------------------------------------------------
@@ -292,6 +307,7 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                     raise ValueError(f"BIF: probability block names undeclared variable {v!r}")
             k = len(states[child])
             shape = tuple(len(states[p]) for p in parents) + (k,)
+            check_table_size(child, shape, "BIF: ")
             table = np.full(shape, np.nan)
             expect("{")
             default = None

@@ -259,3 +259,16 @@ def test_messages_name_the_problem(asia, tmp_path):
     for read in (bnfs.Dataset, bnfs.Dataset.from_csv, bnfs.io.read_dataset):
         with pytest.raises(ValueError, match="names column 'a' twice"):
             read(tmp_path / "dup.csv")
+
+
+def test_sizes_from_the_input_are_bounded_before_allocating():
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({f"c{i}": [f"v{k}" for k in rng.integers(0, 200, 2000)]
+                          for i in range(5)})
+    dag = bnfs.DAG(list(frame.columns), [(f"c{i}", "c4") for i in range(4)])
+    with pytest.raises(ValueError, match=r"the table of 'c4' \(200 x 200 x 200 x 200 x 200\) "
+                       "has 320,000,000,000 cells"):
+        bnfs.DiscreteNetwork.fit(dag, bnfs.Dataset(frame))
+    floats = pd.DataFrame({"a": rng.normal(size=50), "b": rng.normal(size=50)})
+    with pytest.raises(ValueError, match="n_bins=10000000000 is more than the 50 rows"):
+        bnfs.discretize(floats, "quantile", 10_000_000_000)

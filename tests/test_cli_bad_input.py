@@ -48,6 +48,18 @@ def folder(tmp_path_factory):
     (root / "net.json").write_text(bnfs.hill_climbing(frame).to_json())
     (root / "black.csv").write_text("from,to\nasia,tub\n")
     (root / "ctrl.csv").write_text("a\x01,b\nu,v\nv,u\nu,u\n")
+    (root / "deep.json").write_text("[" * 200_000 + "]" * 200_000)
+    parents = ", ".join(f"p{i}" for i in range(20))
+    (root / "huge.bif").write_text(
+        "network n {}\n" + "".join(f"variable p{i} {{ type discrete [ 4 ] {{ a, b, c, d }}; }}\n"
+                                   for i in range(20))
+        + f"variable x {{ type discrete [ 2 ] {{ u, v }}; }}\nprobability ( x | {parents} ) "
+        "{ default 0.5, 0.5; }\n")
+    rng = np.random.default_rng(1)
+    pd.DataFrame({f"c{i}": [f"v{k}" for k in rng.integers(0, 200, 3000)] for i in range(4)}
+                 ).to_csv(root / "levels.csv", index=False)
+    pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)}).to_csv(
+        root / "floats.csv", index=False)
     (root / "link.csv").symlink_to(root / "asia.csv")
     frame.rename(columns={"smoke": "smoker status"}).to_csv(root / "spaced.csv", index=False)
     other = bnfs.hill_climbing(bnfs.datasets.sample("cancer", 500, seed=0))
@@ -121,6 +133,15 @@ CASES = [
      "--report 'asia.csv' is also the data file"),
     (["draw", "net.json", "--out", "net.json"], "--out 'net.json' is also the network file"),
     (["learn", "ctrl.csv", "--out", "o.graphml"], "holds the control character U+0001"),
+    # sizes computed from the input are bounded before anything is allocated
+    (["draw", "deep.json", "--out", "x.svg"], "nested too deeply"),
+    (["draw", "huge.bif", "--out", "x.svg"], "has 2,199,023,255,552 cells, more than the"),
+    (["learn", "levels.csv", "--score", "loglik", "--max-parents", "3", "--out", "x.bif"],
+     "with --max-parents 3: the table of 'c0' (200 x 200 x 200 x 200) has 1,600,000,000"),
+    (["learn", "floats.csv", "--out", "o.json", "--bins", "1000000000000"],
+     "n_bins=1000000000000 is more than the 300 rows"),
+    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "/dev/zero"],
+     "is not a regular file"),
     # learn: options a learner does not take, BIF that cannot hold the names
     (["learn", "asia.csv", "--out", "o.json", "--test", "x2"], "--test does not apply to "
      "hill_climbing"),
