@@ -102,3 +102,14 @@ def test_pipeline_with_continuous_features_and_errors():
         SLFS(max_depth=0).fit(X, y)
     with pytest.raises(ValueError, match="expecting 22 features"):
         clf.predict(X.iloc[:, :3])
+
+
+def test_a_model_fitted_on_a_frame_predicts_numpy_rows_by_position():
+    import warnings
+    frame = datasets.sample("asia", 400, seed=0)
+    X, y = frame.drop(columns="either"), frame["either"]
+    model = TBNClassifier().fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # scikit-learn: X has no feature names
+        np.testing.assert_array_equal(model.predict(X.to_numpy()), model.predict(X))
+        np.testing.assert_allclose(model.predict_proba(X.to_numpy()), model.predict_proba(X))

@@ -129,7 +129,12 @@ class Selector(SelectorMixin, BaseEstimator):
                 raise ValueError(f"X must be two-dimensional, got shape {array.shape}. Reshape "
                                  "your data with array.reshape(-1, 1) for one feature or "
                                  "array.reshape(1, -1) for one sample.")
-            frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+            fitted = getattr(self, "_columns", None)
+            if not reset and fitted is not None and len(fitted) == array.shape[1]:
+                names = fitted  # rows of the data fitted on, by position
+            else:
+                names = [f"x{i}" for i in range(array.shape[1])]
+            frame = pd.DataFrame(array, columns=names)
             if reset and hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
         if frame.shape[1] == 0:
