@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import inspect
 import logging
 import os
@@ -675,12 +676,17 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _refuse_overwriting(args) -> None:
-    """No command writes over a file it reads, nor two outputs over each other."""
+def _check_outputs(args) -> None:
+    """Before any work: every output's folder exists, and no command writes over a file it
+    reads, nor two outputs over each other."""
     inputs = [(label, path) for name, label in INPUT_FILES
               if isinstance(path := getattr(args, name, None), Path)]
     outputs = [(flag, path) for name, flag in OUTPUT_FILES
                if isinstance(path := getattr(args, name, None), Path)]
+    for flag, out in outputs:
+        if not out.parent.is_dir():
+            raise ValueError(f"cannot write {flag} {str(out)!r}: folder {str(out.parent)!r} "
+                             "does not exist")
     for k, (flag, out) in enumerate(outputs):
         for label, other in inputs + [(f"{f} file", p) for f, p in outputs[:k]]:
             if _same_file(out, other):
@@ -720,8 +726,9 @@ def main(argv=None) -> int:
         log.addHandler(handler)
         log.setLevel(logging.INFO)
     try:
-        _refuse_overwriting(args)
-        with _showing_compiling():
+        _check_outputs(args)
+        with _showing_compiling(), warnings.catch_warnings():
+            warnings.showwarning = functools.partial(_one_line_warning, args.command)
             return args.func(args)
     except (ValueError, TypeError, OSError, ImportError, KeyError) as err:
         parser.exit(2, f"bnfs {args.command}: error: {_first_line(err)}\n")
@@ -737,6 +744,11 @@ def main(argv=None) -> int:
         if handler is not None:
             log.removeHandler(handler)
             log.setLevel(level)
+
+
+def _one_line_warning(command, message, category, filename, lineno, file=None, line=None):
+    """A warning as the command line shows it: one line, no source location."""
+    print(f"bnfs {command}: warning: {_first_line(message)}", file=sys.stderr)
 
 
 def _first_line(err: BaseException) -> str:

@@ -378,3 +378,28 @@ def test_what_a_new_user_sees_on_stderr(asia_file, monkeypatch, capsys):
     assert "tabu search" in bar and " moves" in bar and "0move" not in bar
     assert cli.main(["example", "--network", "asia", "--rows", "300", "--out", "e.svg"]) == 0
     assert f"picture written to {root / 'e.svg'}" in capsys.readouterr().out
+
+
+def test_a_bad_output_path_is_refused_before_learning(asia_file, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+    root, _ = asia_file
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(bnfs, "hill_climbing", lambda *a, **k: pytest.fail("it learned"))
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["learn", "asia.csv", "--out", "o.json", "--report", "nodir/r.html", "--quiet"])
+    assert stop.value.code == 2
+    assert "cannot write --report 'nodir/r.html': folder 'nodir' does not exist" in \
+        capsys.readouterr().err
+
+
+def test_warnings_are_one_line_on_the_command_line(tmp_path, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+    bnfs.datasets.sample("alarm", 3000, seed=2).to_csv(tmp_path / "alarm.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["learn", "alarm.csv", "--out", "a.json", "--max-time", "0.000001",
+                     "--quiet"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("bnfs learn: warning: hill_climbing "
+                                                   "stopped early")

@@ -119,7 +119,8 @@ CASES = [
     # learn: outputs never overwrite an input (nor each other), through links too
     (["learn", "asia.csv", "--out", "o.json", "--report", "asia.csv"],
      "--report 'asia.csv' is also the data file"),
-    (["learn", "asia.csv", "--out", "./sub/../asia.csv"], "is also the data file"),
+    (["learn", "asia.csv", "--out", "./sub/../asia.csv"], "does not exist"),
+    (["learn", "asia.csv", "--out", "././asia.csv"], "is also the data file"),
     (["learn", "net.json", "--out", "net.json"], "--out 'net.json' is also the data file"),
     (["learn", "asia.csv", "--out", "o.json", "--report", "o.json"],
      "--report 'o.json' is also the --out file"),
