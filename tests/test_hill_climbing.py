@@ -184,3 +184,19 @@ def test_ctrl_c_stops_the_search_cleanly(monkeypatch):
     assert dag.learning["stopped_early"] == "interrupted"
     assert dag.learning["moves"] == 5 < full.learning["moves"]
     assert dag.learning["score_value"] == pytest.approx(score(dag, frame, "bic"), rel=1e-12)
+
+
+def test_wide_short_data_is_told_the_cost_up_front():
+    """5 rows x 1,000 columns: every pair a candidate makes each move quadratic; the search
+    says so before it starts, and names the restricted searches."""
+    import warnings
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 3, (5, 1000))
+    codes[0], codes[1] = 0, 1  # no constant column
+    frame = pd.DataFrame(codes, columns=[f"g{i}" for i in range(1000)]).astype(str)
+    with pytest.warns(RuntimeWarning, match="each move scans 999,000 candidate arcs.*"
+                      "sparse_candidate"):
+        hill_climbing(frame, max_iter=1, progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        hill_climbing(frame.iloc[:, :999], max_iter=1, progress=False)

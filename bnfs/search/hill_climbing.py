@@ -6,6 +6,7 @@ import logging
 import math
 import numbers
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -217,6 +218,20 @@ class Restarts:
         return float(saved)
 
 
+#: variables from which hill climbing over every pair says up front what it will cost
+WIDE = 1000
+
+
+def _say_the_cost(n: int) -> None:
+    """Warn that a search over every pair of ``n`` variables is quadratic per move."""
+    warnings.warn(
+        f"hill climbing over {n:,} variables with every pair a candidate: each move scans "
+        f"{n * (n - 1):,} candidate arcs and each change rescores up to {n - 1:,} families, "
+        "so thousands of variables take minutes to hours. sparse_candidate(data, k=10) or "
+        "screen_based(data) restrict the candidates; max_parents bounds the families",
+        RuntimeWarning, stacklevel=3)
+
+
 def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = None,
                   blacklist=None, whitelist=None, start: DAG | None = None, iss: float = 1.0,
                   tabu: int = 0, max_tabu: int | None = None, restarts: int = 0,
@@ -314,6 +329,8 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     search = Restarts(state, rng, store)
     budget = Budget(max_time)
     with budget.catching_interrupts():
+        if state.n >= WIDE:
+            _say_the_cost(state.n)
         state.set_candidates(state.all_candidates())
         search.resume(restarts)
         while not search.complete:
