@@ -1,8 +1,9 @@
 """Score-based learning: bnfs beside pyAgrum and pgmpy on the same data, in one run.
 
 For each network (5,000 rows sampled from pgmpy's shipped network, columns shuffled so no
-learner profits from a topological column order) it prints, for bnfs ``hill_climbing``,
-pyAgrum's greedy hill climbing (BIC; one thread and default threads, the faster reported)
+learner profits from a topological column order) it prints, for bnfs ``hill_climbing`` and
+``tabu_search``, R bnlearn's hc and tabu (bnlearn-port: its C sources; bnfs's must give the
+same graph, and the ratio is bnlearn's time over bnfs's), pyAgrum's greedy hill climbing (BIC; one thread and default threads, the faster reported)
 and pgmpy's HillClimbSearch (BIC): warm seconds, the BIC of the learned DAG scored by one
 scorer (bnfs's, equal to bnlearn's), SHD to the true network, and time ratios. bnfs cold
 start (first call in a fresh process, numba cache warm) is measured in a subprocess.
@@ -50,6 +51,20 @@ def make_csv(name: str, rows: int, folder: Path) -> Path:
 
 def read(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def run_bnlearn(frame: pd.DataFrame, algorithm: str):
+    """R bnlearn's hc or tabu through bnlearn-port (its C sources), warm: (seconds, arcs)."""
+    import pybnlearn
+    factors = frame.astype("category")  # the observed levels, as bnfs counts them
+    learn = getattr(pybnlearn, algorithm)
+    learn(factors, score="bic")  # warm
+    start = time.perf_counter()
+    learned = learn(factors, score="bic")
+    seconds = time.perf_counter() - start
+    arcs = pybnlearn.arcs(learned)
+    rows = arcs.itertuples(index=False) if hasattr(arcs, "itertuples") else arcs
+    return seconds, [tuple(map(str, r)) for r in rows]
 
 
 def run_pyagrum(path: Path, threads: int | None):
@@ -133,7 +148,15 @@ def networks_table(names, rows, pgmpy_timeout, skip_pgmpy, folder):
         line("bnfs sparse_cand k=10", time.perf_counter() - start, sc.arcs, warm)
         start = time.perf_counter()
         tabu = bnfs.tabu_search(frame, tabu=10, progress=False)
-        line("bnfs tabu_search", time.perf_counter() - start, tabu.arcs, warm)
+        tabu_seconds = time.perf_counter() - start
+        line("bnfs tabu_search", tabu_seconds, tabu.arcs, warm)
+        try:
+            for algorithm, ours, base in (("hc", dag, warm), ("tabu", tabu, tabu_seconds)):
+                seconds, arcs = run_bnlearn(frame, algorithm)
+                same = "same graph" if set(arcs) == set(ours.arcs) else "OTHER GRAPH"
+                line(f"bnlearn {algorithm} ({same})", seconds, arcs, base)
+        except ImportError:
+            print(f"{name:<11}{'bnlearn-port':<22}{'not installed':>9} (pip install '.[test]')")
         runs = [run_pyagrum(path, 1), run_pyagrum(path, None)]
         seconds, arcs = min(runs, key=lambda r: r[0])
         line(f"pyAgrum ({'1 thread' if seconds == runs[0][0] else 'default thr.'})",

@@ -104,3 +104,22 @@ def test_bad_nodes_and_ops():
     with pytest.raises(ValueError, match=">= 0"):
         OnlineTopologicalOrder(-1)
     assert not order.try_add(1, 1)
+
+
+@given(n=st.integers(1, 12), ops=edits)
+def test_ordered_reachability_equals_networkx(n, ops):
+    """The cycle query of hill climbing: paths found through the Pearce-Kelly order."""
+    from bnfs._kernels.order import ordered_reachable
+    pk = OnlineTopologicalOrder(n, capacity=1)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(n))
+    for kind, x, y in ops:
+        x, y = x % n, y % n
+        if kind != "remove" and pk.try_add(x, y):
+            graph.add_edge(x, y)
+    pos, _, heads, arcs, _, mark, work = pk._state()
+    for source in range(n):
+        for target in range(n):
+            assert ordered_reachable(pos, heads, arcs, mark, work, source, target) == \
+                nx.has_path(graph, source, target)
+    assert not mark.any()

@@ -6,9 +6,10 @@ The search space is given per node by a *candidate-parent table* ``cand[v, :n_ca
 (adding it when absent, removing it when present); after a move only the rows of the nodes
 whose parents changed are recomputed. Reversing ``u -> v`` costs the removal delta at ``v``
 plus the addition delta of ``v`` at ``u`` (``rev[v, c]`` is ``v``'s column in ``u``'s row,
--1 when ``v`` is not a candidate parent of ``u``). Every insertion goes through the
-Pearce-Kelly order; a move that would close a cycle is blocked for this step and the next
-best move is taken.
+-1 when ``v`` is not a candidate parent of ``u``). Each step takes the move bnlearn's
+``hc_opt_step`` / ``tabu_step`` takes (:func:`best_move`: parent-first scan, a tolerance of
+sqrt(machine epsilon), exact ties between score-equivalent twins); cycle checks use the
+Pearce-Kelly order, which also takes every insertion.
 
 Local scores are cached in a typed dict keyed by a Zobrist hash of (node, parent set):
 64-bit keys, so two different families collide with probability about 2^-64 per pair.
@@ -21,7 +22,7 @@ own, so the result does not depend on the thread count.
 
 With ``tabu_len > 0`` the search is bnlearn's tabu search: it may take the best
 non-improving move whose resulting graph is not among the last ``tabu_len`` graphs, up to
-``max_tabu`` steps without improving on the best graph, which is returned in ``best_*``.
+``max_tabu`` steps without improving on the best graph, which is kept in ``best_*``.
 """
 
 import numpy as np
@@ -33,7 +34,6 @@ from bnfs._kernels import order as _o
 from bnfs._kernels import scores as _s
 
 NEG_INF = -np.inf
-EPS = 1e-9
 CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 
 # indices into the int64 ``counters`` array
@@ -160,9 +160,16 @@ def cached_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k,
 
 
 @njit(cache=True)
-def refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, npar,
+def refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, in_graph, parents, npar,
                 phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache, counters):
-    """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``."""
+    """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``.
+
+    For a score-equivalent score (all but K2), adding ``u -> v`` with ``u > v`` and neither
+    node having a parent gains exactly what adding ``v -> u`` gains: that delta is copied
+    from ``u``'s row (bnlearn's score cache does the same), so the two twins tie exactly,
+    not up to rounding, and the tie is broken by scan order. Rows are refreshed from the
+    last node to the first, so ``u``'s row is current when ``v``'s copies from it.
+    """
     k = npar[v]
     base_key = node_key(v) ^ phash[v]
     node_score[v] = cached_score(codes, arities, v, parents[v], k, kind, iss, cfg, counts[0],
@@ -171,10 +178,15 @@ def refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents, n
     us = np.empty(width, dtype=np.int64)
     removing = np.empty(width, dtype=np.bool_)
     column = np.empty(width, dtype=np.int64)
+    twins = kind != _s.K2 and k == 0
     m = 0
     for c in range(width):
         if not in_graph[v, c] and k >= max_parents:
             delta[v, c] = NEG_INF
+            continue
+        u = cand[v, c]
+        if twins and u > v and rev[v, c] >= 0 and npar[u] == 0:
+            delta[v, c] = delta[u, rev[v, c]]
             continue
         us[m] = cand[v, c]
         removing[m] = in_graph[v, c] != 0
@@ -204,29 +216,79 @@ def _set_parent(v, u, c, add, parents, npar, in_graph, phash):
     phash[v] ^= parent_key(u)
 
 
-TOP = 32  # moves kept per scan: when the best closes a cycle the next is tried at once
+#: bnlearn's MACHINE_TOL, sqrt(DBL_EPSILON): a move must improve on the best one by more
+TOL = 1.4901161193847656e-08
 
 
 @njit(cache=True)
-def _offer(top_gain, top_move, m, gain, v, c, kind):
-    """Insert a move into the descending list (after equal gains: scan order breaks ties);
-    return the new length (at most TOP)."""
-    t = m if m < TOP else TOP - 1
-    if m == TOP and gain <= top_gain[TOP - 1]:
-        return m
-    while t > 0 and top_gain[t - 1] < gain:
-        top_gain[t] = top_gain[t - 1]
-        top_move[t, 0], top_move[t, 1], top_move[t, 2] = \
-            top_move[t - 1, 0], top_move[t - 1, 1], top_move[t - 1, 2]
-        t -= 1
-    top_gain[t] = gain
-    top_move[t, 0], top_move[t, 1], top_move[t, 2] = v, c, kind
-    return m + 1 if m < TOP else TOP
+def best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_ptr, by_v, by_c,
+              pos, heads, arcs, mark, work, baseline, tabu, counters, ghash):
+    """The move one step of bnlearn's ``hc`` or ``tabu`` takes (``hc_opt_step``,
+    ``tabu_step``): (child, column, kind), kind 0 addition, 1 removal, 2 reversal, or kind
+    -1 when no move gains more than ``baseline`` (0: an improving move; -inf: any move).
+
+    Moves are scanned parent first (``by_ptr``/``by_v``/``by_c`` list, for each parent
+    ``u``, the children ``v`` it is a candidate of and its column there, in node order):
+    additions, then removals, then reversals. A move replaces the best so far only when it
+    gains more than it by :data:`TOL` (so the first of tied moves wins) and closes no cycle
+    and, in a tabu search, leads to no graph of the tabu list (checked for such moves only).
+    """
+    n = by_ptr.shape[0] - 1
+    n_tabu = counters[N_TABU] if tabu.shape[0] > 0 else 0
+    best_v, best_c, best_kind = -1, -1, -1
+    top = baseline
+    for kind in range(3):
+        for u in range(n):
+            for t in range(by_ptr[u], by_ptr[u + 1]):
+                v, c = by_v[t], by_c[t]
+                rc = rev[v, c]
+                if kind == 0:
+                    if in_graph[v, c] or npar[v] >= max_parents or (rc >= 0 and in_graph[u, rc]):
+                        continue
+                    gain = delta[v, c]
+                elif kind == 1:
+                    if not in_graph[v, c] or fixed[v, c]:
+                        continue
+                    gain = delta[v, c]
+                else:
+                    if not in_graph[v, c] or rc < 0 or npar[u] >= max_parents:
+                        continue
+                    gain = delta[v, c] + delta[u, rc]
+                    if abs(gain) < TOL:  # as bnlearn: no small values, no negative zeros
+                        gain = 0.0
+                if not gain - top > TOL:
+                    continue
+                if kind == 0 and _o.ordered_reachable(pos, heads, arcs, mark, work, v, u):
+                    continue  # u -> v would close a cycle
+                if kind == 2 and _reaches_indirectly(pos, heads, arcs, mark, work, u, v):
+                    continue  # v -> u closes a cycle when u reaches v other than directly
+                if n_tabu > 0:
+                    h = ghash[0] ^ arc_key(u, v, n)
+                    if kind == 2:
+                        h ^= arc_key(v, u, n)
+                    if _in_tabu(tabu, n_tabu, h):
+                        continue
+                best_v, best_c, best_kind = v, c, kind
+                top = gain
+    return best_v, best_c, best_kind
 
 
 @njit(cache=True)
-def _in_tabu(tabu, counters, h):
-    for t in range(counters[N_TABU]):
+def _reaches_indirectly(pos, heads, arcs, mark, work, source, target):
+    """Whether a directed path ``source -> ... -> target`` other than the arc itself exists:
+    a search from every child of ``source`` except ``target``."""
+    e = heads[source, 0]
+    while e != -1:
+        z = arcs[e, _o.DST]
+        if z != target and _o.ordered_reachable(pos, heads, arcs, mark, work, z, target):
+            return True
+        e = arcs[e, _o.OUT_NEXT]
+    return False
+
+
+@njit(cache=True)
+def _in_tabu(tabu, n_tabu, h):
+    for t in range(n_tabu):
         if tabu[t] == h:
             return True
     return False
@@ -236,144 +298,100 @@ def _in_tabu(tabu, counters, h):
 def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parents, npar,
            phash, max_parents, node_score, delta, pos, node_at, heads, arcs, meta, mark, work,
            cfg, cfg2, counts, tmp, cache, counters, max_steps, tabu, max_tabu, ghash,
-           best_parents, best_npar, best_score):
-    """Run up to ``max_steps`` moves of hill climbing (or tabu search); see module doc.
+           best_parents, best_npar, best_score, by_ptr, by_v, by_c):
+    """Run up to ``max_steps`` moves of bnlearn's ``hc`` (``tabu`` empty) or ``tabu``; see
+    the module doc and :func:`best_move`.
 
-    State lives in the arrays, so the caller can call again to continue (progress bars).
-    ``ghash[0]`` is the Zobrist hash of the current arc set, ``best_score[0]`` the best
-    total score seen (with ``best_parents``/``best_npar`` its graph, kept when tabu > 0).
+    Tabu search, as bnlearn's ``tabu.search``: each iteration first keeps the current graph
+    as the best when it beats the best by more than :data:`TOL` and enters it in the tabu
+    list (the last ``tabu_len`` graphs, as Zobrist hashes); it takes the best improving move
+    that leads out of the list; without one, after ``max_tabu`` iterations without a new
+    best it stops (the caller restores the best graph), otherwise it takes the best move
+    whatever its gain. State lives in the arrays, so the caller can call again to continue.
     """
     n = cand.shape[0]
     tabu_len = tabu.shape[0]
-    # moves found to close a cycle in this step: bit 1 addition, bit 2 reversal of (v, c)
-    blocked = np.zeros(cand.shape, dtype=np.uint8)
-    touched = np.empty(cand.shape[0] * cand.shape[1], dtype=np.int64)
-    n_blocked = 0
-    top_gain = np.empty(TOP)
-    top_move = np.empty((TOP, 3), dtype=np.int64)
     steps = 0
     while steps < max_steps:
-        # -- the best legal moves, up to TOP of them, best first --------------------------
-        m = 0
-        for v in range(n):
-            for c in range(n_cand[v]):
-                d = delta[v, c]
-                floor = top_gain[TOP - 1] if m == TOP else NEG_INF
-                if in_graph[v, c]:
-                    if fixed[v, c]:
-                        continue
-                    if d > floor:  # removal
-                        ok = True
-                        if tabu_len > 0:
-                            u = cand[v, c]
-                            ok = not _in_tabu(tabu, counters, ghash[0] ^ arc_key(u, v, n))
-                        if ok:
-                            m = _offer(top_gain, top_move, m, d, v, c, 1)
-                            floor = top_gain[TOP - 1] if m == TOP else NEG_INF
-                    rc = rev[v, c]
-                    if rc >= 0:  # reversal
-                        u = cand[v, c]
-                        g = d + delta[u, rc]
-                        if npar[u] < max_parents and g > floor and (blocked[v, c] & 2) == 0:
-                            ok = True
-                            if tabu_len > 0:
-                                h = ghash[0] ^ arc_key(u, v, n) ^ arc_key(v, u, n)
-                                ok = not _in_tabu(tabu, counters, h)
-                            if ok:
-                                m = _offer(top_gain, top_move, m, g, v, c, 2)
-                elif d > floor and (blocked[v, c] & 1) == 0:  # addition
-                    ok = True
-                    if tabu_len > 0:
-                        u = cand[v, c]
-                        ok = not _in_tabu(tabu, counters, ghash[0] ^ arc_key(u, v, n))
-                    if ok:
-                        m = _offer(top_gain, top_move, m, d, v, c, 0)
-        if m == 0 or top_gain[0] == NEG_INF:
-            counters[STATUS] = 1
-            return
-        if top_gain[0] <= EPS and tabu_len == 0:
-            counters[STATUS] = 1
-            return
-        if tabu_len > 0 and counters[NON_IMPROVING] >= max_tabu:
-            counters[STATUS] = 1  # tabu search: max_tabu steps without a new best graph
-            return
-        # -- apply the first of them that closes no cycle ------------------------------------
-        moved = False
-        for t in range(m):
-            if top_gain[t] == NEG_INF or (top_gain[t] <= EPS and tabu_len == 0):
-                break
-            v, c, best_kind = top_move[t, 0], top_move[t, 1], top_move[t, 2]
-            u = cand[v, c]
-            grows = v if best_kind == 0 else (cand[v, c] if best_kind == 2 else -1)
-            if grows >= 0 and npar[grows] == parents.shape[1]:
-                counters[STATUS] = 4  # parent table full: caller widens it and resumes
-                return
-            if best_kind == 0:
-                if meta[_o.FREE] == -1:
-                    counters[STATUS] = 3  # arc pool full: caller grows it and resumes
-                    return
-                if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v):
-                    blocked[v, c] |= 1
-                    touched[n_blocked] = v * cand.shape[1] + c
-                    n_blocked += 1
-                    continue
-                _set_parent(v, u, c, True, parents, npar, in_graph, phash)
-                ghash[0] ^= arc_key(u, v, n)
-                refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents,
-                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
-                            tmp, cache, counters)
-            elif best_kind == 1:
-                _o.unlink(heads, arcs, meta, u, v)
-                _set_parent(v, u, c, False, parents, npar, in_graph, phash)
-                ghash[0] ^= arc_key(u, v, n)
-                refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents,
-                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
-                            tmp, cache, counters)
-            else:
-                _o.unlink(heads, arcs, meta, u, v)
-                if not _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u):
-                    _o.link(heads, arcs, meta, u, v)
-                    blocked[v, c] |= 2
-                    touched[n_blocked] = v * cand.shape[1] + c
-                    n_blocked += 1
-                    continue
-                rc = rev[v, c]
-                _set_parent(v, u, c, False, parents, npar, in_graph, phash)
-                _set_parent(u, v, rc, True, parents, npar, in_graph, phash)
-                ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
-                refresh_row(codes, arities, kind, iss, v, cand, n_cand, in_graph, parents,
-                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
-                            tmp, cache, counters)
-                refresh_row(codes, arities, kind, iss, u, cand, n_cand, in_graph, parents,
-                            npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
-                            tmp, cache, counters)
-            moved = True
-            break
-        if not moved:
-            continue  # every listed move closes a cycle: they are blocked, look again
-        for b in range(n_blocked):
-            blocked[touched[b] // cand.shape[1], touched[b] % cand.shape[1]] = 0
-        n_blocked = 0
-        steps += 1
-        counters[N_MOVES] += 1
-        counters[N_ITER] += 1
+        # resource stops (status 3, 4) repeat the iteration: undo its bookkeeping then
+        saved_pos, saved_n, saved_loss = counters[TABU_POS], counters[N_TABU], \
+            counters[NON_IMPROVING]
         if tabu_len > 0:
-            tabu[counters[TABU_POS]] = ghash[0]
-            counters[TABU_POS] = (counters[TABU_POS] + 1) % tabu_len
-            counters[N_TABU] = min(counters[N_TABU] + 1, tabu_len)
-        total = 0.0
-        for w in range(n):
-            total += node_score[w]
-        if total > best_score[0] + EPS:
-            best_score[0] = total
-            counters[NON_IMPROVING] = 0
-            if tabu_len > 0:
+            total = 0.0
+            for w in range(n):
+                total += node_score[w]
+            if total - best_score[0] >= TOL:
+                best_score[0] = total
                 for w in range(n):
                     best_npar[w] = npar[w]
                     for t in range(npar[w]):
                         best_parents[w, t] = parents[w, t]
-        else:
+            tabu[counters[TABU_POS]] = ghash[0]
+            counters[TABU_POS] = (counters[TABU_POS] + 1) % tabu_len
+            counters[N_TABU] = min(counters[N_TABU] + 1, tabu_len)
+        v, c, move = best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_ptr,
+                               by_v, by_c, pos, heads, arcs, mark, work, 0.0, tabu, counters,
+                               ghash)
+        if move < 0:
+            if tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu:
+                counters[STATUS] = 1
+                return
             counters[NON_IMPROVING] += 1
+            v, c, move = best_move(cand, rev, fixed, in_graph, npar, max_parents, delta,
+                                   by_ptr, by_v, by_c, pos, heads, arcs, mark, work, NEG_INF,
+                                   tabu, counters, ghash)
+            if move < 0:
+                counters[STATUS] = 1
+                return
+        u = cand[v, c]
+        grows = v if move == 0 else (u if move == 2 else -1)
+        status = 0
+        if grows >= 0 and npar[grows] == parents.shape[1]:
+            status = 4  # parent table full: caller widens it and resumes
+        elif move == 0 and meta[_o.FREE] == -1:
+            status = 3  # arc pool full: caller grows it and resumes
+        if status > 0:
+            counters[STATUS] = status
+            counters[TABU_POS], counters[N_TABU], counters[NON_IMPROVING] = \
+                saved_pos, saved_n, saved_loss
+            return
+        if tabu_len > 0 and counters[NON_IMPROVING] == saved_loss:  # an improving move
+            gain = delta[v, c] + (delta[u, rev[v, c]] if move == 2 else 0.0)
+            total = 0.0
+            for w in range(n):
+                total += node_score[w]
+            if total + gain - best_score[0] >= TOL:
+                counters[NON_IMPROVING] = 0
+        if move == 0:
+            _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v)
+            _set_parent(v, u, c, True, parents, npar, in_graph, phash)
+            ghash[0] ^= arc_key(u, v, n)
+        elif move == 1:
+            _o.unlink(heads, arcs, meta, u, v)
+            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
+            ghash[0] ^= arc_key(u, v, n)
+        else:
+            _o.unlink(heads, arcs, meta, u, v)
+            _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u)
+            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
+            _set_parent(u, v, rev[v, c], True, parents, npar, in_graph, phash)
+            ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
+        # bnlearn refreshes the cache of the targets in node order: the larger first here,
+        # so that a twin copied by the smaller one is current (see refresh_row)
+        if move == 2 and u > v:
+            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, in_graph, parents,
+                        npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
+                        tmp, cache, counters)
+        refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, in_graph, parents,
+                    npar, phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp,
+                    cache, counters)
+        if move == 2 and u < v:
+            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, in_graph, parents,
+                        npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
+                        tmp, cache, counters)
+        steps += 1
+        counters[N_MOVES] += 1
+        counters[N_ITER] += 1
     counters[STATUS] = 2
 
 

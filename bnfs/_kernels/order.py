@@ -194,6 +194,48 @@ def pk_try_add(pos, node_at, heads, arcs, meta, mark, work, x, y):
 
 
 @njit(cache=True)
+def ordered_reachable(pos, heads, arcs, mark, work, source, target):
+    """Is there a directed path ``source -> ... -> target``, by the Pearce-Kelly order
+    ``pos``? None when ``pos[source] > pos[target]``; otherwise a depth-first search that
+    only enters nodes placed before ``target`` (every node of such a path is).
+
+    ``work`` is int64 scratch of shape (2, n), ``mark`` uint8 zeros (left zeros).
+    """
+    if source == target:
+        return True
+    if pos[source] > pos[target]:
+        return False
+    bound = pos[target]
+    stack = work[0]
+    seen = work[1]
+    stack[0] = source
+    seen[0] = source
+    mark[source] = 1
+    top = 1
+    n_seen = 1
+    found = False
+    while top > 0 and not found:
+        top -= 1
+        w = stack[top]
+        e = heads[w, 0]
+        while e != -1:
+            z = arcs[e, DST]
+            if z == target:
+                found = True
+                break
+            if mark[z] == 0 and pos[z] < bound:
+                mark[z] = 1
+                stack[top] = z
+                top += 1
+                seen[n_seen] = z
+                n_seen += 1
+            e = arcs[e, OUT_NEXT]
+    for i in range(n_seen):
+        mark[seen[i]] = 0
+    return found
+
+
+@njit(cache=True)
 def reachable(heads, arcs, mark, work, source, target):
     """Plain depth-first search: is there a directed path ``source -> ... -> target``?
 

@@ -172,13 +172,23 @@ class SearchState:
         for v, cands in enumerate(lists):
             for c, u in enumerate(cands):
                 self.rev[v, c] = column[u].get(v, -1)
+        # the same table by parent: for each u, the (child, column) pairs it is a candidate
+        # of, children in node order (the scan order of bnlearn's hc)
+        children = np.repeat(np.arange(n), self.n_cand)
+        columns = np.concatenate([np.arange(k) for k in self.n_cand]) if n else children
+        parents = self.cand[children, columns]
+        by_parent = np.lexsort((children, parents))
+        self.by_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(parents, minlength=n), out=self.by_ptr[1:])
+        self.by_v = np.ascontiguousarray(children[by_parent], dtype=np.int64)
+        self.by_c = np.ascontiguousarray(columns[by_parent], dtype=np.int64)
         self.delta = np.zeros((n, width))
-        for v in range(n):
+        for v in reversed(range(n)):  # last first: see refresh_row
             self.refresh(v)
 
     def refresh(self, v: int) -> None:
         _hc.refresh_row(self.codes, self.arities, self.kind, self.iss, v, self.cand, self.n_cand,
-                        self.in_graph, self.parents, self.npar, self.phash, self.max_parents,
+                        self.rev, self.in_graph, self.parents, self.npar, self.phash, self.max_parents,
                         self.node_score, self.delta, self.cfg, self.cfg2s, self.countss,
                         self.tmps, self.cache, self.counters)
 
@@ -193,7 +203,8 @@ class SearchState:
                        self.max_parents, self.node_score, self.delta, o.pos, o.node_at, o.heads,
                        o.arcs, o.meta, o.mark, o.work, self.cfg, self.cfg2s, self.countss,
                        self.tmps, self.cache, self.counters, max_steps, tabu, max_tabu, self.ghash,
-                       self.best_parents, self.best_npar, best_score)
+                       self.best_parents, self.best_npar, best_score, self.by_ptr, self.by_v,
+                       self.by_c)
             status = int(self.counters[_hc.STATUS])
             if status == 3:
                 o._reserve()
@@ -229,8 +240,8 @@ class SearchState:
         _hc._set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
         _hc._set_parent(u, v, rc, True, self.parents, self.npar, self.in_graph, self.phash)
         self.ghash[0] ^= _hc.arc_key(u, v, self.n) ^ _hc.arc_key(v, u, self.n)
-        self.refresh(v)
-        self.refresh(u)
+        for w in sorted((u, v), reverse=True):  # last first: see refresh_row
+            self.refresh(w)
         return True
 
     def set_parents(self, parents: np.ndarray, npar: np.ndarray) -> None:
@@ -253,7 +264,7 @@ class SearchState:
                 self.ghash[0] ^= _hc.arc_key(int(u), v, self.n)
                 c = np.flatnonzero(self.cand[v, :self.n_cand[v]] == u)
                 self.in_graph[v, c] = 1
-        for v in range(self.n):
+        for v in reversed(range(self.n)):  # last first: see refresh_row
             self.refresh(v)
 
     def parent_lists(self, parents=None, npar=None) -> list[list[int]]:

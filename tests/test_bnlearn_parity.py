@@ -1,0 +1,58 @@
+"""hill_climbing and tabu_search against bnlearn's hc and tabu, live: bnlearn-port compiles
+R bnlearn 5.2.1's own C sources (a test dependency only: GPL-3). Samples of the networks
+pgmpy ships, columns shuffled, every score, black/whitelists and max_parents: the graphs
+must be equal, arc for arc."""
+
+import numpy as np
+import pytest
+
+import bnfs
+from bnfs import datasets
+
+pybnlearn = pytest.importorskip(
+    "pybnlearn", reason="bnlearn-port, the parity oracle, is not installed (pip install '.[test]')")
+
+
+def _sample(name: str, rows: int):
+    frame = datasets.sample(name, rows, seed=11)
+    columns = list(frame.columns)
+    np.random.default_rng(len(columns)).shuffle(columns)
+    return frame[columns]
+
+
+def _bnlearn_arcs(learned) -> set[tuple[str, str]]:
+    arcs = pybnlearn.arcs(learned)
+    rows = arcs.itertuples(index=False) if hasattr(arcs, "itertuples") else arcs
+    return {tuple(map(str, row)) for row in rows}
+
+
+def _both(frame, algorithm: str, score: str, **options):
+    """(bnfs's arcs, bnlearn's arcs) of one search on ``frame``."""
+    ours = {"hc": bnfs.hill_climbing, "tabu": bnfs.tabu_search}[algorithm]
+    names = {"max_parents": "maxp"}
+    theirs = {names.get(k, k): v for k, v in options.items()}
+    # bnlearn counts a factor's declared levels, bnfs the observed ones: declare those
+    factors = frame.astype(str).astype("category")
+    learned = getattr(pybnlearn, algorithm)(factors, score=score, **theirs)
+    return set(ours(frame, score, progress=False, **options).arcs), _bnlearn_arcs(learned)
+
+
+@pytest.mark.parametrize("algorithm", ["hc", "tabu"])
+@pytest.mark.parametrize("score", ["bic", "bde", "k2", "aic"])
+@pytest.mark.parametrize("name, rows", [("asia", 2000), ("child", 2000), ("insurance", 3000),
+                                        ("alarm", 3000)])
+def test_the_graph_is_bnlearns(name, rows, score, algorithm):
+    ours, theirs = _both(_sample(name, rows), algorithm, score)
+    assert ours == theirs, (sorted(ours - theirs), sorted(theirs - ours))
+
+
+@pytest.mark.parametrize("algorithm, options", [
+    ("hc", {"max_parents": 2}), ("tabu", {"max_parents": 1}), ("tabu", {"tabu": 3}),
+    ("tabu", {"tabu": 30}), ("hc", {"iss": 10.0}),
+    ("hc", {"blacklist": [("Age", "RiskAversion"), ("SocioEcon", "GoodStudent")],
+            "whitelist": [("DrivingSkill", "DrivHist")]}),
+    ("tabu", {"whitelist": [("Theft", "ThisCarDam")], "max_parents": 3})])
+def test_options_are_bnlearns(algorithm, options):
+    score = "bde" if "iss" in options else "bic"
+    ours, theirs = _both(_sample("insurance", 2000), algorithm, score, **options)
+    assert ours == theirs, (sorted(ours - theirs), sorted(theirs - ours))
