@@ -130,7 +130,8 @@ def _arc_file(path: Path | None, what: str):
 LEARNER_FLAGS = (("--score", "score"), ("--test", "test"), ("--alpha", "alpha"),
                  ("--threshold", "threshold"), ("--max-parents", "max_parents"),
                  ("--blacklist", "blacklist"), ("--whitelist", "whitelist"),
-                 ("--max-time", "max_time"), ("--checkpoint", "checkpoint"))
+                 ("--max-time", "max_time"), ("--checkpoint", "checkpoint"),
+                 ("--scan-order", "scan_order"))
 #: options of the CI test that learners with a ``test`` pass on to :class:`bnfs.CITest`
 TEST_OPTIONS = ("threshold",)
 
@@ -541,6 +542,10 @@ def _learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Arg
                           help="mutual-information threshold of the mi_threshold test, "
                                "tpda's default (default 0.01)")
     learning.add_argument("--max-parents", type=_int_at_least(1), help="parents per node")
+    learning.add_argument("--scan-order", choices=("names", "columns"),
+                          help="how hill_climbing, tabu_search and sparse_candidate break ties "
+                               "(default names: the same graph for any column order; columns: "
+                               "bnlearn's order, its graph)")
     learning.add_argument("--blacklist", type=Path, help="CSV of forbidden arcs (from,to)")
     learning.add_argument("--whitelist", type=Path, help="CSV of required arcs (from,to)")
     learning.add_argument("--seed", type=_int_at_least(0), default=0,

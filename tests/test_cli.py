@@ -258,7 +258,7 @@ def _choices(command: str) -> tuple[str, ...]:
 OPTIONS = {"--score": "bde", "--test": "x2", "--alpha": "0.01", "--threshold": "0.02",
            "--max-parents": "2", "--blacklist": "black.csv", "--whitelist": "black.csv",
            "--max-time": "60", "--checkpoint": "c.json", "--seed": "3", "--n-jobs": "2",
-           "--discretize": "interval", "--bins": "2"}
+           "--discretize": "interval", "--bins": "2", "--scan-order": "columns"}
 
 
 @pytest.mark.parametrize("command", ["learn", "blanket", "select"])
@@ -306,7 +306,8 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command
     from bnfs import cli
     root, _ = asia_file
     monkeypatch.chdir(root)
-    families = {"--score": cli.SCORE_LEARNERS, "--max-parents": cli.SCORE_LEARNERS,
+    families = {"--scan-order": ("hill_climbing", "tabu_search", "sparse_candidate"),
+                "--score": cli.SCORE_LEARNERS, "--max-parents": cli.SCORE_LEARNERS,
                 "--blacklist": cli.SCORE_LEARNERS,
                 "--test": cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
                 "--seed": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,

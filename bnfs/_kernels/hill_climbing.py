@@ -160,15 +160,17 @@ def cached_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k,
 
 
 @njit(cache=True)
-def refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, in_graph, parents, npar,
-                phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache, counters):
+def refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, rank, in_graph, parents,
+                npar, phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
+                counters):
     """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``.
 
-    For a score-equivalent score (all but K2), adding ``u -> v`` with ``u > v`` and neither
-    node having a parent gains exactly what adding ``v -> u`` gains: that delta is copied
-    from ``u``'s row (bnlearn's score cache does the same), so the two twins tie exactly,
-    not up to rounding, and the tie is broken by scan order. Rows are refreshed from the
-    last node to the first, so ``u``'s row is current when ``v``'s copies from it.
+    For a score-equivalent score (all but K2), adding ``u -> v`` with ``u`` after ``v`` in
+    the scan order (``rank``) and neither node having a parent gains exactly what adding
+    ``v -> u`` gains: that delta is copied from ``u``'s row (bnlearn's score cache does the
+    same), so the two twins tie exactly, not up to rounding, and the tie is broken by scan
+    order. Rows are refreshed from the last node to the first, so ``u``'s row is current
+    when ``v``'s copies from it.
     """
     k = npar[v]
     base_key = node_key(v) ^ phash[v]
@@ -185,7 +187,7 @@ def refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, in_graph, paren
             delta[v, c] = NEG_INF
             continue
         u = cand[v, c]
-        if twins and u > v and rev[v, c] >= 0 and npar[u] == 0:
+        if twins and rank[u] > rank[v] and rev[v, c] >= 0 and npar[u] == 0:
             delta[v, c] = delta[u, rev[v, c]]
             continue
         us[m] = cand[v, c]
@@ -221,15 +223,16 @@ TOL = 1.4901161193847656e-08
 
 
 @njit(cache=True)
-def best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_ptr, by_v, by_c,
-              pos, heads, arcs, mark, work, baseline, tabu, counters, ghash):
+def best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_node, by_ptr, by_v,
+              by_c, pos, heads, arcs, mark, work, baseline, tabu, counters, ghash):
     """The move one step of bnlearn's ``hc`` or ``tabu`` takes (``hc_opt_step``,
     ``tabu_step``): (child, column, kind), kind 0 addition, 1 removal, 2 reversal, or kind
     -1 when no move gains more than ``baseline`` (0: an improving move; -inf: any move).
 
-    Moves are scanned parent first (``by_ptr``/``by_v``/``by_c`` list, for each parent
-    ``u``, the children ``v`` it is a candidate of and its column there, in node order):
-    additions, then removals, then reversals. A move replaces the best so far only when it
+    Moves are scanned parent first, parents in the scan order ``by_node``
+    (``by_ptr``/``by_v``/``by_c`` list, for each parent ``u``, the children ``v`` it is a
+    candidate of and its column there, in scan order): additions, then removals, then
+    reversals. A move replaces the best so far only when it
     gains more than it by :data:`TOL` (so the first of tied moves wins) and closes no cycle
     and, in a tabu search, leads to no graph of the tabu list (checked for such moves only).
     """
@@ -238,7 +241,8 @@ def best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_ptr, by_v
     best_v, best_c, best_kind = -1, -1, -1
     top = baseline
     for kind in range(3):
-        for u in range(n):
+        for r in range(n):
+            u = by_node[r]
             for t in range(by_ptr[u], by_ptr[u + 1]):
                 v, c = by_v[t], by_c[t]
                 rc = rev[v, c]
@@ -298,7 +302,7 @@ def _in_tabu(tabu, n_tabu, h):
 def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parents, npar,
            phash, max_parents, node_score, delta, pos, node_at, heads, arcs, meta, mark, work,
            cfg, cfg2, counts, tmp, cache, counters, max_steps, tabu, max_tabu, ghash,
-           best_parents, best_npar, best_score, by_ptr, by_v, by_c):
+           best_parents, best_npar, best_score, by_node, by_ptr, by_v, by_c, rank):
     """Run up to ``max_steps`` moves of bnlearn's ``hc`` (``tabu`` empty) or ``tabu``; see
     the module doc and :func:`best_move`.
 
@@ -329,17 +333,17 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
             tabu[counters[TABU_POS]] = ghash[0]
             counters[TABU_POS] = (counters[TABU_POS] + 1) % tabu_len
             counters[N_TABU] = min(counters[N_TABU] + 1, tabu_len)
-        v, c, move = best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_ptr,
-                               by_v, by_c, pos, heads, arcs, mark, work, 0.0, tabu, counters,
-                               ghash)
+        v, c, move = best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_node,
+                               by_ptr, by_v, by_c, pos, heads, arcs, mark, work, 0.0, tabu,
+                               counters, ghash)
         if move < 0:
             if tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu:
                 counters[STATUS] = 1
                 return
             counters[NON_IMPROVING] += 1
             v, c, move = best_move(cand, rev, fixed, in_graph, npar, max_parents, delta,
-                                   by_ptr, by_v, by_c, pos, heads, arcs, mark, work, NEG_INF,
-                                   tabu, counters, ghash)
+                                   by_node, by_ptr, by_v, by_c, pos, heads, arcs, mark, work,
+                                   NEG_INF, tabu, counters, ghash)
             if move < 0:
                 counters[STATUS] = 1
                 return
@@ -378,15 +382,15 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
             ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
         # bnlearn refreshes the cache of the targets in node order: the larger first here,
         # so that a twin copied by the smaller one is current (see refresh_row)
-        if move == 2 and u > v:
-            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, in_graph, parents,
+        if move == 2 and rank[u] > rank[v]:
+            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, rank, in_graph, parents,
                         npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
                         tmp, cache, counters)
-        refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, in_graph, parents,
+        refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, rank, in_graph, parents,
                     npar, phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp,
                     cache, counters)
-        if move == 2 and u < v:
-            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, in_graph, parents,
+        if move == 2 and rank[u] < rank[v]:
+            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, rank, in_graph, parents,
                         npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
                         tmp, cache, counters)
         steps += 1

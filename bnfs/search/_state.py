@@ -18,6 +18,7 @@ from bnfs.scores import counts_scratch_size, resolve_score
 
 
 INITIAL_WIDTH = 8  # parent slots per node before the table is widened
+SCAN_ORDERS = ("names", "columns")
 
 
 class SearchState:
@@ -32,13 +33,24 @@ class SearchState:
     start : DAG or None
     threads : int
         Scratch rows for the compiled scoring threads (see :mod:`bnfs._kernels.hill_climbing`).
+    scan_order : {"names", "columns"}
+        The order in which moves are scanned, which breaks ties: the nodes sorted by name
+        (the same graph for any order of the columns) or in column order (bnlearn's).
     """
 
     def __init__(self, data: Dataset, score: str, iss: float, max_parents: int,
-                 blacklist, whitelist, start: DAG | None, threads: int = 1):
+                 blacklist, whitelist, start: DAG | None, threads: int = 1,
+                 scan_order: str = "names"):
         self.data = data
         self.names = data.discrete_names
         self.index = {v: i for i, v in enumerate(self.names)}
+        if scan_order not in SCAN_ORDERS:
+            raise ValueError(f"scan_order must be one of {SCAN_ORDERS}, got {scan_order!r}")
+        # nodes in scan order, and each node's place in it
+        self.by_node = (np.argsort(np.array(self.names, dtype=object), kind="stable")
+                        if scan_order == "names" else np.arange(len(self.names))).astype(np.int64)
+        self.rank = np.empty(len(self.names), dtype=np.int64)
+        self.rank[self.by_node] = np.arange(len(self.names))
         self.score, self.kind, self.iss = resolve_score(data, score, iss)
         n = self.n = len(self.names)
         self.codes, self.arities = data.codes, data.arities
@@ -177,18 +189,18 @@ class SearchState:
         children = np.repeat(np.arange(n), self.n_cand)
         columns = np.concatenate([np.arange(k) for k in self.n_cand]) if n else children
         parents = self.cand[children, columns]
-        by_parent = np.lexsort((children, parents))
+        by_parent = np.lexsort((self.rank[children], parents))
         self.by_ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(parents, minlength=n), out=self.by_ptr[1:])
         self.by_v = np.ascontiguousarray(children[by_parent], dtype=np.int64)
         self.by_c = np.ascontiguousarray(columns[by_parent], dtype=np.int64)
         self.delta = np.zeros((n, width))
-        for v in reversed(range(n)):  # last first: see refresh_row
-            self.refresh(v)
+        for v in self.by_node[::-1]:  # last first: see refresh_row
+            self.refresh(int(v))
 
     def refresh(self, v: int) -> None:
         _hc.refresh_row(self.codes, self.arities, self.kind, self.iss, v, self.cand, self.n_cand,
-                        self.rev, self.in_graph, self.parents, self.npar, self.phash, self.max_parents,
+                        self.rev, self.rank, self.in_graph, self.parents, self.npar, self.phash, self.max_parents,
                         self.node_score, self.delta, self.cfg, self.cfg2s, self.countss,
                         self.tmps, self.cache, self.counters)
 
@@ -203,8 +215,8 @@ class SearchState:
                        self.max_parents, self.node_score, self.delta, o.pos, o.node_at, o.heads,
                        o.arcs, o.meta, o.mark, o.work, self.cfg, self.cfg2s, self.countss,
                        self.tmps, self.cache, self.counters, max_steps, tabu, max_tabu, self.ghash,
-                       self.best_parents, self.best_npar, best_score, self.by_ptr, self.by_v,
-                       self.by_c)
+                       self.best_parents, self.best_npar, best_score, self.by_node,
+                       self.by_ptr, self.by_v, self.by_c, self.rank)
             status = int(self.counters[_hc.STATUS])
             if status == 3:
                 o._reserve()
@@ -240,7 +252,7 @@ class SearchState:
         _hc._set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
         _hc._set_parent(u, v, rc, True, self.parents, self.npar, self.in_graph, self.phash)
         self.ghash[0] ^= _hc.arc_key(u, v, self.n) ^ _hc.arc_key(v, u, self.n)
-        for w in sorted((u, v), reverse=True):  # last first: see refresh_row
+        for w in sorted((u, v), key=lambda w: -self.rank[w]):  # last first: see refresh_row
             self.refresh(w)
         return True
 
@@ -264,8 +276,8 @@ class SearchState:
                 self.ghash[0] ^= _hc.arc_key(int(u), v, self.n)
                 c = np.flatnonzero(self.cand[v, :self.n_cand[v]] == u)
                 self.in_graph[v, c] = 1
-        for v in reversed(range(self.n)):  # last first: see refresh_row
-            self.refresh(v)
+        for v in self.by_node[::-1]:  # last first: see refresh_row
+            self.refresh(int(v))
 
     def parent_lists(self, parents=None, npar=None) -> list[list[int]]:
         """Each node's parents in table order (what a checkpoint stores), of the current

@@ -29,7 +29,8 @@ logger = logging.getLogger("bnfs")
 CHUNK = 64  # moves per compiled call between progress-bar updates
 
 
-def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_jobs=None):
+def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_jobs=None,
+            scan_order="names"):
     """Validate the shared arguments of every score-based learner; return a SearchState."""
     threads = compiled_threads(n_jobs)
     data = as_dataset(data)
@@ -46,7 +47,7 @@ def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_j
         if set(start.nodes) != set(names):
             raise ValueError("start must have exactly the data's columns as nodes")
     return SearchState(data, score, iss, max(max_parents, 0), blacklist, whitelist, start,
-                       threads)
+                       threads, scan_order)
 
 
 @dataclass
@@ -103,14 +104,17 @@ def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
 
 
 def perturb(state: SearchState, n_moves: int, rng: np.random.Generator) -> None:
-    """Apply ``n_moves`` random legal moves (add, remove or reverse), as bnlearn's restarts do."""
+    """Apply ``n_moves`` random legal moves (add, remove or reverse), as bnlearn's restarts do.
+    Nodes and candidates are drawn in scan order, so with ``scan_order="names"`` the moves
+    do not depend on the order of the columns."""
     done, tries = 0, 0
     while done < n_moves and tries < 100 * max(n_moves, 1):
         tries += 1
-        v = int(rng.integers(state.n))
+        v = int(state.by_node[rng.integers(state.n)])
         if state.n_cand[v] == 0:
             continue
-        c = int(rng.integers(state.n_cand[v]))
+        columns = np.argsort(state.rank[state.cand[v, :state.n_cand[v]]], kind="stable")
+        c = int(columns[rng.integers(state.n_cand[v])])
         if state.in_graph[v, c] and rng.random() < 0.5:
             done += state.reverse(v, c)
         else:
@@ -238,7 +242,8 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
                   tabu: int = 0, max_tabu: int | None = None, restarts: int = 0,
                   perturb_moves: int = 1, max_iter: int | None = None,
                   max_time: float | None = None, checkpoint=None, seed=None,
-                  progress: bool | None = None, n_jobs: int | None = None) -> DAG:
+                  scan_order: str = "names", progress: bool | None = None,
+                  n_jobs: int | None = None) -> DAG:
     """Learn a DAG by greedy hill climbing on a decomposable score: bnlearn's ``hc``.
 
     Each step takes the arc addition, removal or reversal that increases the score most;
@@ -247,13 +252,16 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     scanned parent first (additions, removals, reversals), a move replaces the best so far
     only when it gains more by over sqrt(machine epsilon) (so the first of tied moves wins),
     and a score-equivalent twin (``u -> v`` against ``v -> u`` between parentless nodes)
-    gets exactly its twin's delta, as bnlearn's score cache gives it. On the same data and
-    column order the graph is bnlearn's (tested against bnlearn-port on its data sets and
-    on samples of asia, child, insurance, alarm, hailfinder and win95pts, for bic, bde,
-    k2 and aic, with black/whitelists and ``max_parents``). Two differences: bnfs counts
-    the levels a column takes in the data, bnlearn a factor's declared levels (a level
-    never observed changes bnlearn's BIC penalty); restarts perturb with numpy's generator,
-    not R's. Every cycle check goes through the Pearce-Kelly online topological order.
+    gets exactly its twin's delta, as bnlearn's score cache gives it. Which of tied moves
+    comes first is the scan order: by default the nodes sorted by name, so the graph is the
+    same for any order of the columns; with ``scan_order="columns"`` the data's column
+    order, and the graph is bnlearn's on the same data and columns (tested against
+    bnlearn-port on its data sets and on samples of asia, child, insurance, alarm,
+    hailfinder and win95pts, for bic, bde, k2 and aic, with black/whitelists and
+    ``max_parents``). Two differences remain: bnfs counts the levels a column takes in the
+    data, bnlearn a factor's declared levels (a level never observed changes bnlearn's BIC
+    penalty); restarts perturb with numpy's generator, not R's. Every cycle check goes
+    through the Pearce-Kelly online topological order.
 
     Parameters
     ----------
@@ -292,6 +300,10 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
         ``progress`` may change).
     seed : int or numpy.random.Generator, optional
         Randomness of the restarts.
+    scan_order : {"names", "columns"}, default "names"
+        The order moves are scanned in, which decides between tied moves: the nodes sorted
+        by name (any order of the columns gives the same graph) or the data's column order
+        (bnlearn's ``hc``; its graph on the same data).
     progress : bool, optional
         Show a progress bar (default: when writing to a terminal).
     n_jobs : int, optional
@@ -323,7 +335,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     """
     started = time.perf_counter()
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "hill_climbing",
-                    n_jobs)
+                    n_jobs, scan_order)
     tabu = check_int(tabu, "tabu", 0)
     max_tabu = tabu if max_tabu is None else check_int(max_tabu, "max_tabu", 0)
     restarts = check_int(restarts, "restarts", 0)
@@ -339,6 +351,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
             black=sorted(state._black), white=sorted(state.white),
             start=None if start is None else sorted(start.arcs), tabu=tabu, max_tabu=max_tabu,
             restarts=restarts, perturb_moves=perturb_moves, max_iter=max_iter,
+            scan_order=scan_order,
             seed=int(seed) if restarts and isinstance(seed, numbers.Integral) else None))
     search = Restarts(state, rng, store)
     budget = Budget(max_time)
@@ -367,6 +380,7 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     learning = {
         "algorithm": "tabu_search" if tabu else "hill_climbing", "score": state.score,
         "arguments": {"max_parents": state.max_parents, "iss": state.iss, "tabu": tabu,
+                      "scan_order": scan_order,
                       "max_tabu": max_tabu, "restarts": restarts,
                       "perturb_moves": perturb_moves, "max_iter": max_iter,
                       "max_time": max_time},

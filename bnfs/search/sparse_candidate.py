@@ -39,10 +39,8 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
         room = max(k - parents.size, 0)
         allowed = np.flatnonzero(np.isfinite(gains))
         if room and allowed.size:
-            take = allowed if allowed.size <= room else allowed[
-                np.argpartition(-gains[allowed], room - 1)[:room]]
-            # deterministic order: best first, ties by index
-            take = take[np.lexsort((take, -gains[take]))]
+            # best first, ties in scan order (by name unless scan_order="columns")
+            take = allowed[np.lexsort((state.rank[allowed], -gains[allowed]))][:room]
         else:
             take = np.zeros(0, dtype=np.int64)
         out.append(np.concatenate([parents, take]).astype(np.int64))
@@ -53,7 +51,8 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
                      max_parents: int | None = None, max_rounds: int = 10, blacklist=None,
                      whitelist=None, start: DAG | None = None, iss: float = 1.0,
                      post_process: int = 0, seed=None, max_time: float | None = None,
-                     progress: bool | None = None, n_jobs: int | None = None) -> DAG:
+                     scan_order: str = "names", progress: bool | None = None,
+                     n_jobs: int | None = None) -> DAG:
     """Learn a DAG by the sparse-candidate algorithm: restrict, maximise, repeat.
 
     *Restrict*: each node gets k candidate parents, its current parents plus those whose
@@ -80,6 +79,9 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     max_time : float, optional
         Seconds after which the search stops and returns the best graph so far with a
         RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once).
+    scan_order : {"names", "columns"}, default "names"
+        Breaks ties between candidates and between moves (see :func:`hill_climbing`): by
+        name, so any order of the columns gives the same graph, or by column.
     progress : bool, optional
     n_jobs : int, optional
         Threads for the local scores of each step and of the restrict step (-1: every core);
@@ -109,7 +111,7 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     if max_parents is None:
         max_parents = k
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "sparse_candidate",
-                    n_jobs)
+                    n_jobs, scan_order)
     max_rounds = check_int(max_rounds, "max_rounds", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)
@@ -137,7 +139,8 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     learning = {
         "algorithm": "sparse_candidate", "score": state.score,
         "arguments": {"k": k, "max_parents": state.max_parents, "max_rounds": max_rounds,
-                      "iss": state.iss, "post_process": post_process, "max_time": max_time},
+                      "iss": state.iss, "post_process": post_process, "max_time": max_time,
+                      "scan_order": scan_order},
         "n_jobs": state.threads, "stopped_early": budget.reason,
         "rounds": rounds, **state.work_done(),
         "post_process_kept": kept, "score_value": state.total,
