@@ -10,7 +10,8 @@ import bnfs
 from bnfs import datasets
 
 pybnlearn = pytest.importorskip(
-    "pybnlearn", reason="bnlearn-port, the parity oracle, is not installed (pip install '.[test]')")
+    "pybnlearn", reason="bnlearn-port, the parity oracle, is not installed: pip install '.[test]' "
+                        "(its wheels are for Linux x86_64 only)")
 
 
 def _sample(name: str, rows: int):
