@@ -1,0 +1,175 @@
+"""Quality of the networks users get by default, bnfs beside its peers, in one run.
+
+For each network, rows and seed: rows sampled from pgmpy's shipped network, columns shuffled
+(no learner profits from a topological column order, and bnfs's default tie order must not
+care). Learners: bnfs ``hill_climbing`` and ``tabu_search`` (default: ties by node name),
+R bnlearn's hc, tabu, mmhc and h2pc (bnlearn-port, its C sources), pyAgrum's greedy hill
+climbing and tabu list (one thread, BIC) and causal-learn's PC-stable (G^2, alpha 0.01).
+Printed per case: BIC of the result (one scorer, bnfs's, equal to bnlearn's; a PDAG is
+scored by a consistent extension), CPDAG SHD to the true network (bnlearn's definition),
+skeleton F1 and warm seconds; then the mean SHD per learner and its ratio to bnfs
+hill_climbing's.
+
+    python benchmarks/quality.py [--networks asia child ...] [--rows 1000 5000] [--seeds 1 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+import warnings
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import bnfs
+from bnfs import datasets
+from bnfs.metrics import skeleton_scores
+from bnfs.scores import Scorer
+
+NETWORKS = ["asia", "child", "insurance", "alarm", "hailfinder", "win95pts", "andes", "diabetes"]
+
+
+def sample(name: str, rows: int, seed: int) -> tuple[pd.DataFrame, bnfs.DAG]:
+    frame = datasets.sample(name, rows, seed=seed)
+    columns = [c for c in frame.columns if frame[c].nunique() > 1]
+    np.random.default_rng(seed + 100).shuffle(columns)
+    return frame[columns].astype(str), datasets.network(name).subgraph(columns)
+
+
+def timed(function, *args, **kwargs):
+    function(*args, **kwargs)  # warm (JIT, caches of the peers)
+    start = time.perf_counter()
+    out = function(*args, **kwargs)
+    return time.perf_counter() - start, out
+
+
+def _bnlearn(algorithm: str):
+    import pybnlearn
+
+    def learn(frame):
+        learned = getattr(pybnlearn, algorithm)(frame.astype("category"), score="bic") \
+            if algorithm in ("hc", "tabu") else getattr(pybnlearn, algorithm)(
+                frame.astype("category"))
+        arcs = pybnlearn.arcs(learned)
+        rows = arcs.itertuples(index=False) if hasattr(arcs, "itertuples") else arcs
+        return bnfs.DAG(frame.columns, [tuple(map(str, r)) for r in rows])
+    return learn
+
+
+def _pyagrum(tabu: bool):
+    import pyagrum as gum
+
+    def learn(frame):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "data.csv"
+            frame.to_csv(path, index=False)
+            learner = gum.BNLearner(str(path))
+            learner.useScoreBIC()
+            if tabu:
+                learner.useLocalSearchWithTabuList()
+            else:
+                learner.useGreedyHillClimbing()
+            learner.setNumberOfThreads(1)
+            bn = learner.learnDAG()
+            names = {i: learner.nameFromId(i) for i in bn.nodes()}
+            return bnfs.DAG(frame.columns, [(names[u], names[v]) for u, v in bn.arcs()])
+    return learn
+
+
+def _causallearn_pc(frame):
+    from causallearn.search.ConstraintBased.PC import pc
+
+    data = bnfs.Dataset(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g = pc(data.codes.astype(np.int64), 0.01, indep_test="gsq", stable=True,
+               show_progress=False).G.graph
+    names = data.names
+    pdag = bnfs.PDAG(names)
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            if g[i, j] == -1 and g[j, i] == 1:
+                pair = (names[i], names[j])
+            elif g[i, j] == 1 and g[j, i] == -1:
+                pair = (names[j], names[i])
+            elif g[i, j] != 0 or g[j, i] != 0:
+                pdag.add_edge(names[i], names[j])
+                continue
+            else:
+                continue
+            try:
+                pdag.add_arc(*pair)
+            except ValueError:  # conflicting orientations stay undirected
+                if not pdag.is_adjacent(*pair):
+                    pdag.add_edge(*pair)
+    return pdag
+
+
+def learners() -> dict:
+    out = {"bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
+           "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False)}
+    try:
+        import pybnlearn  # noqa: F401
+        out.update({f"bnlearn {a}": _bnlearn(a) for a in ("hc", "tabu", "mmhc", "h2pc")})
+    except ImportError:
+        print("bnlearn-port not installed: pip install '.[test]'")
+    try:
+        import pyagrum  # noqa: F401
+        out.update({"pyAgrum greedy": _pyagrum(False), "pyAgrum tabu": _pyagrum(True)})
+    except ImportError:
+        print("pyAgrum not installed: pip install '.[bench]'")
+    try:
+        import causallearn  # noqa: F401
+        out["causal-learn PC"] = _causallearn_pc
+    except ImportError:
+        print("causal-learn not installed: pip install '.[bench]'")
+    return out
+
+
+def bic(scorer: Scorer, graph) -> float:
+    try:
+        dag = graph.to_dag() if isinstance(graph, bnfs.PDAG) else graph
+    except ValueError:  # a PDAG with no consistent extension
+        return float("nan")
+    return scorer.total(dag)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--networks", nargs="+", default=NETWORKS)
+    parser.add_argument("--rows", nargs="+", type=int, default=[1000, 5000])
+    parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
+    args = parser.parse_args(argv)
+    table = learners()
+    shds: dict[str, list[int]] = defaultdict(list)
+    print(f"{'case':<22}{'learner':<20}{'BIC':>14}{'SHD':>6}{'skel F1':>9}{'seconds':>9}")
+    for name in args.networks:
+        for rows in args.rows:
+            for seed in args.seeds:
+                frame, truth = sample(name, rows, seed)
+                scorer = Scorer(frame, "bic")
+                case = f"{name}-{rows}-s{seed}"
+                for label, learn in table.items():
+                    try:
+                        seconds, graph = timed(learn, frame)
+                    except Exception as error:  # a peer failing is reported, not fatal
+                        print(f"{case:<22}{label:<20} failed: {type(error).__name__}: "
+                              f"{str(error)[:60]}")
+                        continue
+                    shd = bnfs.shd(graph, truth)
+                    shds[label].append(shd)
+                    f1 = skeleton_scores(graph, truth)["f1"]
+                    print(f"{case:<22}{label:<20}{bic(scorer, graph):>14.1f}{shd:>6}"
+                          f"{f1:>9.3f}{seconds:>9.3f}", flush=True)
+    base = np.mean(shds["bnfs hill_climbing"])
+    print(f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}")
+    for label, values in shds.items():
+        print(f"{label:<20}{len(values):>6}{np.mean(values):>10.1f}{np.mean(values) / base:>11.2f}x")
+
+
+if __name__ == "__main__":
+    main()
