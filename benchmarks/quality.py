@@ -168,7 +168,8 @@ def main(argv=None) -> None:
     base = np.mean(shds["bnfs hill_climbing"])
     print(f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}")
     for label, values in shds.items():
-        print(f"{label:<20}{len(values):>6}{np.mean(values):>10.1f}{np.mean(values) / base:>11.2f}x")
+        mean = np.mean(values)
+        print(f"{label:<20}{len(values):>6}{mean:>10.1f}{mean / base:>11.2f}x")
 
 
 if __name__ == "__main__":

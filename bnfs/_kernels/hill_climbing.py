@@ -232,9 +232,9 @@ def best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_node, by_
     Moves are scanned parent first, parents in the scan order ``by_node``
     (``by_ptr``/``by_v``/``by_c`` list, for each parent ``u``, the children ``v`` it is a
     candidate of and its column there, in scan order): additions, then removals, then
-    reversals. A move replaces the best so far only when it
-    gains more than it by :data:`TOL` (so the first of tied moves wins) and closes no cycle
-    and, in a tabu search, leads to no graph of the tabu list (checked for such moves only).
+    reversals. A move replaces the best so far only when it gains more than it by
+    :data:`TOL` (so the first of tied moves wins), closes no cycle and, in a tabu search,
+    leads to no graph of the tabu list (both checked for such moves only).
     """
     n = by_ptr.shape[0] - 1
     n_tabu = counters[N_TABU] if tabu.shape[0] > 0 else 0
@@ -380,8 +380,8 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
             _set_parent(v, u, c, False, parents, npar, in_graph, phash)
             _set_parent(u, v, rev[v, c], True, parents, npar, in_graph, phash)
             ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
-        # bnlearn refreshes the cache of the targets in node order: the larger first here,
-        # so that a twin copied by the smaller one is current (see refresh_row)
+        # the later target in scan order first, so that a twin the earlier one copies is
+        # current (see refresh_row)
         if move == 2 and rank[u] > rank[v]:
             refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, rank, in_graph, parents,
                         npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,

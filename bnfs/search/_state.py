@@ -185,7 +185,7 @@ class SearchState:
             for c, u in enumerate(cands):
                 self.rev[v, c] = column[u].get(v, -1)
         # the same table by parent: for each u, the (child, column) pairs it is a candidate
-        # of, children in node order (the scan order of bnlearn's hc)
+        # of, children in scan order (bnlearn's hc scans parent first)
         children = np.repeat(np.arange(n), self.n_cand)
         columns = np.concatenate([np.arange(k) for k in self.n_cand]) if n else children
         parents = self.cand[children, columns]
@@ -200,9 +200,9 @@ class SearchState:
 
     def refresh(self, v: int) -> None:
         _hc.refresh_row(self.codes, self.arities, self.kind, self.iss, v, self.cand, self.n_cand,
-                        self.rev, self.rank, self.in_graph, self.parents, self.npar, self.phash, self.max_parents,
-                        self.node_score, self.delta, self.cfg, self.cfg2s, self.countss,
-                        self.tmps, self.cache, self.counters)
+                        self.rev, self.rank, self.in_graph, self.parents, self.npar,
+                        self.phash, self.max_parents, self.node_score, self.delta, self.cfg,
+                        self.cfg2s, self.countss, self.tmps, self.cache, self.counters)
 
     # -- moves --------------------------------------------------------------------------------
     def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_score) -> int:
