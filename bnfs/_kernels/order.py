@@ -201,38 +201,9 @@ def ordered_reachable(pos, heads, arcs, mark, work, source, target):
 
     ``work`` is int64 scratch of shape (2, n), ``mark`` uint8 zeros (left zeros).
     """
-    if source == target:
-        return True
-    if pos[source] > pos[target]:
+    if source != target and pos[source] > pos[target]:
         return False
-    bound = pos[target]
-    stack = work[0]
-    seen = work[1]
-    stack[0] = source
-    seen[0] = source
-    mark[source] = 1
-    top = 1
-    n_seen = 1
-    found = False
-    while top > 0 and not found:
-        top -= 1
-        w = stack[top]
-        e = heads[w, 0]
-        while e != -1:
-            z = arcs[e, DST]
-            if z == target:
-                found = True
-                break
-            if mark[z] == 0 and pos[z] < bound:
-                mark[z] = 1
-                stack[top] = z
-                top += 1
-                seen[n_seen] = z
-                n_seen += 1
-            e = arcs[e, OUT_NEXT]
-    for i in range(n_seen):
-        mark[seen[i]] = 0
-    return found
+    return _reaches(heads, arcs, mark, work, source, target, pos, True)
 
 
 @njit(cache=True)
@@ -241,10 +212,18 @@ def reachable(heads, arcs, mark, work, source, target):
 
     ``work`` is int64 scratch of shape (2, n): the stack and the list of marked nodes.
     """
+    return _reaches(heads, arcs, mark, work, source, target, work[0], False)
+
+
+@njit(cache=True)
+def _reaches(heads, arcs, mark, work, source, target, pos, bounded):
+    """Depth-first search for ``target`` from ``source``; with ``bounded`` it enters only
+    nodes ``z`` with ``pos[z] < pos[target]`` (``pos`` is not read otherwise)."""
     if source == target:
         return True
     stack = work[0]
     seen = work[1]
+    bound = pos[target] if bounded else 0
     stack[0] = source
     seen[0] = source
     mark[source] = 1
@@ -260,7 +239,7 @@ def reachable(heads, arcs, mark, work, source, target):
             if z == target:
                 found = True
                 break
-            if mark[z] == 0:
+            if mark[z] == 0 and (not bounded or pos[z] < bound):
                 mark[z] = 1
                 stack[top] = z
                 top += 1
