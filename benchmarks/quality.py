@@ -2,7 +2,8 @@
 
 For each network, rows and seed: rows sampled from pgmpy's shipped network, columns shuffled
 (no learner profits from a topological column order, and bnfs's default tie order must not
-care). Learners: bnfs ``hill_climbing`` and ``tabu_search`` (default: ties by node name),
+care). Learners: bnfs ``hill_climbing`` and ``tabu_search`` (default: ties by node name), ``mmhc``
+and ``rsmax2`` (PC-stable restricting tabu),
 R bnlearn's hc, tabu, mmhc and h2pc (bnlearn-port, its C sources), pyAgrum's greedy hill
 climbing and tabu list (one thread, BIC) and causal-learn's PC-stable (G^2, alpha 0.01).
 Printed per case: BIC of the result (one scorer, bnfs's, equal to bnlearn's; a PDAG is
@@ -111,7 +112,9 @@ def _causallearn_pc(frame):
 
 def learners() -> dict:
     out = {"bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
-           "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False)}
+           "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
+           "bnfs mmhc": lambda f: bnfs.mmhc(f),
+           "bnfs pc_stable+tabu": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu")}
     try:
         import pybnlearn  # noqa: F401
         out.update({f"bnlearn {a}": _bnlearn(a) for a in ("hc", "tabu", "mmhc", "h2pc")})

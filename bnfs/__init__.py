@@ -29,7 +29,7 @@ _EXPORTS = {
     "bnfs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],
     "bnfs.scores": ["Scorer", "score"],
     "bnfs.search": ["hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
-                    "post_process"],
+                    "post_process", "rsmax2", "mmhc"],
     "bnfs.select": ["MarkovBlanketSelector", "FCBF", "CFS", "InformationGain",
                     "HybridSelector", "HSMB", "BAHSIC", "SRS", "SLFS", "TBNClassifier",
                     "EmptySelectionWarning"],
