@@ -17,7 +17,7 @@ import time
 import warnings
 from pathlib import Path
 
-SCORE_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based")
+SCORE_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "mmhc")
 CONSTRAINT_LEARNERS = ("pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
 LOCAL_LEARNERS = ("hiton_mb", "hiton_pc", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb",
                   "grow_shrink_mb", "kiamb_mb", "mmmb", "mmpc", "pcmb")
@@ -148,7 +148,10 @@ def _learner_options(algorithm: str, args) -> dict:
     params = dict(inspect.signature(learner).parameters)
     if algorithm == "tabu_search":  # passes the search options on to hill_climbing
         params = {**inspect.signature(bnfs.hill_climbing).parameters, **params}
-    accepted = set(params) | (set(TEST_OPTIONS) if "test" in params else set())
+    # learners whose keywords go on to their CI test take its options too (not mmhc: its
+    # test is built from test and alpha alone)
+    passes_on = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    accepted = set(params) | (set(TEST_OPTIONS) if "test" in params and passes_on else set())
     options = {}
     for flag, name in LEARNER_FLAGS:
         value = getattr(args, name, None)

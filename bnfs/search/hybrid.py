@@ -109,9 +109,11 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
 
 
 def mmhc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName = "bic",
-         **options) -> DAG:
+         max_cond_size: int | None = None, blacklist=None, whitelist=None,
+         max_parents: int | None = None, iss: float = 1.0, scan_order: str = "names",
+         progress: bool | None = None, n_jobs: int | None = None) -> DAG:
     """Max-min hill climbing (Tsamardinos et al. 2006; bnlearn's ``mmhc``): MMPC restricts,
-    hill climbing maximises. ``options`` as :func:`rsmax2`.
+    hill climbing maximises. The arguments are :func:`rsmax2`'s.
 
     Examples
     --------
@@ -119,6 +121,9 @@ def mmhc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName =
     >>> mmhc(datasets.sample("asia", 2000, seed=0)).learning["restrict"]
     'mmpc'
     """
-    dag = rsmax2(data, "mmpc", "hc", test=test, alpha=alpha, score=score, **options)
+    dag = rsmax2(data, "mmpc", "hc", test=test, alpha=alpha, score=score,
+                 max_cond_size=max_cond_size, blacklist=blacklist, whitelist=whitelist,
+                 max_parents=max_parents, iss=iss, scan_order=scan_order, progress=progress,
+                 n_jobs=n_jobs)
     dag.learning["algorithm"] = "mmhc"
     return dag

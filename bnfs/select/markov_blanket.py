@@ -14,7 +14,8 @@ __all__ = ["MarkovBlanketSelector"]
 
 #: learners that return a whole network (DAG or PDAG)
 NETWORK_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
-                    "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
+                    "mmhc", "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb",
+                    "fast_iamb")
 #: local learners that return the blanket of the target
 BLANKET_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
                     "hiton_mb", "mmmb", "pcmb")
@@ -35,7 +36,7 @@ class MarkovBlanketSelector(DiscreteSelector):
     ----------
     learner : str, default "hill_climbing"
         A network learner (``"hill_climbing"``, ``"tabu_search"``, ``"sparse_candidate"``,
-        ``"screen_based"``, ``"pc_stable"``, ``"tpda"``, ``"grow_shrink"``, ``"iamb"``,
+        ``"screen_based"``, ``"mmhc"``, ``"pc_stable"``, ``"tpda"``, ``"grow_shrink"``, ``"iamb"``,
         ``"inter_iamb"``, ``"fast_iamb"``) or a local one (``"grow_shrink_mb"``,
         ``"iamb_mb"``, ``"inter_iamb_mb"``, ``"fast_iamb_mb"``, ``"kiamb_mb"``,
         ``"hiton_mb"``, ``"mmmb"``, ``"pcmb"``; ``"hiton_pc"`` and ``"mmpc"`` find
@@ -129,7 +130,7 @@ class MarkovBlanketSelector(DiscreteSelector):
                 "dependence)")
 
     def _empty_remedy(self) -> str:
-        if self.learner in NETWORK_LEARNERS[:4]:
+        if self.learner in ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based"):
             return "learner_options={'score': 'aic'} (a lighter penalty)"
         return ("a larger alpha (learner_options={'alpha': 0.1}), fewer bins (n_bins=2) or a "
                 "score-based learner (learner='hill_climbing')")
