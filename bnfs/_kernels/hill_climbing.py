@@ -20,7 +20,8 @@ together by :func:`score_families` on as many threads as there are scratch rows 
 ``cfg2``, ``counts`` and ``tmp`` arguments are 2-D: one row per thread), each score on its
 own, so the result does not depend on the thread count.
 
-With ``tabu_len > 0`` the search is bnlearn's tabu search: it may take the best
+With ``tabu_len > 0`` the search is bnlearn's tabu search (equal graphs tested against
+bnlearn-port in ``tests/test_bnlearn_parity.py``): it may take the best
 non-improving move whose resulting graph is not among the last ``tabu_len`` graphs, up to
 ``max_tabu`` steps without improving on the best graph, which is kept in ``best_*``.
 """

@@ -13,8 +13,11 @@ logger = logging.getLogger("bnfs")
 def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset],
            learning: dict) -> PDAG:
     """Orient unshielded colliders ``x -> z <- y`` (z not in the separating set of x and y,
-    visited in index order; an arc already pointing the other way wins, as in bnlearn),
-    then apply Meek's rules 1-3 until nothing changes.
+    visited in index order; an arc already pointing the other way wins), then apply Meek's
+    rules 1-3 until nothing changes.
+
+    This is not bnlearn's orientation: bnlearn applies v-structures in p-value order and
+    drops a conflicting v-structure whole, so graphs can differ where colliders conflict.
 
     References
     ----------

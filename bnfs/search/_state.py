@@ -185,7 +185,8 @@ class SearchState:
             for c, u in enumerate(cands):
                 self.rev[v, c] = column[u].get(v, -1)
         # the same table by parent: for each u, the (child, column) pairs it is a candidate
-        # of, children in scan order (bnlearn's hc scans parent first)
+        # of, children in scan order (parent first, the scan of hc_opt_step; see
+        # tests/test_bnlearn_parity.py)
         children = np.repeat(np.arange(n), self.n_cand)
         columns = np.concatenate([np.arange(k) for k in self.n_cand]) if n else children
         parents = self.cand[children, columns]
