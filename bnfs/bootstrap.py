@@ -16,11 +16,11 @@ from bnfs.graph import PDAG
 __all__ = ["boot_strength", "averaged_network", "inclusion_threshold", "blanket_frequency"]
 
 #: learners whose graphs can be averaged
-LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "mmhc",
+LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "mmhc", "h2pc",
             "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
 #: local learners whose blankets can be counted
 BLANKET_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
-                    "hiton_mb", "mmmb", "pcmb", "hiton_pc", "mmpc")
+                    "hiton_mb", "mmmb", "pcmb", "hiton_pc", "mmpc", "hpc")
 SEEDED = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "kiamb_mb")
 
 

@@ -53,6 +53,8 @@ class _Tester:
 
     def _setup_names(self, names: Sequence[str]) -> None:
         self.names = tuple(names)
+        #: the variables in the user's column order, in which results are listed
+        self.column_order = self.names
         self._index = {v: i for i, v in enumerate(self.names)}
         self._cache: dict[tuple, CIResult] = {}
         self.n_tests = 0
@@ -63,6 +65,11 @@ class _Tester:
             return self._index[name]
         except (KeyError, TypeError):
             raise ValueError(f"{name!r} is not a variable of the data") from None
+
+    def in_column_order(self, names: Iterable[str]) -> list[str]:
+        """``names`` listed as the user's data lists its columns."""
+        position = {v: i for i, v in enumerate(self.column_order)}
+        return sorted(names, key=position.__getitem__)
 
     def test_indices(self, x: int, y: int, z: Iterable[int] = ()) -> CIResult:
         """The test on variable indices (what learners call)."""
@@ -280,7 +287,10 @@ class DSeparation(_Tester):
 
 def make_test(data, test: TestName | _Tester = "g2", alpha: float = 0.05, **kwargs) -> _Tester:
     """The tester a constraint-based learner uses: ``data`` itself when it is a
-    :class:`CITest` or :class:`DSeparation`, else ``CITest(data, test, alpha, **kwargs)``.
+    :class:`CITest` or :class:`DSeparation`, else ``CITest(data, test, alpha, **kwargs)`` on
+    the columns sorted by name, with ``column_order`` the data's order. Learners scan and
+    break ties in index order, so built this way they give the same answer for any order
+    of the columns (a tester passed in keeps its own order).
 
     ``kwargs`` are the learner's extra keywords, which go to the test: any other is refused
     by name (a TypeError, as Python refuses an unknown keyword)."""
@@ -293,4 +303,9 @@ def make_test(data, test: TestName | _Tester = "g2", alpha: float = 0.05, **kwar
         return data
     if isinstance(test, _Tester):
         return test
-    return CITest(data, test, alpha, **kwargs)
+    data = as_dataset(data)
+    by_name = sorted(data.names)
+    tester = CITest(data if list(data.names) == by_name else data.select(by_name), test,
+                    alpha, **kwargs)
+    tester.column_order = tuple(data.names)
+    return tester

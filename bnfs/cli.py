@@ -17,10 +17,11 @@ import time
 import warnings
 from pathlib import Path
 
-SCORE_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "mmhc")
+SCORE_LEARNERS = ("learn", "hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
+                  "mmhc", "h2pc")
 CONSTRAINT_LEARNERS = ("pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
 LOCAL_LEARNERS = ("hiton_mb", "hiton_pc", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb",
-                  "grow_shrink_mb", "kiamb_mb", "mmmb", "mmpc", "pcmb")
+                  "grow_shrink_mb", "kiamb_mb", "mmmb", "mmpc", "pcmb", "hpc")
 NETWORK_LEARNERS = SCORE_LEARNERS + CONSTRAINT_LEARNERS
 SELECT_METHODS = ("markov_blanket", "hsmb", "bahsic", "srs", "slfs", "hybrid", "fcbf", "cfs",
                   "information_gain")

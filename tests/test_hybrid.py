@@ -46,11 +46,49 @@ def test_mmhc_is_mmpc_then_hill_climbing_with_shared_tests(insurance):
     assert dag.learning["n_tests"] < separate
 
 
-def test_the_hybrid_ignores_column_order(insurance):
+@pytest.mark.parametrize("restrict", ["pc_stable", "mmpc", "hpc", "grow_shrink"])
+def test_the_hybrid_ignores_column_order(insurance, restrict):
     columns = list(insurance.columns)
     np.random.default_rng(3).shuffle(columns)
-    assert set(bnfs.rsmax2(insurance[columns], "pc_stable", "tabu").arcs) == set(
-        bnfs.rsmax2(insurance, "pc_stable", "tabu").arcs)
+    assert set(bnfs.rsmax2(insurance[columns], restrict, "tabu").arcs) == set(
+        bnfs.rsmax2(insurance, restrict, "tabu").arcs)
+
+
+def test_h2pc_is_hpc_then_hill_climbing(insurance):
+    dag = bnfs.h2pc(insurance)
+    found = {v: set(bnfs.hpc(insurance, v)) for v in insurance.columns}
+    skeleton = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
+    assert _pairs(dag) <= skeleton and dag.learning["algorithm"] == "h2pc"
+    assert dag.learning["skeleton_edges"] == len(skeleton)
+
+
+def test_hpc_finds_the_neighbourhood_from_an_oracle():
+    truth = datasets.network("alarm")
+    oracle = bnfs.DSeparation(truth)
+    for v in truth.nodes[::4]:
+        assert bnfs.hpc(oracle, v) == [u for u in truth.nodes if u in truth.neighbours(v)], v
+
+
+@pytest.mark.parametrize("network, rows, node, missed", [
+    ("asia", 2000, "lung", "smoke"), ("child", 1000, "HypDistrib", "LowerBodyO2"),
+    ("insurance", 1000, "DrivQuality", "Accident")])
+def test_hpc_matches_bnlearn_and_puts_back_what_bnlearn_misses(network, rows, node, missed):
+    """bnlearn's false-negative search of its two strongest candidates starts from a set
+    holding its own target and can never succeed; bnfs's can (the docstring of hpc)."""
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    from bnfs.constraint.hpc import hpc_indices
+
+    frame = datasets.sample(network, rows, seed=3)
+    frame = frame[sorted(c for c in frame.columns if frame[c].nunique() > 1)].astype(str)
+    factors = frame.astype("category")
+    tester = CITest(frame, "mi", 0.05)
+    for i, v in enumerate(tester.names):
+        theirs = sorted(map(str, pybnlearn.learn_nbr(factors, v, method="hpc", test="mi",
+                                                     alpha=0.05)))
+        assert sorted(tester.names[j] for j in hpc_indices(tester, i, bnlearn=True)) == theirs, v
+    ours = bnfs.hpc(tester, node)
+    assert missed in ours and missed in datasets.network(network).neighbours(node)
+    assert missed not in pybnlearn.learn_nbr(factors, node, method="hpc", test="mi", alpha=0.05)
 
 
 def test_bad_arguments_are_refused_by_name(insurance):

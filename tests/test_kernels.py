@@ -190,6 +190,6 @@ def test_compiled_pc_levels_equal_the_python_path(options, monkeypatch):
     compiled = bnfs.pc_stable(frame, **options)
     assert bnfs.pc_stable(frame, n_jobs=2, **options) == compiled
     monkeypatch.setattr("bnfs.constraint.pc.CITest", type("NotCompiled", (), {}))
-    python = bnfs.pc_stable(CITest(frame, **options))
+    python = bnfs.pc_stable(CITest(frame[sorted(frame.columns)], **options))  # as make_test
     assert compiled == python
     assert compiled.learning["n_tests"] == python.learning["n_tests"]

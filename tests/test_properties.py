@@ -102,7 +102,10 @@ def test_pc_stable_ignores_column_order_and_state_names(frame, random):
 @given(discrete_frames(min_cols=3), st.randoms(use_true_random=False), st.sampled_from([
     (bnfs.hill_climbing, {}), (bnfs.tabu_search, {"tabu": 4}),
     (bnfs.hill_climbing, {"restarts": 2, "perturb_moves": 3, "seed": 5}),
-    (bnfs.sparse_candidate, {"k": 2}), (bnfs.hill_climbing, {"score": "bde", "max_parents": 1})]))
+    (bnfs.sparse_candidate, {"k": 2}), (bnfs.hill_climbing, {"score": "bde", "max_parents": 1}),
+    (bnfs.screen_based, {"theta": 1, "post_process": 300, "seed": 2}),
+    (lambda frame, **options: bnfs.post_process(DAG(frame.columns), frame, 300, **options),
+     {"seed": 3})]))
 def test_score_based_learners_ignore_column_order(frame, random, case):
     """Moves are scanned by node name: any order of the columns gives the same graph, ties
     between noisy copies included."""
@@ -113,6 +116,35 @@ def test_score_based_learners_ignore_column_order(frame, random, case):
     shuffled = learner(frame[order], progress=False, **options)
     assert set(shuffled.arcs) == set(base.arcs)
     assert shuffled.nodes == tuple(order)  # the graph lists the nodes as the data did
+
+
+@given(discrete_frames(min_cols=3), st.randoms(use_true_random=False), st.sampled_from([
+    (bnfs.pc_stable, {}), (bnfs.grow_shrink, {}), (bnfs.iamb, {}), (bnfs.inter_iamb, {}),
+    (bnfs.fast_iamb, {}), (bnfs.tpda, {}), (bnfs.mmhc, {}), (bnfs.h2pc, {}),
+    (bnfs.rsmax2, {"restrict": "hiton_pc", "maximize": "tabu"}), (bnfs.learn, {"folds": 2})]))
+def test_constraint_based_and_hybrid_learners_ignore_column_order(frame, random, case):
+    """Constraint-based learners test the columns in name order: whole graphs (orientation
+    included) are the same for any order of the columns, listed in the data's order."""
+    learner, options = case
+    base = learner(frame, **options)
+    order = list(frame.columns)
+    random.shuffle(order)
+    shuffled = learner(frame[order], **options)
+    assert shuffled == base and shuffled.nodes == tuple(order)
+
+
+@given(discrete_frames(min_cols=3), st.randoms(use_true_random=False), st.sampled_from([
+    bnfs.grow_shrink_mb, bnfs.iamb_mb, bnfs.fast_iamb_mb, bnfs.hiton_pc, bnfs.hiton_mb,
+    bnfs.mmpc, bnfs.mmmb, bnfs.pcmb, bnfs.hpc]))
+def test_local_learners_ignore_column_order(frame, random, learner):
+    target = frame.columns[0]
+    base = learner(frame, target)
+    order = list(frame.columns)
+    random.shuffle(order)
+    shuffled = learner(frame[order], target)
+    assert shuffled == [v for v in order if v in base]  # the same set, in the data's order
+    structure = bnfs.local_structure(frame, target)
+    assert bnfs.local_structure(frame[order], target) == structure
 
 
 @given(discrete_frames(min_cols=3), st.integers(0, 2**16))

@@ -103,8 +103,11 @@ def _add_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs):
 def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_score,
                          max_parents, forbidden, fixed, pos, node_at, heads, arcs, meta, mark,
                          work, cfg, counts, tmp, cache, counters, arc_list, arc_slot, n_arcs,
-                         n_ops, p_add, p_remove, rng_state):
+                         n_ops, p_add, p_remove, rng_state, by_node):
     """Run ``n_ops`` random operations; return (arcs afterwards, operations done).
+
+    A drawn node number k means node ``by_node[k]`` (the nodes in scan order), so the same
+    draws make the same edits for any order of the columns.
 
     Stops early, before an addition that would overflow the parent table (width
     ``parents.shape[1]`` < ``max_parents``), so the caller can widen it and resume.
@@ -120,8 +123,8 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
         saved = rng_state[0]  # restored on an early stop, so the op is redrawn on resume
         r = _uniform(rng_state)
         if r < p_add or n_arcs == 0:
-            u = _below(rng_state, n)
-            v = _below(rng_state, n)
+            u = by_node[_below(rng_state, n)]
+            v = by_node[_below(rng_state, n)]
             if u == v or npar[v] >= max_parents or (u * n + v) in forbidden:
                 continue
             if _o.find_arc(heads, arcs, u, v) != -1 or _o.find_arc(heads, arcs, v, u) != -1:

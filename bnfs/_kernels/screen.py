@@ -10,6 +10,8 @@ from bnfs._kernels import random_search as _rs
 from bnfs._kernels import scores as _s
 
 EPS = 1e-9
+#: relative to the local score: gains closer than this are tied (rounding)
+TIE = 1e-9
 
 
 @njit(cache=True)
@@ -71,7 +73,7 @@ def insert_edges(codes, arities, kind, iss, pairs, start, parents, npar, phash, 
                  max_parents, forbidden, pos, node_at, heads, arcs, meta, mark, work, cfg,
                  counts, tmp, cache, counters):
     """Walk the sorted edge dump once: add each pair in the direction that raises the
-    current score more, if it does, fits ``max_parents``, is not forbidden and closes no
+    current score more (a tie within rounding: first to second), if it does, fits ``max_parents``, is not forbidden and closes no
     cycle. The arc pool must have a free row per pair. Starts at pair ``start``; returns
     (arcs added, pair reached), stopping early before an addition that would overflow the
     parent table so the caller can widen it and resume."""
@@ -89,7 +91,9 @@ def insert_edges(codes, arities, kind, iss, pairs, start, parents, npar, phash, 
                 continue
             new = _rs._score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash,
                                   tmp, cfg, counts, cache, counters)
-            if new - node_score[v] > best:
+            # the second direction wins only by more than rounding: a score-equivalent
+            # tie goes to the pair's first node as parent
+            if new - node_score[v] > best + (TIE * max(1.0, abs(new)) if src >= 0 else 0.0):
                 best, src, dst = new - node_score[v], u, v
         if src < 0:
             continue

@@ -11,10 +11,11 @@ logger = logging.getLogger("bnfs")
 
 
 def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset],
-           learning: dict) -> PDAG:
+           learning: dict, order=None) -> PDAG:
     """Orient unshielded colliders ``x -> z <- y`` (z not in the separating set of x and y,
     visited in index order; an arc already pointing the other way wins), then apply Meek's
-    rules 1-3 until nothing changes.
+    rules 1-3 until nothing changes. The PDAG lists its nodes in ``order`` (default:
+    ``names``), the order of the user's columns.
 
     This is not bnlearn's orientation: bnlearn applies v-structures in p-value order and
     drops a conflicting v-structure whole, so graphs can differ where colliders conflict.
@@ -24,7 +25,7 @@ def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset]
     C. Meek, "Causal inference and causal explanation with background knowledge", UAI 1995.
     """
     n = len(names)
-    pdag = PDAG(names, edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
+    pdag = PDAG(names if order is None else order, edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
                 learning=learning)
     for z in range(n):
         for x, y in itertools.combinations(sorted(adjacency[z]), 2):

@@ -9,36 +9,24 @@ Every learner takes data (or a :class:`~bnfs.citests.CITest` / d-separation orac
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import time
 from collections.abc import Callable
 
 from tqdm.auto import tqdm
 
-from bnfs._validate import check_float, check_int, check_seed
+from bnfs._validate import check_float, check_seed
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._orient import orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
+from bnfs.constraint._sets import cond_size as _cond_size
+from bnfs.constraint._sets import subsets as _subsets
+from bnfs.constraint._sets import target_index as _target
 from bnfs.graph import PDAG
 
 __all__ = ["grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb", "hiton_pc",
            "hiton_mb", "mmpc", "mmmb", "pcmb", "local_structure", "grow_shrink", "iamb",
            "inter_iamb", "fast_iamb"]
-
-
-def _target(tester, target) -> int:
-    try:
-        return tester.index(target)
-    except ValueError:
-        raise ValueError(f"target {target!r} is not a variable of the data") from None
-
-
-def _subsets(pool, max_size):
-    pool = sorted(pool)
-    top = len(pool) if max_size is None else min(max_size, len(pool))
-    for size in range(top + 1):
-        yield from itertools.combinations(pool, size)
 
 
 def _strength(result) -> tuple[float, float]:
@@ -266,8 +254,7 @@ def _spouses(tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]],
 def _local(fn, data, target, test, alpha, test_options):
     tester = make_test(data, test, alpha, **test_options)
     t = _target(tester, target)
-    found = fn(tester, t)
-    return [tester.names[i] for i in sorted(found)]
+    return tester.in_column_order(tester.names[i] for i in fn(tester, t))
 
 
 def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
@@ -491,10 +478,6 @@ def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
                   data, target, test, alpha, test_options)
 
 
-def _cond_size(max_cond_size):
-    return check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
-
-
 def _blanket_through_pc(tester, t: int, pc: Callable, max_cond_size) -> list[int]:
     sepsets: dict[int, tuple] = {}
     members = pc(tester, t, max_cond_size, sepsets)
@@ -566,7 +549,8 @@ def local_structure(data, target: str, method: str = "hiton", test: TestName = "
     learning = {"algorithm": "local_structure", "method": method, "target": target,
                 "test": tester.test, "alpha": tester.alpha,
                 "arguments": {"max_cond_size": max_cond_size, **test_options}}
-    pdag = orient([tester.names[v] for v in members], adjacency, pair_sepsets, learning)
+    pdag = orient([tester.names[v] for v in members], adjacency, pair_sepsets, learning,
+                  tester.in_column_order(tester.names[v] for v in members))
     pdag.learning["n_tests"] = tester.n_tests
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
@@ -615,7 +599,7 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
                 "arguments": {"max_cond_size": max_cond_size, **(arguments or {}),
                               **test_options},
                 "n_tests": tester.n_tests, "n_jobs": n_jobs}
-    pdag = orient(tester.names, adjacency, sepsets, learning)
+    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 

@@ -118,7 +118,7 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
                 "arguments": {"max_cond_size": max_cond_size, **test_options},
                 "n_tests": tester.n_tests, "max_level": level - 1, "n_jobs": n_jobs,
                 "seconds": time.perf_counter() - started}
-    pdag = orient(names, adjacency, sepsets, learning)
+    pdag = orient(names, adjacency, sepsets, learning, tester.column_order)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 

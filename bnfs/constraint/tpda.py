@@ -152,7 +152,7 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
                 "n_tests": tester.n_tests, "draft_edges": n_draft,
                 "thickened_edges": n_thick, "final_edges": graph.n_edges}
     adjacency = [set(a) for a in graph.adjacency]
-    pdag = orient(tester.names, adjacency, sepsets, learning)
+    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 

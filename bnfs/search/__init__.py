@@ -1,10 +1,11 @@
 """Score-based structure learning: hill climbing and its restricted variants."""
 
+from bnfs.search.automatic import learn
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
-from bnfs.search.hybrid import mmhc, rsmax2
+from bnfs.search.hybrid import h2pc, mmhc, rsmax2
 from bnfs.search.post_process import post_process
 from bnfs.search.screen_based import screen_based
 from bnfs.search.sparse_candidate import sparse_candidate
 
 __all__ = ["hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "post_process",
-           "rsmax2", "mmhc"]
+           "rsmax2", "mmhc", "h2pc", "learn"]

@@ -13,11 +13,11 @@ from bnfs.graph import DAG
 from bnfs.scores import ScoreName
 from bnfs.search.hill_climbing import hill_climbing
 
-__all__ = ["rsmax2", "mmhc"]
+__all__ = ["rsmax2", "mmhc", "h2pc"]
 
 #: restrict phases: parents-and-children learners run per node (their tests shared through
 #: one CITest cache) and whole-network constraint-based learners
-LOCAL_RESTRICT = ("mmpc", "hiton_pc")
+LOCAL_RESTRICT = ("mmpc", "hiton_pc", "hpc")
 NETWORK_RESTRICT = ("pc_stable", "grow_shrink", "iamb", "inter_iamb", "fast_iamb", "tpda")
 MAXIMIZE = ("hc", "tabu")
 
@@ -35,11 +35,12 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
     ----------
     data : Dataset, DataFrame, array with names or file path (discrete)
     restrict : str, default "mmpc"
-        ``"mmpc"`` or ``"hiton_pc"``: the parents and children of every node (with the
+        ``"mmpc"``, ``"hiton_pc"`` or ``"hpc"``: the parents and children of every node (with the
         symmetry correction; one test cache serves all nodes, so a test two searches need
         is computed once), adjacent when each is in the other's set; or a network learner
         (``"pc_stable"``, ``"grow_shrink"``, ``"iamb"``, ``"inter_iamb"``, ``"fast_iamb"``,
-        ``"tpda"``), adjacent as in its result.
+        ``"tpda"``), adjacent as in its result. The restrict phase sees the columns sorted
+        by name, so its skeleton (and the result) does not depend on the column order.
     maximize : {"hc", "tabu"}
         :func:`bnfs.hill_climbing` or :func:`bnfs.tabu_search` (``tabu`` its list length).
     test, alpha, max_cond_size
@@ -80,12 +81,13 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
     data = as_dataset(data)
     data.require_discrete("rsmax2")
     alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
-    tester = CITest(data, test or ("mi_threshold" if restrict == "tpda" else "g2"), alpha)
-    names = tester.names
+    names = data.discrete_names
+    tester = CITest(data.select(sorted(names)),
+                    test or ("mi_threshold" if restrict == "tpda" else "g2"), alpha)
     if restrict in LOCAL_RESTRICT:
         learner = getattr(constraint, restrict)
-        found = {v: set(learner(tester, v, max_cond_size=max_cond_size)) for v in names}
-        adjacent = {frozenset((u, v)) for v in names for u in found[v] if v in found[u]}
+        found = {v: set(learner(tester, v, max_cond_size=max_cond_size)) for v in tester.names}
+        adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
     else:
         options = {"max_cond_size": max_cond_size, "progress": False}
         if restrict != "tpda":
@@ -126,4 +128,26 @@ def mmhc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName =
                  max_parents=max_parents, iss=iss, scan_order=scan_order, progress=progress,
                  n_jobs=n_jobs)
     dag.learning["algorithm"] = "mmhc"
+    return dag
+
+
+def h2pc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName = "bic",
+         max_cond_size: int | None = None, blacklist=None, whitelist=None,
+         max_parents: int | None = None, iss: float = 1.0, scan_order: str = "names",
+         progress: bool | None = None, n_jobs: int | None = None) -> DAG:
+    """Hybrid HPC (Gasse, Aussem & Elghazel 2014; bnlearn's ``h2pc``): HPC restricts
+    (:func:`bnfs.constraint.hpc`, whose one difference from bnlearn's is documented there),
+    hill climbing maximises. The arguments are :func:`rsmax2`'s.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> h2pc(datasets.sample("asia", 2000, seed=0)).learning["restrict"]
+    'hpc'
+    """
+    dag = rsmax2(data, "hpc", "hc", test=test, alpha=alpha, score=score,
+                 max_cond_size=max_cond_size, blacklist=blacklist, whitelist=whitelist,
+                 max_parents=max_parents, iss=iss, scan_order=scan_order, progress=progress,
+                 n_jobs=n_jobs)
+    dag.learning["algorithm"] = "h2pc"
     return dag

@@ -31,7 +31,9 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     n = state.n
     forbidden, fixed = state.arc_dicts()
     arc_slot = np.full(state.parents.shape, -1, dtype=np.int64)
-    pairs = [(int(u), v) for v in range(n) for u in state.current_parents(v)]
+    rank = state.rank  # arcs listed in scan order: a drawn slot is the same arc for any
+    pairs = [(int(u), int(v)) for v in state.by_node  # order of the columns
+             for u in sorted(state.current_parents(v), key=lambda u: rank[u])]
     n_arcs = len(pairs)
     arc_list = np.array(pairs, dtype=np.int64).reshape(-1, 2)
     for i, (u, v) in enumerate(pairs):
@@ -56,7 +58,7 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
                 state.phash, state.node_score, state.max_parents, forbidden, fixed, order.pos,
                 order.node_at, order.heads, order.arcs, order.meta, order.mark, order.work,
                 state.cfg, state.counts, state.tmp, state.cache, state.counters, arc_list,
-                arc_slot, n_arcs, chunk, p_add, p_remove, rng_state)
+                arc_slot, n_arcs, chunk, p_add, p_remove, rng_state, state.by_node)
             if ran < chunk:  # a node needs more parent slots: widen and go on
                 state.widen()
                 slots = np.full(state.parents.shape, -1, dtype=np.int64)

@@ -130,6 +130,10 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
 
     state.set_candidates([np.zeros(0, dtype=np.int64)] * state.n)
     rows, cols, together, on, screened = co_occurrence(data, theta)
+    # each pair (first, second) in scan order, so gains and ties do not depend on the
+    # order of the columns
+    swap = state.rank[rows] > state.rank[cols]
+    rows, cols = np.where(swap, cols, rows), np.where(swap, rows, cols)
     pairs = np.column_stack([rows, cols]).astype(np.int64)
     gains = np.empty((pairs.shape[0], 2))
     if pairs.shape[0] and (state.arities == 2).all():
@@ -142,7 +146,7 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     best = gains.max(axis=1) if pairs.shape[0] else np.zeros(0)
     positive = best > 1e-9
     pairs, best = pairs[positive], best[positive]
-    order = np.lexsort((pairs[:, 1], pairs[:, 0], -best))
+    order = np.lexsort((state.rank[pairs[:, 1]], state.rank[pairs[:, 0]], -best))
     dump = np.ascontiguousarray(pairs[order])
 
     pk = state.order

@@ -14,13 +14,13 @@ __all__ = ["MarkovBlanketSelector"]
 
 #: learners that return a whole network (DAG or PDAG)
 NETWORK_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
-                    "mmhc", "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb",
+                    "mmhc", "h2pc", "learn", "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb",
                     "fast_iamb")
 #: local learners that return the blanket of the target
 BLANKET_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
                     "hiton_mb", "mmmb", "pcmb")
 #: local learners that return the parents and children of the target
-PC_LEARNERS = ("hiton_pc", "mmpc")
+PC_LEARNERS = ("hiton_pc", "mmpc", "hpc")
 
 
 class MarkovBlanketSelector(DiscreteSelector):
@@ -36,10 +36,10 @@ class MarkovBlanketSelector(DiscreteSelector):
     ----------
     learner : str, default "hill_climbing"
         A network learner (``"hill_climbing"``, ``"tabu_search"``, ``"sparse_candidate"``,
-        ``"screen_based"``, ``"mmhc"``, ``"pc_stable"``, ``"tpda"``, ``"grow_shrink"``, ``"iamb"``,
+        ``"screen_based"``, ``"mmhc"``, ``"h2pc"``, ``"learn"``, ``"pc_stable"``, ``"tpda"``, ``"grow_shrink"``, ``"iamb"``,
         ``"inter_iamb"``, ``"fast_iamb"``) or a local one (``"grow_shrink_mb"``,
         ``"iamb_mb"``, ``"inter_iamb_mb"``, ``"fast_iamb_mb"``, ``"kiamb_mb"``,
-        ``"hiton_mb"``, ``"mmmb"``, ``"pcmb"``; ``"hiton_pc"`` and ``"mmpc"`` find
+        ``"hiton_mb"``, ``"mmmb"``, ``"pcmb"``; ``"hiton_pc"``, ``"mmpc"`` and ``"hpc"`` find
         parents and children only).
     learner_options : dict, optional
         Keyword arguments of the learner, e.g. ``{"score": "bde", "max_parents": 5}`` or

@@ -1,0 +1,217 @@
+"""``bnfs.learn``: the learner to call when unsure. Candidate learners are compared by
+cross-validated log-likelihood (bnlearn's ``bn.cv`` with its "logl" loss: each learner runs
+on the training folds, its structure is scored on the held-out fold), and the winner runs on
+all the data."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from bnfs._checkpoint import Checkpoint, fingerprint
+from bnfs._data import as_dataset
+from bnfs._validate import arc_list, check_float, check_int
+from bnfs.graph import DAG
+from bnfs.metrics import log_likelihood
+from bnfs.parallel import check_n_jobs
+from bnfs.scores import ScoreName
+from bnfs.search.hill_climbing import hill_climbing, tabu_search
+from bnfs.search.hybrid import rsmax2
+
+__all__ = ["learn", "CANDIDATES"]
+
+#: candidate name -> (what it runs, its keyword arguments)
+CANDIDATES = {
+    "tabu": ("tabu_search", {}),
+    "hc": ("hill_climbing", {}),
+    "mmpc_tabu": ("rsmax2", {"restrict": "mmpc", "maximize": "tabu"}),
+    "pc_tabu": ("rsmax2", {"restrict": "pc_stable", "maximize": "tabu"}),
+    "mmhc": ("rsmax2", {"restrict": "mmpc", "maximize": "hc"}),
+    "h2pc": ("rsmax2", {"restrict": "hpc", "maximize": "hc"}),
+}
+DEFAULT_CANDIDATES = ("tabu", "mmpc_tabu", "pc_tabu")
+
+
+def _run(candidate: str, data, options: dict) -> DAG:
+    kind, extra = CANDIDATES[candidate]
+    if kind == "rsmax2":
+        return rsmax2(data, **extra, **options, progress=False)
+    search = tabu_search if kind == "tabu_search" else hill_climbing
+    return search(data, **options, progress=False)
+
+
+def _fold(candidate: str, data, train_rows, test_rows, options: dict, iss: float):
+    """Learn on the training rows, score on the held-out rows: (log-likelihood per row,
+    arcs, seconds)."""
+    started = time.perf_counter()
+    train = data.take(train_rows)
+    dag = _run(candidate, train, options)
+    value = log_likelihood(dag, train, data.take(test_rows), iss=iss)
+    return value, dag.n_arcs, time.perf_counter() - started
+
+
+def _check_candidates(candidates) -> tuple[str, ...]:
+    if candidates is None:
+        return DEFAULT_CANDIDATES
+    if isinstance(candidates, str):
+        candidates = [candidates]
+    try:
+        candidates = tuple(candidates)
+    except TypeError:
+        raise TypeError(f"candidates must be a list of learner names, got {candidates!r}") \
+            from None
+    unknown = [c for c in candidates if not isinstance(c, str) or c not in CANDIDATES]
+    if unknown or not candidates:
+        raise ValueError(f"candidates must be a non-empty list of {list(CANDIDATES)}, got "
+                         f"{list(candidates)!r}")
+    if len(set(candidates)) != len(candidates):
+        raise ValueError(f"candidates has repeated names: {list(candidates)!r}")
+    return candidates
+
+
+def learn(data, *, score: ScoreName = "bic", candidates=None, folds: int = 3,
+          one_se: bool = True, iss: float = 1.0, max_parents: int | None = None,
+          blacklist=None, whitelist=None, seed: int | None = 0, max_time: float | None = None,
+          n_jobs: int | None = None, progress: bool | None = None, checkpoint=None) -> DAG:
+    """The network to use when unsure which learner suits the data.
+
+    Every candidate learner runs on ``folds``-1 folds of the rows and its structure (with
+    parameters estimated on those folds) is scored by the log-likelihood of the held-out
+    fold (:func:`bnfs.metrics.log_likelihood`); the candidate with the best mean wins and
+    runs on all the rows. With ``one_se`` the winner is the candidate with the fewest arcs
+    whose mean is within one standard error of the best (Breiman's one-standard-error rule):
+    a simpler network the data cannot tell apart from the best is preferred.
+
+    Held-out likelihood rewards a network that predicts new rows, which training BIC alone
+    cannot judge across learners (it favours the score-based ones by construction). It does
+    not measure closeness to a true network: ``benchmarks/quality.py`` reports both.
+
+    Parameters
+    ----------
+    data : Dataset, DataFrame, array with names or file path (discrete)
+    score : str, default "bic"
+        The score every candidate maximises (see :func:`bnfs.hill_climbing`).
+    candidates : list of str, optional
+        From ``"tabu"`` (:func:`bnfs.tabu_search`), ``"hc"`` (:func:`bnfs.hill_climbing`),
+        ``"mmpc_tabu"`` and ``"pc_tabu"`` (:func:`bnfs.rsmax2` with MMPC or PC-stable
+        restricting tabu search), ``"mmhc"`` and ``"h2pc"``. Default: tabu and the two
+        restricted tabu searches (hill climbing is tabu search stopped early).
+    folds : int >= 2, default 3
+        Cross-validation folds (bnlearn's ``bn.cv`` uses 10: slower, a little less noisy).
+    one_se : bool, default True
+    iss : float, default 1.0
+        Imaginary sample size of the held-out predictive distributions (and of BDeu).
+    max_parents, blacklist, whitelist
+        As :func:`bnfs.hill_climbing`; every candidate honours them.
+    seed : int, optional
+        Assigns rows to folds; the same seed gives the same result, for any ``n_jobs``.
+    max_time : float, optional
+        Seconds for the comparison: fold runs not started when it is spent are skipped and
+        candidates missing a fold drop out (the first candidate is always compared). The
+        final run on all the rows is not cut short.
+    n_jobs : int, optional
+        joblib workers for the fold runs (-1: every core).
+    progress : bool, optional
+    checkpoint : str or path, optional
+        File the finished fold runs are saved to; calling again with the same data and
+        arguments skips them.
+
+    Returns
+    -------
+    DAG
+        The winner's network on all the rows. ``learning`` has its own provenance plus
+        ``algorithm`` ("learn"), ``chosen``, ``criterion``, ``folds``, ``reason`` and
+        ``candidates``: per candidate the held-out log-likelihood per row of each fold,
+        their mean and standard error, the mean number of arcs and the seconds.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> dag = learn(datasets.sample("asia", 2000, seed=0))
+    >>> dag.learning["algorithm"], dag.learning["chosen"] in dag.learning["candidates"]
+    ('learn', True)
+    """
+    started = time.perf_counter()
+    data = as_dataset(data)
+    data.require_discrete("learn")
+    candidates = _check_candidates(candidates)
+    folds = check_int(folds, "folds", 2)
+    if folds > data.n_rows:
+        raise ValueError(f"folds ({folds}) must not exceed the number of rows ({data.n_rows})")
+    if not isinstance(one_se, bool):
+        raise TypeError(f"one_se must be True or False, got {one_se!r}")
+    iss = check_float(iss, "iss", 0.0, low_open=True)
+    max_time = None if max_time is None else check_float(max_time, "max_time", 0.0)
+    names = data.discrete_names
+    options = {"score": score, "iss": iss, "max_parents": max_parents,
+               "blacklist": arc_list(blacklist, "blacklist", names),
+               "whitelist": arc_list(whitelist, "whitelist", names)}
+    n_jobs = check_n_jobs(n_jobs)
+    rng = np.random.default_rng(seed)
+    assignment = rng.permutation(data.n_rows) % folds
+    tasks = [(c, k) for c in candidates for k in range(folds)]
+    found: dict[str, list] = {}
+    store = None
+    if checkpoint is not None:
+        store = Checkpoint(checkpoint, "learn", fingerprint(
+            data, candidates=candidates, folds=folds, seed=seed, iss=iss,
+            options={**options, "blacklist": sorted(options["blacklist"]),
+                     "whitelist": sorted(options["whitelist"])}))
+        saved = store.load() or {}
+        found = {key: value for key, value in saved.get("folds", {}).items()
+                 if key in {f"{c}/{k}" for c, k in tasks}}
+    todo = [(c, k) for c, k in tasks if f"{c}/{k}" not in found]
+    deadline = None if max_time is None else started + max_time
+    skipped: list[str] = []
+    disable = None if progress is None else not progress
+    with tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc="learn", unit=" folds",
+              disable=disable, leave=False) as bar:
+        batch = max(1, n_jobs)
+        for start in range(0, len(todo), batch):
+            chunk = todo[start:start + batch]
+            if deadline is not None and time.perf_counter() >= deadline:
+                chunk = [t for t in chunk if t[0] == candidates[0]]
+                skipped += [f"{c}/{k}" for c, k in todo[start:start + batch]
+                            if c != candidates[0]]
+                if not chunk:
+                    continue
+            results = Parallel(n_jobs=min(n_jobs, len(chunk)))(
+                delayed(_fold)(c, data, np.flatnonzero(assignment != k),
+                               np.flatnonzero(assignment == k), options, iss) for c, k in chunk)
+            for (c, k), result in zip(chunk, results):
+                found[f"{c}/{k}"] = list(result)
+            if store is not None:
+                store.save({"folds": found})
+            bar.update(len(chunk))
+    summary = {}
+    for c in candidates:
+        runs = [found.get(f"{c}/{k}") for k in range(folds)]
+        if any(r is None for r in runs):
+            continue
+        values = [r[0] for r in runs]
+        summary[c] = {"log_likelihood": values, "mean": float(np.mean(values)),
+                      "se": float(np.std(values, ddof=1) / math.sqrt(folds)),
+                      "arcs": float(np.mean([r[1] for r in runs])),
+                      "seconds": float(sum(r[2] for r in runs))}
+    best = max(summary, key=lambda c: summary[c]["mean"])
+    chosen, reason = best, "highest mean held-out log-likelihood"
+    if one_se:
+        floor = summary[best]["mean"] - summary[best]["se"]
+        close = [c for c in summary if summary[c]["mean"] >= floor]
+        simplest = min(close, key=lambda c: (summary[c]["arcs"], candidates.index(c)))
+        if simplest != best:
+            chosen = simplest
+            reason = (f"fewest arcs within one standard error of the best ({best}: "
+                      f"{summary[best]['mean']:.4f} +/- {summary[best]['se']:.4f})")
+    dag = _run(chosen, data, options)
+    own = dict(dag.learning)
+    dag.learning.update({
+        "algorithm": "learn", "learner": own.get("algorithm"), "chosen": chosen,
+        "criterion": "held-out log-likelihood per row", "folds": folds, "seed": seed,
+        "one_se": one_se, "reason": reason, "candidates": summary, "skipped": skipped,
+        "seconds": time.perf_counter() - started})
+    return dag

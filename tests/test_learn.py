@@ -1,0 +1,125 @@
+"""bnfs.learn: candidates compared by held-out log-likelihood, the winner run on all rows;
+and the held-out log-likelihood itself."""
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnfs
+from bnfs import DAG, as_dataset, datasets
+from bnfs.metrics import log_likelihood
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return datasets.sample("asia", 3000, seed=7)
+
+
+def _direct_log_likelihood(dag, train: pd.DataFrame, test: pd.DataFrame, levels, iss=1.0):
+    """The BDeu predictive, counted with pandas (no shared code with bnfs)."""
+    total = 0.0
+    for v in dag.nodes:
+        parents = list(dag.parents(v))
+        r = len(levels[v])
+        q = math.prod(len(levels[u]) for u in parents)
+        a = iss / (q * r)
+        for _, row in test.iterrows():
+            match = np.ones(len(train), bool)
+            for u in parents:
+                match &= (train[u] == row[u]).to_numpy()
+            n_j = match.sum()
+            n_jk = (match & (train[v] == row[v]).to_numpy()).sum()
+            total += math.log((n_jk + a) / (n_j + a * r))
+    return total / len(test)
+
+
+def test_log_likelihood_is_the_bdeu_predictive(asia):
+    data = as_dataset(asia.iloc[:400])
+    train, test = data.take(np.arange(300)), data.take(np.arange(300, 400))
+    dag = datasets.network("asia")
+    levels = {v: data.states[v] for v in data.names}
+    frame = asia.iloc[:400].astype(str)
+    expected = _direct_log_likelihood(dag, frame.iloc[:300], frame.iloc[300:], levels, iss=2.0)
+    assert log_likelihood(dag, train, test, iss=2.0) == pytest.approx(expected, rel=1e-12)
+    assert log_likelihood(dag, train, test) > log_likelihood(DAG(data.names), train, test)
+
+
+def test_log_likelihood_refuses_mismatched_data(asia):
+    data = as_dataset(asia)
+    with pytest.raises(TypeError, match="train must be a discrete Dataset"):
+        log_likelihood(datasets.network("asia"), asia)
+    with pytest.raises(ValueError, match="same columns and levels"):
+        log_likelihood(datasets.network("asia"), data, as_dataset(asia[list(asia.columns)[::-1]]))
+    with pytest.raises(ValueError, match="nodes must be the data's columns"):
+        log_likelihood(DAG(["a", "b"]), data, data)
+    assert log_likelihood(DAG(data.names), data) < 0  # test defaults to train
+
+
+def test_learn_records_the_comparison_and_returns_the_winner(asia):
+    dag = bnfs.learn(asia, candidates=["hc", "mmhc", "tabu"], folds=3, seed=1)
+    learning = dag.learning
+    assert learning["algorithm"] == "learn" and learning["folds"] == 3
+    summary = learning["candidates"]
+    assert set(summary) == {"hc", "mmhc", "tabu"}
+    for found in summary.values():
+        assert len(found["log_likelihood"]) == 3
+        assert found["mean"] == pytest.approx(np.mean(found["log_likelihood"]))
+        assert found["se"] >= 0 and found["arcs"] > 0
+    best = max(summary, key=lambda c: summary[c]["mean"])
+    chosen = learning["chosen"]
+    assert summary[chosen]["mean"] >= summary[best]["mean"] - summary[best]["se"]
+    assert summary[chosen]["arcs"] <= summary[best]["arcs"]
+    again = {"hc": bnfs.hill_climbing, "mmhc": bnfs.mmhc, "tabu": bnfs.tabu_search}[chosen]
+    assert set(dag.arcs) == set(again(asia, progress=False).arcs)
+    plain = bnfs.learn(asia, candidates=["hc", "mmhc", "tabu"], folds=3, seed=1, one_se=False)
+    assert plain.learning["chosen"] == best
+
+
+def test_learn_is_deterministic_and_n_jobs_does_not_matter(asia):
+    first = bnfs.learn(asia, candidates=["hc", "mmhc"], folds=2, seed=3)
+    again = bnfs.learn(asia, candidates=["hc", "mmhc"], folds=2, seed=3, n_jobs=2)
+    assert first == again
+    for c, found in first.learning["candidates"].items():  # all but the seconds
+        assert found["log_likelihood"] == again.learning["candidates"][c]["log_likelihood"]
+        assert found["arcs"] == again.learning["candidates"][c]["arcs"]
+
+
+def test_learn_keeps_knowledge_and_resumes_from_a_checkpoint(asia, tmp_path):
+    white, black = [("asia", "dysp")], [("either", "xray")]
+    path = tmp_path / "learn.json"
+    dag = bnfs.learn(asia, candidates=["hc", "pc_tabu"], folds=2, whitelist=white,
+                     blacklist=black, max_parents=2, checkpoint=path)
+    assert ("asia", "dysp") in dag.arcs and ("either", "xray") not in dag.arcs
+    assert max(len(dag.parents(v)) for v in dag.nodes) <= 2 and path.exists()
+    again = bnfs.learn(asia, candidates=["hc", "pc_tabu"], folds=2, whitelist=white,
+                       blacklist=black, max_parents=2, checkpoint=path)
+    assert again.learning["candidates"] == dag.learning["candidates"]  # read back, not rerun
+    with pytest.raises(ValueError, match="checkpoint"):  # other arguments: refused
+        bnfs.learn(asia, candidates=["hc", "pc_tabu"], folds=3, checkpoint=path)
+
+
+def test_a_spent_budget_keeps_the_first_candidate(asia):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dag = bnfs.learn(asia, candidates=["hc", "tabu"], folds=2, max_time=0)
+    assert dag.learning["chosen"] == "hc" and set(dag.learning["candidates"]) == {"hc"}
+    assert dag.learning["skipped"] == ["tabu/0", "tabu/1"]
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"candidates": ["magic"]}, ValueError, "candidates must be"),
+    ({"candidates": []}, ValueError, "candidates must be"),
+    ({"candidates": ["hc", "hc"]}, ValueError, "repeated"),
+    ({"candidates": 3}, TypeError, "candidates must be a list"),
+    ({"folds": 1}, ValueError, "folds"),
+    ({"one_se": "yes"}, TypeError, "one_se"),
+    ({"max_time": -1}, ValueError, "max_time"),
+    ({"blacklist": [("asia", "nowhere")]}, ValueError, "nowhere"),
+])
+def test_bad_arguments_are_refused_by_name(asia, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        bnfs.learn(asia, **kwargs)
+    assert list(asia.columns) == list(datasets.sample("asia", 10, seed=7).columns)
