@@ -2,8 +2,8 @@
 
 For each network, rows and seed: rows sampled from pgmpy's shipped network, columns shuffled
 (no learner profits from a topological column order, and bnfs's default tie order must not
-care). Learners: bnfs ``hill_climbing`` and ``tabu_search`` (default: ties by node name), ``mmhc``
-and ``rsmax2`` (PC-stable restricting tabu),
+care). Learners: bnfs ``learn`` (the automatic choice), ``hill_climbing`` and ``tabu_search``
+(default: ties by node name), ``mmhc``, ``h2pc`` and ``rsmax2`` (PC-stable restricting tabu),
 R bnlearn's hc, tabu, mmhc and h2pc (bnlearn-port, its C sources), pyAgrum's greedy hill
 climbing and tabu list (one thread, BIC) and causal-learn's PC-stable (G^2, alpha 0.01).
 Printed per case: BIC of the result (one scorer, bnfs's, equal to bnlearn's; a PDAG is
@@ -31,7 +31,7 @@ from bnfs import datasets
 from bnfs.metrics import skeleton_scores
 from bnfs.scores import Scorer
 
-NETWORKS = ["asia", "child", "insurance", "alarm", "hailfinder", "win95pts", "andes", "diabetes"]
+NETWORKS = ["asia", "child", "insurance", "alarm", "hailfinder", "win95pts", "andes", "pigs"]
 
 
 def sample(name: str, rows: int, seed: int) -> tuple[pd.DataFrame, bnfs.DAG]:
@@ -111,9 +111,11 @@ def _causallearn_pc(frame):
 
 
 def learners() -> dict:
-    out = {"bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
+    out = {"bnfs learn": lambda f: bnfs.learn(f, progress=False),
+           "bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
            "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
            "bnfs mmhc": lambda f: bnfs.mmhc(f),
+           "bnfs h2pc": lambda f: bnfs.h2pc(f),
            "bnfs pc_stable+tabu": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu")}
     try:
         import pybnlearn  # noqa: F401
@@ -146,9 +148,14 @@ def main(argv=None) -> None:
     parser.add_argument("--networks", nargs="+", default=NETWORKS)
     parser.add_argument("--rows", nargs="+", type=int, default=[1000, 5000])
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--learners", nargs="+", default=None,
+                        help="run only the learners whose label contains one of these")
     args = parser.parse_args(argv)
-    table = learners()
+    table = {label: learn for label, learn in learners().items()
+             if args.learners is None or any(part in label for part in args.learners)}
     shds: dict[str, list[int]] = defaultdict(list)
+    by_network: dict[tuple[str, str], list[int]] = defaultdict(list)
+    seconds_of: dict[tuple[str, str], float] = defaultdict(float)
     print(f"{'case':<22}{'learner':<20}{'BIC':>14}{'SHD':>6}{'skel F1':>9}{'seconds':>9}")
     for name in args.networks:
         for rows in args.rows:
@@ -165,14 +172,35 @@ def main(argv=None) -> None:
                         continue
                     shd = bnfs.shd(graph, truth)
                     shds[label].append(shd)
+                    by_network[name, label].append(shd)
+                    seconds_of[case, label] = seconds
                     f1 = skeleton_scores(graph, truth)["f1"]
                     print(f"{case:<22}{label:<20}{bic(scorer, graph):>14.1f}{shd:>6}"
                           f"{f1:>9.3f}{seconds:>9.3f}", flush=True)
-    base = np.mean(shds["bnfs hill_climbing"])
+    base = np.mean(shds.get("bnfs hill_climbing", [np.nan]))
     print(f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}")
     for label, values in shds.items():
         mean = np.mean(values)
         print(f"{label:<20}{len(values):>6}{mean:>10.1f}{mean / base:>11.2f}x")
+    peers = [label for label in shds if not label.startswith("bnfs")]
+    if "bnfs learn" in shds and peers:
+        print(f"\n{'network':<12}{'bnfs learn':>11}{'best peer':>11}  peer")
+        wins = 0
+        for name in args.networks:
+            mine = by_network.get((name, "bnfs learn"))
+            theirs = {p: np.mean(by_network[name, p]) for p in peers if by_network.get((name, p))}
+            if not mine or not theirs:
+                continue
+            peer = min(theirs, key=theirs.get)
+            wins += np.mean(mine) <= theirs[peer]
+            print(f"{name:<12}{np.mean(mine):>11.1f}{theirs[peer]:>11.1f}  {peer}")
+        print(f"bnfs learn <= the best peer on {wins} networks")
+        cases = {case for case, label in seconds_of if label == "bnfs learn"}
+        ratios = [seconds_of[c, "bnfs learn"] / seconds_of[c, "bnlearn hc"]
+                  for c in sorted(cases) if (c, "bnlearn hc") in seconds_of]
+        if ratios:
+            print(f"bnfs learn seconds / bnlearn hc seconds: median {np.median(ratios):.2f}, "
+                  f"range {min(ratios):.2f}-{max(ratios):.2f}")
 
 
 if __name__ == "__main__":
