@@ -25,10 +25,10 @@ from bnfs.scores import counts_scratch_size
 
 __all__ = ["CITest", "DSeparation", "CIResult", "make_test", "TESTS"]
 
-TESTS = ("g2", "mi", "x2", "mi_threshold", "fisher_z")
+TESTS = ("g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z")
 #: keyword options of :class:`CITest` beyond ``test`` and ``alpha``
 TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
-TestName = Literal["g2", "mi", "x2", "mi_threshold", "fisher_z"]
+TestName = Literal["g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"]
 
 
 @dataclass(frozen=True)
@@ -116,8 +116,12 @@ class CITest(_Tester):
     Parameters
     ----------
     data : Dataset or anything :class:`~bnfs.Dataset` takes
-    test : {"g2", "mi", "x2", "mi_threshold", "fisher_z"}
-        ``"fisher_z"`` needs continuous data, the others discrete data.
+    test : {"g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"}
+        ``"fisher_z"`` needs continuous data, the others discrete data. ``"mi_adf"`` and
+        ``"x2_adf"`` are bnlearn's tests of those names, exactly (checked against
+        bnlearn-port): degrees of freedom adjusted as ``adjust_df`` does, and independence
+        (statistic 0, p-value 1) when the table has fewer than 5 rows per cell, where
+        the test has no power.
     alpha : float in (0, 1), default 0.05
         Significance level: independent when the p-value exceeds it.
     threshold : float, default 0.01
@@ -157,12 +161,12 @@ class CITest(_Tester):
         self.data = as_dataset(data)
         if not isinstance(test, str) or test not in TESTS:
             raise ValueError(f"test must be one of {list(TESTS)}, got {test!r}")
-        self.test = "g2" if test == "mi" else test
+        self.test = {"mi": "g2", "mi_adf": "g2_adf"}.get(test, test)
         self.alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
         if self.alpha >= 1.0:
             raise ValueError(f"alpha must be in (0, 1), got {alpha}")
         self.threshold = check_float(threshold, "threshold", 0.0)
-        self.adjust_df = bool(adjust_df)
+        self.adjust_df = bool(adjust_df) or self.test.endswith("_adf")
         self.min_rows_per_cell = check_float(min_rows_per_cell, "min_rows_per_cell", 0.0)
         if self.test == "fisher_z":
             if self.data.discrete_names:
@@ -205,12 +209,14 @@ class CITest(_Tester):
                 raise ValueError(f"fisher_z of {self.names[x]!r} and {self.names[y]!r} given "
                                  f"{[self.names[v] for v in z]} is undefined (p = {p})")
             return CIResult(stat, float(dof), p, p > self.alpha)
-        which = _k.X2 if self.test == "x2" else _k.G2
+        which = _k.X2 if self.test.startswith("x2") else _k.G2
         stat, df, cells = _k.discrete_statistic(self.data.codes, self.data.arities, x, y, zarr,
                                                 len(z), which, self.adjust_df, self._cfg,
                                                 self._counts)
         if self.min_rows_per_cell and n / cells < self.min_rows_per_cell:
             return CIResult(stat, df, float("nan"), False)
+        if self.test.endswith("_adf") and n < _k.ADF_ROWS_PER_CELL * cells:
+            return CIResult(0.0, df, 1.0, True)  # bnlearn: too few rows to have power
         p = float(special.chdtrc(df, stat))
         if self.test == "mi_threshold":
             mi = stat / (2 * n)

@@ -537,7 +537,8 @@ def _learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Arg
                           + (f"; local: {', '.join(local)}" if local else ""))
     learning.add_argument("--score", choices=("bic", "bde", "k2", "aic", "loglik"),
                           help="score of the score-based learners (default bic)")
-    learning.add_argument("--test", choices=("g2", "mi", "x2", "mi_threshold", "fisher_z"),
+    learning.add_argument("--test", choices=("g2", "mi", "x2", "mi_adf", "x2_adf",
+                                             "mi_threshold", "fisher_z"),
                           help="independence test of the constraint-based learners (default "
                                "g2; tpda: mi_threshold)")
     learning.add_argument("--alpha", type=_probability,

@@ -58,3 +58,46 @@ def test_options_are_bnlearns(algorithm, options):
     ours, theirs = _both(_sample("insurance", 2000), algorithm, score, scan_order="columns",
                          **options)
     assert ours == theirs, (sorted(ours - theirs), sorted(theirs - ours))
+
+
+@pytest.mark.parametrize("test", ["mi_adf", "x2_adf"])
+def test_adf_tests_are_bnlearns_power_rule_included(test):
+    """bnlearn's mi-adf / x2-adf: degrees of freedom over observed levels per stratum, and
+    independence (p = 1) below 5 rows per table cell."""
+    frame = datasets.sample("alarm", 500, seed=5).astype(str)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    factors = frame.astype("category")
+    ours = bnfs.CITest(frame, test)
+    rng = np.random.default_rng(0)
+    powerless = 0
+    for _ in range(60):
+        x, y, *z = rng.choice(frame.columns, size=int(rng.integers(2, 6)), replace=False)
+        result = ours(x, y, z)
+        theirs = pybnlearn.ci_test(factors, x, y, z or None, test=test.replace("_", "-"))
+        assert result.p_value == pytest.approx(theirs["p.value"], abs=1e-10), (x, y, z)
+        powerless += result.statistic == 0 and result.p_value == 1
+    assert 5 <= powerless <= 55  # both sides of the rule were exercised
+
+
+@pytest.mark.parametrize("name, rows", [("alarm", 1000), ("child", 500)])
+def test_pc_stable_skeleton_with_mi_adf_is_bnlearns(name, rows):
+    frame = datasets.sample(name, rows, seed=2).astype(str)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    ours = bnfs.pc_stable(frame, "mi_adf", alpha=0.05)
+    theirs = pybnlearn.pc_stable(frame[sorted(frame.columns)].astype("category"),
+                                 test="mi-adf", alpha=0.05)
+    assert {frozenset(p) for p in ours.arcs + ours.edges} == {
+        frozenset(arc) for arc in _bnlearn_arcs(theirs)}
+
+
+def test_one_way_mmpc_is_bnlearns_learn_nbr():
+    frame = datasets.sample("insurance", 1000, seed=3).astype(str)
+    frame = frame[sorted(c for c in frame.columns if frame[c].nunique() > 1)]
+    factors = frame.astype("category")
+    differs = 0
+    for node in frame.columns:
+        ours = bnfs.mmpc(frame, node, "mi", symmetry=False)
+        theirs = pybnlearn.learn_nbr(factors, node, method="mmpc", test="mi", alpha=0.05)
+        assert sorted(ours) == sorted(map(str, theirs)), node
+        differs += set(ours) != set(bnfs.mmpc(frame, node, "mi"))
+    assert differs > 0  # the symmetry correction does change some sets

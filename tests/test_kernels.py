@@ -184,7 +184,8 @@ def test_restricted_searches_and_random_post_processing(asia):
 
 @pytest.mark.parametrize("options", [
     {"test": "g2"}, {"test": "x2", "alpha": 0.01}, {"test": "mi_threshold", "threshold": 0.004},
-    {"test": "g2", "adjust_df": True}, {"test": "g2", "min_rows_per_cell": 5}])
+    {"test": "g2", "adjust_df": True}, {"test": "g2", "min_rows_per_cell": 5},
+    {"test": "mi_adf"}, {"test": "x2_adf", "alpha": 0.01}])
 def test_compiled_pc_levels_equal_the_python_path(options, monkeypatch):
     frame = datasets.sample("asia", 1000, seed=3)
     compiled = bnfs.pc_stable(frame, **options)

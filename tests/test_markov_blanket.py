@@ -130,3 +130,12 @@ def test_local_learner_errors():
         bnfs.iamb(frame, n_jobs=0)
     with pytest.raises(ValueError, match="rows_per_cell"):
         bnfs.fast_iamb_mb(frame, "either", rows_per_cell=-1)
+
+
+def test_one_way_mmpc_keeps_what_the_symmetry_correction_drops():
+    frame = datasets.sample("insurance", 1000, seed=3)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    for node in frame.columns[:8]:
+        assert set(bnfs.mmpc(frame, node)) <= set(bnfs.mmpc(frame, node, symmetry=False))
+    with pytest.raises(TypeError, match="symmetry must be True or False"):
+        bnfs.mmpc(frame, "Age", symmetry="no")

@@ -24,7 +24,11 @@ from bnfs._kernels import scores as _s
 
 G2, X2 = 0, 1
 # how a statistic becomes a decision (``decide``)
-BY_P_VALUE, BY_THRESHOLD = 0, 1
+#: how a statistic becomes a decision: p-value, mutual-information threshold, or p-value
+#: with bnlearn's power rule (mi-adf / x2-adf: independent below 5 rows per table cell)
+BY_P_VALUE, BY_THRESHOLD, BY_P_VALUE_WITH_POWER = 0, 1, 2
+#: rows per cell below which bnlearn's adf tests declare independence
+ADF_ROWS_PER_CELL = 5.0
 
 
 @njit(cache=True)
@@ -251,9 +255,12 @@ def chi2_sf(df, x):
 def decide(stat, df, cells, n, mode, alpha, threshold, min_rows_per_cell):
     """Whether a test counts as independent, as :class:`bnfs.citests.CITest` decides:
     dependent without enough rows per cell; else mutual information (stat / 2n) at most
-    ``threshold``, or a p-value above ``alpha``."""
+    ``threshold``, or a p-value above ``alpha`` (with ``BY_P_VALUE_WITH_POWER``: independent
+    too when there are fewer than 5 rows per cell, as bnlearn's mi-adf and x2-adf)."""
     if min_rows_per_cell > 0.0 and n / cells < min_rows_per_cell:
         return False
+    if mode == BY_P_VALUE_WITH_POWER and n < ADF_ROWS_PER_CELL * cells:
+        return True
     if mode == BY_THRESHOLD:
         return stat / (2.0 * n) <= threshold
     return chi2_sf(df, stat) > alpha

@@ -367,9 +367,11 @@ def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
 
 
 def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, **test_options) -> list[str]:
+         max_cond_size: int | None = None, symmetry: bool = True,
+         **test_options) -> list[str]:
     """Parents and children of ``target`` by Max-Min Parents and Children, with the
-    symmetry correction.
+    symmetry correction (x stays only if ``target`` is in MMPC(x) too) unless
+    ``symmetry=False``: the one-way set, which is what bnlearn's ``learn.nbr`` returns.
 
     References
     ----------
@@ -384,7 +386,10 @@ def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> mmpc(oracle, "either")
     ['tub', 'lung', 'xray', 'dysp']
     """
-    return _local(functools.partial(_mmpc, max_cond_size=_cond_size(max_cond_size)),
+    if not isinstance(symmetry, bool):
+        raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
+    search = _mmpc if symmetry else _mmpc_forward_backward
+    return _local(functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 
@@ -609,7 +614,7 @@ _GLOBAL_PARAMETERS = """
     ----------
     data : discrete data, continuous data (with ``test="fisher_z"``), or a
         :class:`~bnfs.citests.CITest` / :class:`~bnfs.citests.DSeparation` oracle
-    test : {"g2", "mi", "x2", "mi_threshold", "fisher_z"}
+    test : {"g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"}
     alpha : float in (0, 1)
     max_cond_size : int, optional
         Largest separating set tried between blanket members (default: no limit).

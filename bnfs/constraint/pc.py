@@ -40,7 +40,7 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     ----------
     data : discrete data, continuous data (with ``test="fisher_z"``), or a
         :class:`~bnfs.citests.CITest` / :class:`~bnfs.citests.DSeparation` oracle
-    test : {"g2", "mi", "x2", "mi_threshold", "fisher_z"}
+    test : {"g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"}
     alpha : float in (0, 1)
     max_cond_size : int, optional
         Largest conditioning set (default: no limit).
@@ -148,8 +148,9 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
     seps = np.zeros((m, max(level, 1)), dtype=np.int64)
     n_tests = np.zeros(m, dtype=np.int64)
     data = tester.data
-    mode = _k.BY_THRESHOLD if tester.test == "mi_threshold" else _k.BY_P_VALUE
-    which = _k.X2 if tester.test == "x2" else _k.G2
+    mode = (_k.BY_THRESHOLD if tester.test == "mi_threshold" else
+            _k.BY_P_VALUE_WITH_POWER if tester.test.endswith("_adf") else _k.BY_P_VALUE)
+    which = _k.X2 if tester.test.startswith("x2") else _k.G2
     with numba_threads(n_jobs) as threads:
         _k.pc_level(data.codes, data.arities, pair_arr, adj_ptr, adj_idx, level, which,
                     tester.adjust_df, mode, tester.alpha, tester.threshold,
