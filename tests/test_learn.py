@@ -1,6 +1,7 @@
 """bnfs.learn: candidates compared by held-out log-likelihood, the winner run on all rows;
 and the held-out log-likelihood itself."""
 
+import json
 import math
 import warnings
 
@@ -99,6 +100,19 @@ def test_learn_keeps_knowledge_and_resumes_from_a_checkpoint(asia, tmp_path):
     assert again.learning["candidates"] == dag.learning["candidates"]  # read back, not rerun
     with pytest.raises(ValueError, match="checkpoint"):  # other arguments: refused
         bnfs.learn(asia, candidates=["hc", "pc_tabu"], folds=3, checkpoint=path)
+
+
+def test_a_damaged_learn_checkpoint_is_refused(asia, tmp_path):
+    """A checkpoint bnfs wrote (valid digest) whose fold runs are not numbers."""
+    from bnfs._checkpoint import Checkpoint
+
+    path = tmp_path / "learn.json"
+    bnfs.learn(asia, candidates=["hc"], folds=2, checkpoint=path)
+    written = json.loads(path.read_text())
+    Checkpoint(path, "learn", written["fingerprint"]).save(
+        {"folds": {"hc/0": ["not a number", 1, 2]}})
+    with pytest.raises(ValueError, match="damaged"):
+        bnfs.learn(asia, candidates=["hc"], folds=2, checkpoint=path)
 
 
 def test_a_spent_budget_keeps_the_first_candidate(asia):

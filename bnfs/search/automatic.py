@@ -54,6 +54,22 @@ def _fold(candidate: str, data, train_rows, test_rows, options: dict, iss: float
     return value, dag.n_arcs, time.perf_counter() - started
 
 
+def _saved_folds(store: Checkpoint, keys: set[str]) -> dict[str, list]:
+    """The fold runs a checkpoint holds, each checked: (log-likelihood, arcs, seconds)."""
+    saved = store.load() or {}
+    folds = saved.get("folds", {})
+    try:
+        found = {key: [float(value[0]), float(value[1]), float(value[2])]
+                 for key, value in folds.items() if key in keys}
+    except (AttributeError, TypeError, ValueError, IndexError, KeyError) as error:
+        raise ValueError(f"checkpoint {str(store.path)!r} is damaged ({error}); delete it to "
+                         "start afresh") from None
+    if not all(math.isfinite(v[0]) for v in found.values()):
+        raise ValueError(f"checkpoint {str(store.path)!r} is damaged (a log-likelihood is not "
+                         "finite); delete it to start afresh")
+    return found
+
+
 def _check_candidates(candidates) -> tuple[str, ...]:
     if candidates is None:
         return DEFAULT_CANDIDATES
@@ -161,9 +177,7 @@ def learn(data, *, score: ScoreName = "bic", candidates=None, folds: int = 3,
             data, candidates=candidates, folds=folds, seed=seed, iss=iss,
             options={**options, "blacklist": sorted(options["blacklist"]),
                      "whitelist": sorted(options["whitelist"])}))
-        saved = store.load() or {}
-        found = {key: value for key, value in saved.get("folds", {}).items()
-                 if key in {f"{c}/{k}" for c, k in tasks}}
+        found = _saved_folds(store, {f"{c}/{k}" for c, k in tasks})
     todo = [(c, k) for c, k in tasks if f"{c}/{k}" not in found]
     deadline = None if max_time is None else started + max_time
     skipped: list[str] = []
