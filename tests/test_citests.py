@@ -11,7 +11,7 @@ from scipy import stats
 
 import bnfs
 import reference
-from bnfs import DAG, datasets
+from bnfs import datasets
 from bnfs.citests import CITest, DSeparation
 from strategies import random_dags
 

@@ -126,8 +126,8 @@ def test_blanket_select_score_compare_and_draw(files):
     (["learn", "{root}/asia.csv", "--out", "x.txt"], "--out must end in one of"),
     (["learn", "{root}/asia.csv", "--out", "x.json", "--alpha", "2"], "expected a number in (0, 1)"),
     (["learn", "{root}/asia.csv", "--algorithm", "magic", "--out", "x.json"], "invalid choice"),
-    (["learn", "{root}/asia.csv", "--algorithm", "pc_stable", "--blacklist", "{root}/black.csv",
-      "--out", "x.json"], "--blacklist does not apply to pc_stable"),
+    (["blanket", "{root}/asia.csv", "--target", "either", "--algorithm", "hiton_mb",
+      "--blacklist", "{root}/black.csv"], "--blacklist does not apply to hiton_mb"),
     (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
     (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
     (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
@@ -308,7 +308,7 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command
     monkeypatch.chdir(root)
     families = {"--scan-order": ("hill_climbing", "tabu_search", "sparse_candidate"),
                 "--score": cli.SCORE_LEARNERS, "--max-parents": cli.SCORE_LEARNERS,
-                "--blacklist": cli.SCORE_LEARNERS,
+                "--blacklist": cli.SCORE_LEARNERS + cli.CONSTRAINT_LEARNERS,
                 "--test": cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
                 "--seed": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
                 "--discretize": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS}

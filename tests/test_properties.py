@@ -147,6 +147,26 @@ def test_local_learners_ignore_column_order(frame, random, learner):
     assert bnfs.local_structure(frame[order], target) == structure
 
 
+@given(discrete_frames(min_cols=4), st.randoms(use_true_random=False), st.sampled_from([
+    bnfs.pc_stable, bnfs.grow_shrink, bnfs.iamb, bnfs.inter_iamb, bnfs.fast_iamb, bnfs.tpda]))
+def test_constraint_based_learners_keep_black_and_whitelists(frame, random, learner):
+    """A pair blacklisted both ways is never adjacent (nor tested as a possible adjacency),
+    a whitelisted arc is always an arc, an arc blacklisted one way never appears. (The
+    blanket-based learners still test such a pair while growing blankets: a spouse is a
+    blanket member without being adjacent.)"""
+    a, b, c, d = random.sample(list(frame.columns), 4)
+    white, black = [(a, b)], [(c, d), (d, c), (b, c)]
+    tester = bnfs.CITest(frame)
+    tested = []
+    run = tester.test_indices
+    tester.test_indices = lambda x, y, z=(): tested.append({x, y}) or run(x, y, z)
+    pdag = learner(tester, whitelist=white, blacklist=black)
+    assert pdag.has_arc(a, b) and not pdag.is_adjacent(c, d) and not pdag.has_arc(b, c)
+    forbidden, required = {tester.index(c), tester.index(d)}, {tester.index(a), tester.index(b)}
+    if learner in (bnfs.pc_stable, bnfs.tpda):
+        assert forbidden not in tested and required not in tested
+
+
 @given(discrete_frames(min_cols=3), st.integers(0, 2**16))
 def test_same_seed_same_result_and_n_jobs_never_matters(frame, seed):
     first = bnfs.hill_climbing(frame, restarts=2, seed=seed, progress=False)

@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 import reference
-from bnfs import (DAG, Dataset, Scorer, datasets, hill_climbing, post_process, screen_based,
+from bnfs import (DAG, Dataset, Scorer, hill_climbing, post_process, screen_based,
                   shd, sparse_candidate)
 from bnfs._kernels import screen as _screen
 from bnfs.scores import resolve_score

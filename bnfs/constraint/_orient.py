@@ -11,11 +11,12 @@ logger = logging.getLogger("bnfs")
 
 
 def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset],
-           learning: dict, order=None) -> PDAG:
+           learning: dict, order=None, arcs=()) -> PDAG:
     """Orient unshielded colliders ``x -> z <- y`` (z not in the separating set of x and y,
     visited in index order; an arc already pointing the other way wins), then apply Meek's
     rules 1-3 until nothing changes. The PDAG lists its nodes in ``order`` (default:
-    ``names``), the order of the user's columns.
+    ``names``), the order of the user's columns. ``arcs`` (index pairs the black- and
+    whitelists fix) are oriented first, so colliders and Meek's rules never turn them.
 
     This is not bnlearn's orientation: bnlearn applies v-structures in p-value order and
     drops a conflicting v-structure whole, so graphs can differ where colliders conflict.
@@ -27,6 +28,12 @@ def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset]
     n = len(names)
     pdag = PDAG(names if order is None else order, edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
                 learning=learning)
+    for u, v in sorted(arcs):
+        if pdag.has_edge(names[u], names[v]):
+            try:
+                pdag.orient(names[u], names[v])
+            except ValueError:  # the lists' arcs close a cycle: leave it undirected
+                pass
     for z in range(n):
         for x, y in itertools.combinations(sorted(adjacency[z]), 2):
             if y in adjacency[x]:

@@ -1,10 +1,11 @@
-"""Small helpers the local learners share: the target's index, conditioning subsets."""
+"""Small helpers the constraint-based learners share: the target's index, conditioning
+subsets, black- and whitelists."""
 
 from __future__ import annotations
 
 import itertools
 
-from bnfs._validate import check_int
+from bnfs._validate import arc_list, check_int
 
 
 def target_index(tester, target) -> int:
@@ -26,3 +27,42 @@ def subsets(pool, max_size):
 def cond_size(max_cond_size):
     """The validated ``max_cond_size`` argument (None: no limit)."""
     return check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
+
+
+class Knowledge:
+    """Black- and whitelists of a constraint-based learner, on the tester's indices.
+
+    A pair blacklisted both ways is ``forbidden``: never adjacent, never tested. A pair with
+    a whitelisted arc is ``required``: adjacent without a test, never removed. Orientation
+    follows the lists: a whitelisted arc (one way) is an arc; an adjacency blacklisted one
+    way points the other way (see :func:`bnfs.constraint._orient.orient`).
+    """
+
+    def __init__(self, tester, blacklist=None, whitelist=None):
+        names = tester.names
+        black = {(tester.index(u), tester.index(v))
+                 for u, v in arc_list(blacklist, "blacklist", names)}
+        white = {(tester.index(u), tester.index(v))
+                 for u, v in arc_list(whitelist, "whitelist", names)}
+        both = black & white
+        if both:
+            u, v = min(both)
+            raise ValueError(f"arc {names[u]!r} -> {names[v]!r} is both black- and whitelisted")
+        self.forbidden = {frozenset(a) for a in black if a[::-1] in black}
+        self.required = {frozenset(a) for a in white}
+        clash = self.forbidden & self.required
+        if clash:
+            u, v = sorted(min(clash, key=sorted))
+            raise ValueError(f"{names[u]!r} and {names[v]!r} are blacklisted both ways and "
+                             "whitelisted")
+        #: arcs the lists fix: whitelisted one way, or the reverse of a one-way blacklist
+        self.arcs = {a for a in white if a[::-1] not in white}
+        self.arcs |= {a[::-1] for a in black if frozenset(a) not in self.forbidden
+                      and a[::-1] not in black}
+        self.lists = {"blacklist": sorted((names[u], names[v]) for u, v in black),
+                      "whitelist": sorted((names[u], names[v]) for u, v in white)}
+
+    def testable(self, x: int, y: int) -> bool:
+        """Whether the data decide if x and y are adjacent."""
+        pair = frozenset((x, y))
+        return pair not in self.forbidden and pair not in self.required

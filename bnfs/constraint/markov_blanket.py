@@ -19,6 +19,7 @@ from bnfs._validate import check_float, check_seed
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._orient import orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
+from bnfs.constraint._sets import Knowledge
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import subsets as _subsets
 from bnfs.constraint._sets import target_index as _target
@@ -573,13 +574,15 @@ def _neighbours_among_blankets(tester, pair, mbs, max_cond_size):
 
 
 def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm: str,
-                   progress, max_cond_size, n_jobs, arguments=None) -> PDAG:
+                   progress, max_cond_size, n_jobs, arguments=None, blacklist=None,
+                   whitelist=None) -> PDAG:
     """bnlearn's blanket-based network learners: the blanket of every node (in parallel),
     the symmetry correction, neighbours = blanket members no subset of the smaller blanket
     separates (in parallel), colliders from the separating sets, Meek's rules."""
     started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     max_cond_size = _cond_size(max_cond_size)
+    known = Knowledge(tester, blacklist, whitelist)
     n_jobs = check_n_jobs(n_jobs)
     n = len(tester.names)
     nodes = list(range(n))
@@ -589,10 +592,13 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
     mbs = [set(mb) for mb in map_tests(tester, blanket, nodes, n_jobs)]
     for x in range(n):  # symmetry correction: keep y in MB(x) only if x is in MB(y)
         mbs[x] = {y for y in mbs[x] if x in mbs[y]}
-    pairs = [(x, y) for x in range(n) for y in sorted(mbs[x]) if x < y]
+    pairs = [(x, y) for x in range(n) for y in sorted(mbs[x]) if x < y and known.testable(x, y)]
     found = map_tests(tester, functools.partial(_neighbours_among_blankets, mbs=mbs,
                                                 max_cond_size=max_cond_size), pairs, n_jobs)
     adjacency = [set() for _ in range(n)]
+    for x, y in map(sorted, known.required):
+        adjacency[x].add(y)
+        adjacency[y].add(x)
     sepsets: dict[frozenset, frozenset] = {}
     for (x, y), sep in zip(pairs, found):
         if sep is None:
@@ -602,9 +608,9 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
             sepsets[frozenset((x, y))] = sep
     learning = {"algorithm": algorithm, "test": tester.test, "alpha": tester.alpha,
                 "arguments": {"max_cond_size": max_cond_size, **(arguments or {}),
-                              **test_options},
+                              **known.lists, **test_options},
                 "n_tests": tester.n_tests, "n_jobs": n_jobs}
-    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order)
+    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
@@ -618,6 +624,9 @@ _GLOBAL_PARAMETERS = """
     alpha : float in (0, 1)
     max_cond_size : int, optional
         Largest separating set tried between blanket members (default: no limit).
+    blacklist, whitelist : list of (from, to) pairs, optional
+        As :func:`bnfs.pc_stable`: a pair blacklisted both ways is never adjacent, one with
+        a whitelisted arc always is (neither is tested); the lists' arcs are oriented first.
     progress : bool, optional
     n_jobs : int, optional
         joblib workers for the per-node blankets and the per-pair separation tests
@@ -632,36 +641,38 @@ _GLOBAL_PARAMETERS = """
 
 
 def grow_shrink(data, test: TestName = "g2", alpha: float = 0.05, *,
-                max_cond_size: int | None = None, progress: bool | None = None,
-                n_jobs: int | None = None, **test_options) -> PDAG:
+                max_cond_size: int | None = None, blacklist=None, whitelist=None,
+                progress: bool | None = None, n_jobs: int | None = None,
+                **test_options) -> PDAG:
     return _from_blankets(data, test, alpha, test_options, _grow_shrink, "grow_shrink",
-                          progress, max_cond_size, n_jobs)
+                          progress, max_cond_size, n_jobs, None, blacklist, whitelist)
 
 
 def iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, progress: bool | None = None,
-         n_jobs: int | None = None, **test_options) -> PDAG:
+         max_cond_size: int | None = None, blacklist=None, whitelist=None,
+         progress: bool | None = None, n_jobs: int | None = None, **test_options) -> PDAG:
     return _from_blankets(data, test, alpha, test_options, _iamb, "iamb", progress,
-                          max_cond_size, n_jobs)
+                          max_cond_size, n_jobs, None, blacklist, whitelist)
 
 
 def inter_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
-               max_cond_size: int | None = None, progress: bool | None = None,
-               n_jobs: int | None = None, **test_options) -> PDAG:
+               max_cond_size: int | None = None, blacklist=None, whitelist=None,
+               progress: bool | None = None, n_jobs: int | None = None,
+               **test_options) -> PDAG:
     return _from_blankets(data, test, alpha, test_options,
                           functools.partial(_iamb, interleaved=True), "inter_iamb", progress,
-                          max_cond_size, n_jobs)
+                          max_cond_size, n_jobs, None, blacklist, whitelist)
 
 
 def fast_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
               rows_per_cell: float = 5.0, max_cond_size: int | None = None,
-              progress: bool | None = None, n_jobs: int | None = None,
-              **test_options) -> PDAG:
+              blacklist=None, whitelist=None, progress: bool | None = None,
+              n_jobs: int | None = None, **test_options) -> PDAG:
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
     return _from_blankets(data, test, alpha, test_options,
                           functools.partial(_fast_iamb, rows_per_cell=rows_per_cell),
                           "fast_iamb", progress, max_cond_size, n_jobs,
-                          {"rows_per_cell": rows_per_cell})
+                          {"rows_per_cell": rows_per_cell}, blacklist, whitelist)
 
 
 grow_shrink.__doc__ = """Whole-network Grow-Shrink (bnlearn's ``gs``): the Grow-Shrink

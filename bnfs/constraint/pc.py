@@ -16,6 +16,7 @@ from bnfs._validate import check_int
 from bnfs.citests import CITest, TestName, make_test
 from bnfs.constraint._orient import orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
+from bnfs.constraint._sets import Knowledge
 from bnfs.graph import PDAG
 from bnfs.parallel import numba_threads
 from bnfs.scores import counts_scratch_size
@@ -26,8 +27,9 @@ __all__ = ["pc_stable"]
 
 
 def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
-              max_cond_size: int | None = None, progress: bool | None = None,
-              n_jobs: int | None = None, **test_options) -> PDAG:
+              max_cond_size: int | None = None, blacklist=None, whitelist=None,
+              progress: bool | None = None, n_jobs: int | None = None,
+              **test_options) -> PDAG:
     """Learn a CPDAG by the PC algorithm with the order-independent ("stable") skeleton.
 
     Level by level (conditioning sets of size 0, 1, ...), every edge x - y is tested
@@ -44,6 +46,11 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     alpha : float in (0, 1)
     max_cond_size : int, optional
         Largest conditioning set (default: no limit).
+    blacklist, whitelist : list of (from, to) pairs, optional
+        As in :func:`bnfs.hill_climbing`. A pair blacklisted both ways is never adjacent
+        and never tested; a pair with a whitelisted arc is adjacent and never tested; the
+        lists' arcs (a whitelisted arc, the reverse of an arc blacklisted one way) are
+        oriented before the colliders.
     progress : bool, optional
     n_jobs : int, optional
         Cores for the edge tests of each level (-1: every core): compiled threads for
@@ -78,7 +85,9 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     names = tester.names
     n = len(names)
-    adjacency = [set(range(n)) - {v} for v in range(n)]
+    known = Knowledge(tester, blacklist, whitelist)
+    adjacency = [{u for u in range(n) if u != v and frozenset((u, v)) not in known.forbidden}
+                 for v in range(n)]
     sepsets: dict[frozenset, frozenset] = {}
     level = 0
     disable = None if progress is None else not progress
@@ -91,7 +100,7 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
                 break
             if compiled:
                 for side in (0, 1):
-                    pairs = _round(adjacency, side)
+                    pairs = _round(adjacency, side, known)
                     found = _level_kernel(tester, pairs, snapshot, level, side, n_jobs)
                     for (x, y), sep in zip(pairs, found):
                         if sep is not None:
@@ -99,11 +108,11 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
             elif n_jobs == 1:
                 for x in range(n):
                     for y in sorted(snapshot[x]):
-                        if y in adjacency[x]:
+                        if y in adjacency[x] and known.testable(x, y):
                             _test_edge(tester, (x, y), snapshot, level, adjacency, sepsets)
             else:
                 for side in (0, 1):
-                    pairs = _round(adjacency, side)
+                    pairs = _round(adjacency, side, known)
                     found = map_tests(tester, functools.partial(
                         _separating_set, snapshot=snapshot, level=level), pairs, n_jobs)
                     for (x, y), sep in zip(pairs, found):
@@ -115,18 +124,20 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
             bar.update(1)
             bar.set_postfix(tests=tester.n_tests, refresh=False)
     learning = {"algorithm": "pc_stable", "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size, **test_options},
+                "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
                 "n_tests": tester.n_tests, "max_level": level - 1, "n_jobs": n_jobs,
                 "seconds": time.perf_counter() - started}
-    pdag = orient(names, adjacency, sepsets, learning, tester.column_order)
+    pdag = orient(names, adjacency, sepsets, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
 
-def _round(adjacency, side) -> list[tuple[int, int]]:
-    """The pairs x < y still adjacent, from x's side (0) or y's side (1)."""
+def _round(adjacency, side, known) -> list[tuple[int, int]]:
+    """The pairs x < y still adjacent whose adjacency the data decide, from x's side (0) or
+    y's side (1)."""
     return [(x, y) if side == 0 else (y, x)
-            for x in range(len(adjacency)) for y in sorted(adjacency[x]) if x < y]
+            for x in range(len(adjacency)) for y in sorted(adjacency[x])
+            if x < y and known.testable(x, y)]
 
 
 def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozenset | None]:

@@ -20,13 +20,15 @@ from tqdm.auto import tqdm
 from bnfs._validate import check_int
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._orient import orient
+from bnfs.constraint._sets import Knowledge
 from bnfs.graph import PDAG
 
 __all__ = ["tpda"]
 
 
 def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, progress: bool | None = None,
+         max_cond_size: int | None = None, blacklist=None, whitelist=None,
+         progress: bool | None = None,
          **test_options) -> PDAG:
     """Learn a CPDAG by Cheng, Bell & Liu's three-phase dependency analysis.
 
@@ -51,6 +53,9 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
     max_cond_size : int, optional
         Largest cut-set of the exact thinning search (default: no limit). The heuristic
         cut-sets are never larger than the neighbourhoods they start from.
+    blacklist, whitelist : list of (from, to) pairs, optional
+        As :func:`bnfs.pc_stable`: a pair blacklisted both ways is never tested or drawn,
+        one with a whitelisted arc is in the graph from the start and never thinned.
     progress : bool, optional
     **test_options
         ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
@@ -79,6 +84,7 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
     tester = make_test(data, test, alpha, **test_options)
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     n = len(tester.names)
+    known = Knowledge(tester, blacklist, whitelist)
     mutual = tester.test == "mi_threshold"
 
     def strength(result) -> tuple[float, float]:
@@ -89,10 +95,12 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
         return (-(p if p == p else 0.0), result.statistic)
 
     graph = _Graph(n)
+    for x, y in sorted(map(sorted, known.required)):  # in every phase, never thinned
+        graph.add(x, y)
     sepsets: dict[frozenset, frozenset] = {}
     marginal: dict[tuple[int, int], tuple] = {}
     disable = None if progress is None else not progress
-    pairs = list(itertools.combinations(range(n), 2))
+    pairs = [(x, y) for x, y in itertools.combinations(range(n), 2) if known.testable(x, y)]
     for x, y in tqdm(pairs, desc="tpda drafting", unit=" pairs", disable=disable, leave=False):
         result = tester.test_indices(x, y, ())
         if result.independent:
@@ -110,6 +118,8 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
             v = component[v]
         return v
 
+    for x, y in map(sorted, known.required):  # whitelisted pairs join their trees first
+        component[root(x)] = root(y)
     remaining = []
     for x, y in ranked:
         rx, ry = root(x), root(y)
@@ -138,7 +148,8 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
 
     # Phase 3: thinning, weakest edges first, heuristic then exact cut-sets.
     for exact in (False, True):
-        edges = sorted(graph.edges(), key=lambda p: (marginal[p], p))
+        edges = sorted((p for p in graph.edges() if known.testable(*p)),
+                       key=lambda p: (marginal[p], p))
         for x, y in tqdm(edges, desc="tpda thinning", unit=" edges", disable=disable,
                          leave=False):
             graph.remove(x, y)
@@ -148,11 +159,11 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
             else:
                 sepsets[frozenset((x, y))] = sep
     learning = {"algorithm": "tpda", "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size, **test_options},
+                "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
                 "n_tests": tester.n_tests, "draft_edges": n_draft,
                 "thickened_edges": n_thick, "final_edges": graph.n_edges}
     adjacency = [set(a) for a in graph.adjacency]
-    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order)
+    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 

@@ -88,8 +88,9 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
         learner = getattr(constraint, restrict)
         found = {v: set(learner(tester, v, max_cond_size=max_cond_size)) for v in tester.names}
         adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
-    else:
-        options = {"max_cond_size": max_cond_size, "progress": False}
+    else:  # the lists keep forbidden pairs out of the restrict phase's tests
+        options = {"max_cond_size": max_cond_size, "progress": False,
+                   "blacklist": blacklist, "whitelist": whitelist}
         if restrict != "tpda":
             options["n_jobs"] = n_jobs
         graph = getattr(constraint, restrict)(tester, **options)

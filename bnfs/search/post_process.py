@@ -28,7 +28,6 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     The state's node scores must be current (any ``set_candidates`` call makes them so);
     its candidate table is not used and is stale afterwards.
     """
-    n = state.n
     forbidden, fixed = state.arc_dicts()
     arc_slot = np.full(state.parents.shape, -1, dtype=np.int64)
     rank = state.rank  # arcs listed in scan order: a drawn slot is the same arc for any
