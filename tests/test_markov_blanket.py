@@ -139,3 +139,18 @@ def test_one_way_mmpc_keeps_what_the_symmetry_correction_drops():
         assert set(bnfs.mmpc(frame, node)) <= set(bnfs.mmpc(frame, node, symmetry=False))
     with pytest.raises(TypeError, match="symmetry must be True or False"):
         bnfs.mmpc(frame, "Age", symmetry="no")
+
+
+@pytest.mark.parametrize("learner", ["iamb_mb", "hiton_mb", "hiton_pc", "mmpc", "pcmb", "hpc"])
+def test_a_local_result_carries_its_provenance(learner):
+    import pickle
+
+    frame = datasets.sample("asia", 1500, seed=4)
+    found = getattr(bnfs, learner)(frame, "lung", "x2", 0.01)
+    assert isinstance(found, list) and found == list(found)
+    learning = found.learning
+    assert (learning["algorithm"], learning["target"], learning["test"], learning["alpha"]) == (
+        learner, "lung", "x2", 0.01)
+    assert learning["n_tests"] > 0 and learning["seconds"] >= 0
+    again = pickle.loads(pickle.dumps(found))  # crosses joblib workers intact
+    assert again == found and again.learning == learning

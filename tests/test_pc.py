@@ -24,12 +24,31 @@ def _bnlearn_pdag(name, file, nodes):
 
 
 @pytest.mark.parametrize("name", reference.NETWORKS)
-def test_skeleton_equals_bnlearn_pc_stable(name):
+def test_bnlearn_orientation_gives_bnlearns_pc_stable(name):
     frame = reference.data(name)
-    pdag = pc_stable(frame, "mi", alpha=0.05, adjust_df=False)  # bnlearn's df
+    pdag = pc_stable(frame, "mi", alpha=0.05, adjust_df=False, orientation="bnlearn")
     theirs = _bnlearn_pdag(name, "pc_stable_mi_0.05.tsv", frame.columns)
-    assert skeleton_scores(pdag, theirs)["f1"] == 1.0
-    assert shd(pdag, theirs) <= 4  # collider conflicts are resolved in a different order
+    assert pdag == theirs
+    default = pc_stable(frame, "mi", alpha=0.05, adjust_df=False)
+    assert skeleton_scores(default, theirs)["f1"] == 1.0  # orientation alone differs
+
+
+@pytest.mark.parametrize("name", ["asia", "insurance", "alarm"])
+def test_evidence_orientation_is_closer_to_the_truth_than_bnlearns(name):
+    """Same skeleton; colliders from every separating set at the removal level, strongest
+    first, beat bnlearn's first-set, weakest-separation-first order on these samples."""
+    frame, truth = reference.data(name), reference.true_dag(name)
+    ours = pc_stable(frame, "g2", 0.01, adjust_df=True)
+    theirs = pc_stable(frame, "g2", 0.01, adjust_df=True, orientation="bnlearn")
+    assert skeleton_scores(ours, theirs)["f1"] == 1.0
+    assert shd(ours, truth) < shd(theirs, truth)
+    assert ours.learning["orientation_tests"] > 0
+    assert ours.learning["arguments"]["orientation"] == "evidence"
+
+
+def test_orientation_is_checked():
+    with pytest.raises(ValueError, match="orientation"):
+        pc_stable(reference.data("asia"), orientation="pcalg")
 
 
 def test_order_independence_and_sampled_quality():
@@ -74,8 +93,18 @@ def test_compiled_levels_equal_the_python_path(options, monkeypatch):
     frame = reference.data("alarm")
     compiled = pc_stable(frame, **options)
     monkeypatch.setattr("bnfs.constraint.pc.CITest", type("NotCompiled", (), {}))
-    python = pc_stable(CITest(frame, **options))
+    python = pc_stable(CITest(frame, **_as_pc_stable_tests(options)))
     assert compiled == python
     # the second side skips subsets the first side tested: no test runs twice
-    assert compiled.learning["n_tests"] == python.learning["n_tests"]
+    # the orientation's tests are cached on the Python path: compare the skeleton's
+    assert _skeleton_tests(compiled) == _skeleton_tests(python)
     assert compiled.learning["max_level"] == python.learning["max_level"]
+
+
+def _as_pc_stable_tests(options: dict) -> dict:
+    """CITest options as pc_stable sets them (adjusted df by default for g2 and x2)."""
+    return {"adjust_df": True, **options} if options["test"] in ("g2", "x2") else options
+
+
+def _skeleton_tests(pdag) -> int:
+    return pdag.learning["n_tests"] - pdag.learning["orientation_tests"]

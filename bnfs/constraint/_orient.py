@@ -1,32 +1,142 @@
-"""From a skeleton and separating sets to a CPDAG: v-structures, then Meek's rules."""
+"""From a skeleton to a CPDAG: which unshielded triples are colliders, in which order they are
+applied (each whole or not at all), then Meek's rules.
+
+Three ways to find the colliders, one per kind of learner:
+
+- :func:`colliders_from_sepsets`: the centre of x - z - y is in none of the separating sets
+  found for x and y (PC, TPDA, local structures);
+- :func:`colliders_from_blankets`: x and y stay dependent given z plus every subset of the
+  smaller of their blankets (bnlearn's rule for the blanket-based learners);
+- both ordered by evidence, strongest first, so that where two colliders conflict the better
+  supported one wins whole (see :func:`orient`).
+"""
 
 from __future__ import annotations
 
 import itertools
 import logging
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from bnfs.constraint._sets import subsets
 from bnfs.graph import PDAG
 
 logger = logging.getLogger("bnfs")
 
+#: (x, z, y): the unshielded triple x - z - y, x < y, a candidate collider x -> z <- y
+Triple = tuple[int, int, int]
+#: the test a finder calls: (x, y, conditioning indices) -> CIResult
+TestIndices = Callable[[int, int, Sequence[int]], object]
 
-def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset],
-           learning: dict, order=None, arcs=()) -> PDAG:
-    """Orient unshielded colliders ``x -> z <- y`` (z not in the separating set of x and y,
-    visited in index order; an arc already pointing the other way wins), then apply Meek's
-    rules 1-3 until nothing changes. The PDAG lists its nodes in ``order`` (default:
-    ``names``), the order of the user's columns. ``arcs`` (index pairs the black- and
-    whitelists fix) are oriented first, so colliders and Meek's rules never turn them.
 
-    This is not bnlearn's orientation: bnlearn applies v-structures in p-value order and
-    drops a conflicting v-structure whole, so graphs can differ where colliders conflict.
+def unshielded_triples(adjacency: Sequence[set[int]]) -> list[Triple]:
+    """Every x - z - y with x, y not adjacent, by centre z, then (x, y) in index order (the
+    order bnlearn's ``vstruct.detect`` visits them)."""
+    return [(x, z, y) for z in range(len(adjacency))
+            for x, y in itertools.combinations(sorted(adjacency[z]), 2)
+            if y not in adjacency[x]]
+
+
+def _weakest_first(p: float) -> tuple[bool, float]:
+    """Sort key on a p-value, smallest first; a test without a p-value (too few rows per
+    cell: counted as dependent without evidence) goes last."""
+    return (math.isnan(p), p)
+
+
+def colliders_from_sepsets(adjacency: Sequence[set[int]],
+                           sepsets: Mapping[frozenset, Sequence[frozenset]],
+                           test: TestIndices, order: str = "evidence") -> list[Triple]:
+    """The unshielded triples whose centre is in none of the pair's separating sets.
+
+    Parameters
+    ----------
+    sepsets : the separating sets found for each non-adjacent pair, the first one the
+        learner's own (a pair without any, e.g. blacklisted, gives no collider)
+    test : runs one test on indices (a tester's ``test_indices``)
+    order : {"evidence", "bnlearn"}
+        ``"evidence"``: by the p-value of x, y given the first separating set plus z,
+        smallest (the strongest dependence the collider creates) first. ``"bnlearn"``: by the
+        p-value of the separating test itself, smallest first, as bnlearn's
+        ``learn.arc.directions`` sorts them.
+    """
+    found = []
+    for x, z, y in unshielded_triples(adjacency):
+        seps = sepsets.get(frozenset((x, y)))
+        if not seps or any(z in s for s in seps):
+            continue
+        given = seps[0] | {z} if order == "evidence" else seps[0]
+        found.append((_weakest_first(test(x, y, tuple(sorted(given))).p_value), (x, z, y)))
+    found.sort(key=lambda item: item[0])  # stable: ties keep the triples' order
+    return [triple for _, triple in found]
+
+
+def colliders_from_blankets(adjacency: Sequence[set[int]], blankets: Sequence[set[int]],
+                            test: TestIndices, max_cond_size: int | None) -> list[Triple]:
+    """bnlearn's rule for the blanket-based learners: x - z - y is a collider when x and y
+    stay dependent given z plus every subset of the smaller of MB(x) - {z, y} and
+    MB(y) - {z, x} (y's on a tie); ordered by the largest p-value of those tests, smallest
+    first (``vstruct.detect`` and ``learn.arc.directions`` in bnlearn)."""
+    found = []
+    for x, z, y in unshielded_triples(adjacency):
+        a, b = blankets[x] - {z, y}, blankets[y] - {z, x}
+        pool = a if len(a) < len(b) else b
+        largest = -math.inf
+        for s in subsets(pool, max_cond_size):
+            result = test(x, y, tuple(sorted((*s, z))))
+            if result.independent:
+                break
+            if not math.isnan(result.p_value):
+                largest = max(largest, result.p_value)
+        else:
+            found.append((largest, (x, z, y)))
+    found.sort(key=lambda item: item[0])
+    return [triple for _, triple in found]
+
+
+def all_separating_sets(test: TestIndices, pairs: Iterable[tuple[int, int]],
+                        sepsets: Mapping[frozenset, frozenset],
+                        snapshots: Sequence[Sequence[frozenset]]) -> dict[frozenset, list]:
+    """For PC: every separating set of each pair at the level its edge was removed, from
+    either side's adjacencies as they stood at the start of that level (the first one the
+    set PC removed the edge with). What makes the collider decision independent of which
+    subset happened to be tried first: causal-learn's PC records the same sets."""
+    out = {}
+    for x, y in pairs:
+        key = frozenset((x, y))
+        if key in out or key not in sepsets:
+            continue
+        first = sepsets[key]
+        level = len(first)
+        found = [first]
+        if level < len(snapshots):
+            for a, b in ((x, y), (y, x)):
+                for s in itertools.combinations(sorted(snapshots[level][a] - {b}), level):
+                    if frozenset(s) not in found and test(a, b, s).independent:
+                        found.append(frozenset(s))
+        out[key] = found
+    return out
+
+
+def orient(names, adjacency: list[set[int]], colliders: Iterable[Triple], learning: dict,
+           order=None, arcs=()) -> PDAG:
+    """The PDAG of a skeleton: the lists' ``arcs`` first, then each collider x -> z <- y in
+    the given order, whole or not at all (skipped when either edge already points out of z
+    or the two arcs would close a cycle), then Meek's rules 1-3 until nothing changes.
+
+    Applying colliders whole and strongest first is what keeps a weak, conflicting collider
+    from turning half of a strong one (bnlearn's ``vstruct.apply`` applies them whole too,
+    in its own order). The PDAG lists its nodes in ``order`` (default: ``names``), the order
+    of the user's columns.
 
     References
     ----------
     C. Meek, "Causal inference and causal explanation with background knowledge", UAI 1995.
+    D. Colombo and M. H. Maathuis, "Order-independent constraint-based causal structure
+    learning", JMLR 15, 2014 (conflicting v-structures).
     """
     n = len(names)
-    pdag = PDAG(names if order is None else order, edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
+    pdag = PDAG(names if order is None else order,
+                edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
                 learning=learning)
     for u, v in sorted(arcs):
         if pdag.has_edge(names[u], names[v]):
@@ -34,24 +144,33 @@ def orient(names, adjacency: list[set[int]], sepsets: dict[frozenset, frozenset]
                 pdag.orient(names[u], names[v])
             except ValueError:  # the lists' arcs close a cycle: leave it undirected
                 pass
-    for z in range(n):
-        for x, y in itertools.combinations(sorted(adjacency[z]), 2):
-            if y in adjacency[x]:
-                continue
-            sep = sepsets.get(frozenset((x, y)))
-            if sep is None or z in sep:
-                continue
-            for a in (x, y):
-                if pdag.has_edge(names[a], names[z]):
-                    try:
-                        pdag.orient(names[a], names[z])
-                    except ValueError:  # would close a cycle: leave undirected
-                        pass
+    applied = 0
+    for x, z, y in colliders:
+        applied += _apply_collider(pdag, names[x], names[z], names[y])
+    learning["colliders"] = applied
     meek(pdag)
     logger.info("%s: %d tests, %d adjacencies: %d arcs and %d undirected edges",
                 learning.get("algorithm"), learning.get("n_tests", 0), pdag.n_arcs + pdag.n_edges,
                 pdag.n_arcs, pdag.n_edges)
     return pdag
+
+
+def _apply_collider(pdag: PDAG, x: str, z: str, y: str) -> bool:
+    """Orient x -> z <- y if neither edge points out of z and no cycle closes."""
+    if pdag.has_arc(z, x) or pdag.has_arc(z, y):
+        return False
+    turned = []
+    for a in (x, y):
+        if pdag.has_edge(a, z):
+            try:
+                pdag.orient(a, z)
+            except ValueError:  # would close a cycle: undo the other half
+                for b in turned:
+                    pdag.remove_arc(b, z)
+                    pdag.add_edge(b, z)
+                return False
+            turned.append(a)
+    return True
 
 
 def meek(pdag: PDAG) -> None:

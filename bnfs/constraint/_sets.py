@@ -66,3 +66,26 @@ class Knowledge:
         """Whether the data decide if x and y are adjacent."""
         pair = frozenset((x, y))
         return pair not in self.forbidden and pair not in self.required
+
+
+class LocalResult(list):
+    """What a local learner returns: the variable names found (a plain list to every
+    caller), with ``learning``, the provenance the network learners carry: the algorithm,
+    target, test, alpha, options, the tests it ran (``n_tests``; cached repeats not
+    counted) and its seconds.
+
+    Examples
+    --------
+    >>> from bnfs import datasets, iamb_mb
+    >>> found = iamb_mb(datasets.sample("asia", 2000, seed=0), "either")
+    >>> found.learning["algorithm"], found.learning["test"], found.learning["n_tests"] > 0
+    ('iamb_mb', 'g2', True)
+    """
+
+    def __init__(self, names, tester, algorithm: str, target, n_tests: int, seconds: float,
+                 options: dict | None = None):
+        super().__init__(names)
+        self.learning = {"algorithm": algorithm, "target": target,
+                         "test": tester.test, "alpha": tester.alpha,
+                         "arguments": dict(options or {}), "n_tests": n_tests,
+                         "seconds": seconds}

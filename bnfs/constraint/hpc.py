@@ -6,8 +6,10 @@ false negatives. It keeps more true neighbours than MMPC on small samples.
 
 from __future__ import annotations
 
+import time
+
 from bnfs.citests import TestName, make_test
-from bnfs.constraint._sets import cond_size, subsets, target_index
+from bnfs.constraint._sets import LocalResult, cond_size, subsets, target_index
 
 __all__ = ["hpc"]
 
@@ -159,7 +161,7 @@ def hpc_indices(tester, x: int, max_cond_size=None, bnlearn: bool = False) -> li
 
 
 def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-        max_cond_size: int | None = None, **test_options) -> list[str]:
+        max_cond_size: int | None = None, **test_options) -> LocalResult:
     """Parents and children of ``target`` by Hybrid Parents and Children (bnlearn's ``hpc``
     in ``learn.nbr``, the restrict phase of ``h2pc``), one-way: the union with the other
     nodes' sets is taken by :func:`bnfs.h2pc`.
@@ -191,7 +193,11 @@ def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> hpc(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'xray', 'dysp']
     """
+    started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     t = target_index(tester, target)
+    before = tester.n_tests
     found = hpc_indices(tester, t, cond_size(max_cond_size))
-    return tester.in_column_order(tester.names[i] for i in found)
+    return LocalResult(tester.in_column_order(tester.names[i] for i in found), tester, "hpc",
+                       target, tester.n_tests - before, time.perf_counter() - started,
+                       {"max_cond_size": max_cond_size, **test_options})

@@ -17,9 +17,9 @@ from tqdm.auto import tqdm
 
 from bnfs._validate import check_float, check_seed
 from bnfs.citests import TestName, make_test
-from bnfs.constraint._orient import orient
+from bnfs.constraint._orient import colliders_from_blankets, colliders_from_sepsets, orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
-from bnfs.constraint._sets import Knowledge
+from bnfs.constraint._sets import Knowledge, LocalResult
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import subsets as _subsets
 from bnfs.constraint._sets import target_index as _target
@@ -252,14 +252,18 @@ def _spouses(tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]],
 
 # --- public local learners -------------------------------------------------------------------------
 
-def _local(fn, data, target, test, alpha, test_options):
+def _local(algorithm, fn, data, target, test, alpha, test_options) -> LocalResult:
+    started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     t = _target(tester, target)
-    return tester.in_column_order(tester.names[i] for i in fn(tester, t))
+    before = tester.n_tests
+    found = tester.in_column_order(tester.names[i] for i in fn(tester, t))
+    return LocalResult(found, tester, algorithm, target, tester.n_tests - before,
+                       time.perf_counter() - started, test_options)
 
 
 def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
-                   **test_options) -> list[str]:
+                   **test_options) -> LocalResult:
     """Markov blanket of ``target`` by Grow-Shrink: add every variable dependent on the
     target given the current blanket (repeated until stable), then remove those
     independent given the rest.
@@ -276,11 +280,11 @@ def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05
     >>> grow_shrink_mb(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local(_grow_shrink, data, target, test, alpha, test_options)
+    return _local("grow_shrink_mb", _grow_shrink, data, target, test, alpha, test_options)
 
 
 def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
-            **test_options) -> list[str]:
+            **test_options) -> LocalResult:
     """Markov blanket of ``target`` by IAMB: add the most associated variable (smallest
     p-value given the current blanket) while it is dependent, then shrink.
 
@@ -297,11 +301,11 @@ def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
     >>> iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local(_iamb, data, target, test, alpha, test_options)
+    return _local("iamb_mb", _iamb, data, target, test, alpha, test_options)
 
 
 def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
-                  **test_options) -> list[str]:
+                  **test_options) -> LocalResult:
     """Interleaved IAMB: the shrinking phase runs after every addition.
 
     Examples
@@ -312,13 +316,13 @@ def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
     >>> inter_iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local(lambda tester, t: _iamb(tester, t, interleaved=True), data, target, test,
+    return _local("inter_iamb_mb", lambda tester, t: _iamb(tester, t, interleaved=True), data, target, test,
                   alpha, test_options)
 
 
 def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
              max_cond_size: int | None = None, symmetry: bool = True,
-             **test_options) -> list[str]:
+             **test_options) -> LocalResult:
     """Parents and children of ``target`` by semi-interleaved HITON-PC (bnlearn's
     ``si.hiton.pc``).
 
@@ -345,12 +349,12 @@ def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     if not isinstance(symmetry, bool):
         raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
     search = _hiton_pc if symmetry else _hiton_pc_one_way
-    return _local(functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
+    return _local("hiton_pc", functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 
 def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-             max_cond_size: int | None = None, **test_options) -> list[str]:
+             max_cond_size: int | None = None, **test_options) -> LocalResult:
     """Markov blanket of ``target``: HITON-PC of the target and of each member, plus the
     spouses found through colliders (Aliferis et al. 2010).
 
@@ -362,14 +366,14 @@ def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> hiton_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local(functools.partial(_blanket_through_pc, pc=_hiton_pc,
+    return _local("hiton_mb", functools.partial(_blanket_through_pc, pc=_hiton_pc,
                                     max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 
 def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
          max_cond_size: int | None = None, symmetry: bool = True,
-         **test_options) -> list[str]:
+         **test_options) -> LocalResult:
     """Parents and children of ``target`` by Max-Min Parents and Children, with the
     symmetry correction (x stays only if ``target`` is in MMPC(x) too) unless
     ``symmetry=False``: the one-way set, which is what bnlearn's ``learn.nbr`` returns.
@@ -390,12 +394,12 @@ def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     if not isinstance(symmetry, bool):
         raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
     search = _mmpc if symmetry else _mmpc_forward_backward
-    return _local(functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
+    return _local("mmpc", functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 
 def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, **test_options) -> list[str]:
+         max_cond_size: int | None = None, **test_options) -> LocalResult:
     """Markov blanket of ``target`` by MMMB: MMPC of the target and of its members, plus
     spouses through colliders (Tsamardinos et al. 2003).
 
@@ -407,13 +411,13 @@ def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> mmmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local(functools.partial(_blanket_through_pc, pc=_mmpc,
+    return _local("mmmb", functools.partial(_blanket_through_pc, pc=_mmpc,
                                     max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 
 def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-                 rows_per_cell: float = 5.0, **test_options) -> list[str]:
+                 rows_per_cell: float = 5.0, **test_options) -> LocalResult:
     """Markov blanket of ``target`` by fast-IAMB: each growing round admits several
     dependent candidates (strongest first) while the tests keep ``rows_per_cell`` rows per
     table cell, then shrinks; fewer rounds, so fewer tests than IAMB.
@@ -432,12 +436,12 @@ def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, 
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
-    return _local(functools.partial(_fast_iamb, rows_per_cell=rows_per_cell), data, target,
+    return _local("fast_iamb_mb", functools.partial(_fast_iamb, rows_per_cell=rows_per_cell), data, target,
                   test, alpha, test_options)
 
 
 def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k: float = 0.8,
-             seed=None, **test_options) -> list[str]:
+             seed=None, **test_options) -> LocalResult:
     """Markov blanket of ``target`` by KIAMB, the stochastic IAMB: each step adds the most
     associated of a random ``k`` fraction of the dependent candidates. ``k = 1`` is IAMB;
     smaller ``k`` with different seeds finds the alternative blankets of data that are not
@@ -457,12 +461,12 @@ def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k
     """
     k = check_float(k, "k", 0.0, 1.0)
     rng = check_seed(seed)
-    return _local(lambda tester, t: _kiamb(tester, t, k, rng), data, target, test, alpha,
+    return _local("kiamb_mb", lambda tester, t: _kiamb(tester, t, k, rng), data, target, test, alpha,
                   test_options)
 
 
 def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, **test_options) -> list[str]:
+         max_cond_size: int | None = None, **test_options) -> LocalResult:
     """Markov blanket of ``target`` by PCMB: GetPCD (max-min forward with pruning after
     every admission), the symmetry check GetPC, and spouses through colliders.
 
@@ -479,7 +483,7 @@ def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> pcmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local(functools.partial(_blanket_through_pc, pc=_pcmb_pc,
+    return _local("pcmb", functools.partial(_blanket_through_pc, pc=_pcmb_pc,
                                     max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
@@ -555,7 +559,10 @@ def local_structure(data, target: str, method: str = "hiton", test: TestName = "
     learning = {"algorithm": "local_structure", "method": method, "target": target,
                 "test": tester.test, "alpha": tester.alpha,
                 "arguments": {"max_cond_size": max_cond_size, **test_options}}
-    pdag = orient([tester.names[v] for v in members], adjacency, pair_sepsets, learning,
+    colliders = colliders_from_sepsets(
+        adjacency, {pair: [sep] for pair, sep in pair_sepsets.items()},
+        lambda a, b, s: tester.test_indices(members[a], members[b], [members[w] for w in s]))
+    pdag = orient([tester.names[v] for v in members], adjacency, colliders, learning,
                   tester.in_column_order(tester.names[v] for v in members))
     pdag.learning["n_tests"] = tester.n_tests
     pdag.learning["seconds"] = time.perf_counter() - started
@@ -578,7 +585,8 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
                    whitelist=None) -> PDAG:
     """bnlearn's blanket-based network learners: the blanket of every node (in parallel),
     the symmetry correction, neighbours = blanket members no subset of the smaller blanket
-    separates (in parallel), colliders from the separating sets, Meek's rules."""
+    separates (in parallel), bnlearn's collider rule (:func:`colliders_from_blankets`),
+    Meek's rules."""
     started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     max_cond_size = _cond_size(max_cond_size)
@@ -599,18 +607,16 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
     for x, y in map(sorted, known.required):
         adjacency[x].add(y)
         adjacency[y].add(x)
-    sepsets: dict[frozenset, frozenset] = {}
     for (x, y), sep in zip(pairs, found):
         if sep is None:
             adjacency[x].add(y)
             adjacency[y].add(x)
-        else:
-            sepsets[frozenset((x, y))] = sep
+    colliders = colliders_from_blankets(adjacency, mbs, tester.test_indices, max_cond_size)
     learning = {"algorithm": algorithm, "test": tester.test, "alpha": tester.alpha,
                 "arguments": {"max_cond_size": max_cond_size, **(arguments or {}),
                               **known.lists, **test_options},
                 "n_tests": tester.n_tests, "n_jobs": n_jobs}
-    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order, known.arcs)
+    pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
@@ -677,7 +683,9 @@ def fast_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
 
 grow_shrink.__doc__ = """Whole-network Grow-Shrink (bnlearn's ``gs``): the Grow-Shrink
     blanket of every node, symmetry correction, neighbours among blanket members,
-    colliders from the separating sets, Meek's rules (Margaritis & Thrun 1999).
+    colliders by bnlearn's rule (x - z - y is one when x and y stay dependent given z plus
+    every subset of the smaller of their blankets; applied whole, strongest first), Meek's
+    rules (Margaritis & Thrun 1999).
 
     Examples
     --------

@@ -14,7 +14,8 @@ from tqdm.auto import tqdm
 from bnfs._kernels import citests as _k
 from bnfs._validate import check_int
 from bnfs.citests import CITest, TestName, make_test
-from bnfs.constraint._orient import orient
+from bnfs.constraint._orient import (all_separating_sets, colliders_from_sepsets, orient,
+                                     unshielded_triples)
 from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.constraint._sets import Knowledge
 from bnfs.graph import PDAG
@@ -27,9 +28,9 @@ __all__ = ["pc_stable"]
 
 
 def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
-              max_cond_size: int | None = None, blacklist=None, whitelist=None,
-              progress: bool | None = None, n_jobs: int | None = None,
-              **test_options) -> PDAG:
+              max_cond_size: int | None = None, orientation: str = "evidence",
+              blacklist=None, whitelist=None, progress: bool | None = None,
+              n_jobs: int | None = None, **test_options) -> PDAG:
     """Learn a CPDAG by the PC algorithm with the order-independent ("stable") skeleton.
 
     Level by level (conditioning sets of size 0, 1, ...), every edge x - y is tested
@@ -37,6 +38,16 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     level*, so the result does not depend on the column order; an independence removes the
     edge and records the separating set. Unshielded colliders are oriented from the
     separating sets, then Meek's rules.
+
+    Orientation (``"evidence"``, the default) decides each unshielded triple x - z - y on
+    *every* separating set of x and y at the level their edge was removed, from both
+    sides (a few more tests: causal-learn's PC records the same sets), so the answer does
+    not hang on which subset happened to be tried first: z is a collider when it is in
+    none. Colliders are then applied whole, the strongest first (the smallest p-value of x,
+    y given the separating set plus z); a collider that conflicts with a stronger one is
+    dropped whole instead of turning half its edges. On 20 samples of child, insurance,
+    alarm, hailfinder and hepar2 (1,000 and 5,000 rows) this gives a lower mean SHD than
+    causal-learn's PC on every network, with the same skeleton.
 
     Parameters
     ----------
@@ -46,6 +57,10 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     alpha : float in (0, 1)
     max_cond_size : int, optional
         Largest conditioning set (default: no limit).
+    orientation : {"evidence", "bnlearn"}
+        ``"bnlearn"`` is bnlearn's ``pc.stable``: the first separating set only, colliders
+        in increasing order of the separating test's p-value, each applied whole unless it
+        conflicts with one applied before or closes a cycle (``vstruct.apply``).
     blacklist, whitelist : list of (from, to) pairs, optional
         As in :func:`bnfs.hill_climbing`. A pair blacklisted both ways is never adjacent
         and never tested; a pair with a whitelisted arc is adjacent and never tested; the
@@ -59,11 +74,19 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
         which is the sequential order, so the result is the same for any value.
     **test_options
         ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
+        ``adjust_df`` is True by default here (for ``"g2"``, ``"mi"``, ``"x2"``): degrees of
+        freedom over the levels each stratum shows, as causal-learn counts them. On 72
+        samples (child, insurance, alarm, hailfinder, hepar2, win95pts x 2 seeds; 200 to
+        20,000 rows, alpha 0.01) its total SHD was 6-18% below the unadjusted test's at every
+        size, the lowest of g2, x2, mi_adf except at 500 rows (3% above adjusted x2):
+        ``benchmarks/constraint_quality.py --tests-by-size``. ``adjust_df=False`` is
+        bnlearn's ``"mi"``.
 
     Returns
     -------
     PDAG
-        ``learning`` holds the test, alpha, ``n_tests`` and the separating sets' count.
+        ``learning`` holds the test, alpha, the options, ``n_tests`` (``orientation_tests``
+        of them spent deciding colliders) and ``colliders`` (how many were applied).
 
     References
     ----------
@@ -81,6 +104,8 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     [('a', 'c'), ('b', 'c'), ('c', 'd')]
     """
     started = time.perf_counter()
+    if test in ("g2", "mi", "x2") and "adjust_df" not in test_options:
+        test_options["adjust_df"] = True  # measured best from 200 to 20,000 rows
     tester = make_test(data, test, alpha, **test_options)
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     names = tester.names
@@ -88,7 +113,10 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     known = Knowledge(tester, blacklist, whitelist)
     adjacency = [{u for u in range(n) if u != v and frozenset((u, v)) not in known.forbidden}
                  for v in range(n)]
+    if orientation not in ("evidence", "bnlearn"):
+        raise ValueError(f"orientation must be 'evidence' or 'bnlearn', got {orientation!r}")
     sepsets: dict[frozenset, frozenset] = {}
+    snapshots: list[list[frozenset]] = []  # the adjacencies at the start of each level
     level = 0
     disable = None if progress is None else not progress
     n_jobs = check_n_jobs(n_jobs)
@@ -98,6 +126,7 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
             snapshot = [frozenset(a) for a in adjacency]
             if all(len(a) - 1 < level for a in snapshot):
                 break
+            snapshots.append(snapshot)
             if compiled:
                 for side in (0, 1):
                     pairs = _round(adjacency, side, known)
@@ -123,11 +152,19 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
             level += 1
             bar.update(1)
             bar.set_postfix(tests=tester.n_tests, refresh=False)
+    skeleton_tests = tester.n_tests
+    if orientation == "evidence":
+        pairs = [(x, y) for x, _, y in unshielded_triples(adjacency)]
+        found = all_separating_sets(tester.test_indices, pairs, sepsets, snapshots)
+    else:
+        found = {pair: [sep] for pair, sep in sepsets.items()}
+    colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
     learning = {"algorithm": "pc_stable", "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
-                "n_tests": tester.n_tests, "max_level": level - 1, "n_jobs": n_jobs,
-                "seconds": time.perf_counter() - started}
-    pdag = orient(names, adjacency, sepsets, learning, tester.column_order, known.arcs)
+                "arguments": {"max_cond_size": max_cond_size, "orientation": orientation,
+                              **known.lists, **test_options},
+                "n_tests": tester.n_tests, "orientation_tests": tester.n_tests - skeleton_tests,
+                "max_level": level - 1, "n_jobs": n_jobs}
+    pdag = orient(names, adjacency, colliders, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 

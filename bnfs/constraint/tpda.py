@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 
 from bnfs._validate import check_int
 from bnfs.citests import TestName, make_test
-from bnfs.constraint._orient import orient
+from bnfs.constraint._orient import colliders_from_sepsets, orient
 from bnfs.constraint._sets import Knowledge
 from bnfs.graph import PDAG
 
@@ -158,12 +158,14 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
                 graph.add(x, y)
             else:
                 sepsets[frozenset((x, y))] = sep
+    adjacency = [set(a) for a in graph.adjacency]
+    colliders = colliders_from_sepsets(adjacency, {pair: [sep] for pair, sep in sepsets.items()},
+                                       tester.test_indices)
     learning = {"algorithm": "tpda", "test": tester.test, "alpha": tester.alpha,
                 "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
                 "n_tests": tester.n_tests, "draft_edges": n_draft,
                 "thickened_edges": n_thick, "final_edges": graph.n_edges}
-    adjacency = [set(a) for a in graph.adjacency]
-    pdag = orient(tester.names, adjacency, sepsets, learning, tester.column_order, known.arcs)
+    pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
