@@ -81,13 +81,13 @@ def _pyagrum(tabu: bool):
     return learn
 
 
-def _causallearn_pc(frame):
+def _causallearn_pc(frame, alpha: float = 0.01):
     from causallearn.search.ConstraintBased.PC import pc
 
     data = bnfs.Dataset(frame)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        g = pc(data.codes.astype(np.int64), 0.01, indep_test="gsq", stable=True,
+        g = pc(data.codes.astype(np.int64), alpha, indep_test="gsq", stable=True,
                show_progress=False).G.graph
     names = data.names
     pdag = bnfs.PDAG(names)
