@@ -87,5 +87,6 @@ class LocalResult(list):
         super().__init__(names)
         self.learning = {"algorithm": algorithm, "target": target,
                          "test": tester.test, "alpha": tester.alpha,
+                         "adjust_df": getattr(tester, "adjust_df", False),
                          "arguments": dict(options or {}), "n_tests": n_tests,
                          "seconds": seconds}

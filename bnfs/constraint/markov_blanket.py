@@ -252,9 +252,14 @@ def _spouses(tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]],
 
 # --- public local learners -------------------------------------------------------------------------
 
+#: local learners that condition on whole blankets: their tests stay unadjusted by default
+_WHOLE_BLANKET = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb")
+
+
 def _local(algorithm, fn, data, target, test, alpha, test_options) -> LocalResult:
     started = time.perf_counter()
-    tester = make_test(data, test, alpha, **test_options)
+    tester = make_test(data, test, alpha, adjust_by_default=algorithm not in _WHOLE_BLANKET,
+                       **test_options)
     t = _target(tester, target)
     before = tester.n_tests
     found = tester.in_column_order(tester.names[i] for i in fn(tester, t))
@@ -529,7 +534,8 @@ def local_structure(data, target: str, method: str = "hiton", test: TestName = "
         raise ValueError(f"method must be one of {sorted(_PC_METHODS)}, got {method!r}")
     pc_of_node = _PC_METHODS[method]
     max_cond_size = _cond_size(max_cond_size)
-    tester = make_test(data, test, alpha, **test_options)
+    tester = make_test(data, test, alpha, adjust_by_default=True,
+                       **test_options)
     t = _target(tester, target)
     sepsets: dict[int, dict[int, tuple]] = {}
     pcs: dict[int, list[int]] = {}
