@@ -321,8 +321,8 @@ def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
     >>> inter_iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("inter_iamb_mb", lambda tester, t: _iamb(tester, t, interleaved=True), data, target, test,
-                  alpha, test_options)
+    return _local("inter_iamb_mb", functools.partial(_iamb, interleaved=True), data, target,
+                  test, alpha, test_options)
 
 
 def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
@@ -372,7 +372,7 @@ def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     return _local("hiton_mb", functools.partial(_blanket_through_pc, pc=_hiton_pc,
-                                    max_cond_size=_cond_size(max_cond_size)),
+                                                max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 
@@ -417,7 +417,7 @@ def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     return _local("mmmb", functools.partial(_blanket_through_pc, pc=_mmpc,
-                                    max_cond_size=_cond_size(max_cond_size)),
+                                            max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 
@@ -441,8 +441,8 @@ def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, 
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
-    return _local("fast_iamb_mb", functools.partial(_fast_iamb, rows_per_cell=rows_per_cell), data, target,
-                  test, alpha, test_options)
+    return _local("fast_iamb_mb", functools.partial(_fast_iamb, rows_per_cell=rows_per_cell),
+                  data, target, test, alpha, test_options)
 
 
 def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k: float = 0.8,
@@ -466,8 +466,8 @@ def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k
     """
     k = check_float(k, "k", 0.0, 1.0)
     rng = check_seed(seed)
-    return _local("kiamb_mb", lambda tester, t: _kiamb(tester, t, k, rng), data, target, test, alpha,
-                  test_options)
+    return _local("kiamb_mb", lambda tester, t: _kiamb(tester, t, k, rng), data, target,
+                  test, alpha, test_options)
 
 
 def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
@@ -489,7 +489,7 @@ def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     return _local("pcmb", functools.partial(_blanket_through_pc, pc=_pcmb_pc,
-                                    max_cond_size=_cond_size(max_cond_size)),
+                                            max_cond_size=_cond_size(max_cond_size)),
                   data, target, test, alpha, test_options)
 
 

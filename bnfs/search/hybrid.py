@@ -116,7 +116,8 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
         "algorithm": "rsmax2", "restrict": restrict, "maximize": maximize,
         "test": tester.test, "alpha": tester.alpha, "n_tests": tester.n_tests,
         "skeleton_edges": len(adjacent), "seconds": time.perf_counter() - started})
-    dag.learning["arguments"].update({"max_cond_size": max_cond_size, "adjust_df": tester.adjust_df})
+    dag.learning["arguments"].update({"max_cond_size": max_cond_size,
+                                      "adjust_df": tester.adjust_df})
     return dag
 
 
