@@ -44,6 +44,7 @@ def test_evidence_orientation_is_closer_to_the_truth_than_bnlearns(name):
     assert shd(ours, truth) < shd(theirs, truth)
     assert ours.learning["orientation_tests"] > 0
     assert ours.learning["arguments"]["orientation"] == "evidence"
+    assert ours.learning["arguments"]["adjust_df"] is True
 
 
 def test_orientation_is_checked():

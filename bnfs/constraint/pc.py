@@ -160,7 +160,8 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
     learning = {"algorithm": "pc_stable", "test": tester.test, "alpha": tester.alpha,
                 "arguments": {"max_cond_size": max_cond_size, "orientation": orientation,
-                              **known.lists, **test_options},
+                              **known.lists, **test_options,
+                              "adjust_df": getattr(tester, "adjust_df", False)},
                 "n_tests": tester.n_tests, "orientation_tests": tester.n_tests - skeleton_tests,
                 "max_level": level - 1, "n_jobs": n_jobs}
     pdag = orient(names, adjacency, colliders, learning, tester.column_order, known.arcs)
