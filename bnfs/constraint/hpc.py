@@ -194,7 +194,7 @@ def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     ['tub', 'lung', 'xray', 'dysp']
     """
     started = time.perf_counter()
-    tester = make_test(data, test, alpha, adjust_by_default=True, **test_options)
+    tester = make_test(data, test, alpha, **test_options)
     t = target_index(tester, target)
     before = tester.n_tests
     found = hpc_indices(tester, t, cond_size(max_cond_size))
