@@ -51,8 +51,8 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
         and win95pts at 1,000 and 5,000 rows this took the total SHD of rsmax2 + tabu from
         427 to 346 with pc_stable and from 415 to 346 with mmpc. (With hpc it also helped,
         391 to 335, but its FDR-IAMB step then runs dozens of times the tests: hpc keeps
-        the unadjusted test.)
-        ``adjust_df=False`` gives bnlearn's unadjusted ``"mi"``/``"x2"``.
+        the unadjusted test.) ``adjust_df=False`` gives bnlearn's unadjusted ``"mi"``/
+        ``"x2"`` with those three; the other restricts always use it.
     score, iss, max_parents, scan_order, progress, n_jobs
         As :func:`bnfs.hill_climbing`.
     blacklist, whitelist : list of (from, to) pairs, optional
@@ -149,8 +149,7 @@ def mmhc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName =
 def h2pc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName = "bic",
          max_cond_size: int | None = None, blacklist=None, whitelist=None,
          max_parents: int | None = None, iss: float = 1.0, scan_order: str = "names",
-         progress: bool | None = None, n_jobs: int | None = None,
-         adjust_df: bool = True) -> DAG:
+         progress: bool | None = None, n_jobs: int | None = None) -> DAG:
     """Hybrid HPC (Gasse, Aussem & Elghazel 2014; bnlearn's ``h2pc``): HPC restricts
     (:func:`bnfs.constraint.hpc`, whose one difference from bnlearn's is documented there),
     hill climbing maximises. The arguments are :func:`rsmax2`'s.
@@ -164,6 +163,6 @@ def h2pc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName =
     dag = rsmax2(data, "hpc", "hc", test=test, alpha=alpha, score=score,
                  max_cond_size=max_cond_size, blacklist=blacklist, whitelist=whitelist,
                  max_parents=max_parents, iss=iss, scan_order=scan_order, progress=progress,
-                 n_jobs=n_jobs, adjust_df=adjust_df)
+                 n_jobs=n_jobs)
     dag.learning["algorithm"] = "h2pc"
     return dag
