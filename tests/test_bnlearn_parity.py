@@ -143,3 +143,27 @@ def test_blanket_learners_are_bnlearns_on_these_samples(algorithm, name, rows, t
     theirs = getattr(pybnlearn, algorithm.replace("grow_shrink", "gs"))(
         frame.astype("category"), test=test, alpha=0.05)
     assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
+
+
+def test_local_node_lists_are_bnlearns():
+    """learn.mb / learn.nbr with node lists: bnlearn drops blacklisted nodes from the data
+    and whitelists both arcs between the target and each listed node."""
+    frame = datasets.sample("insurance", 1000, seed=3).astype(str)
+    frame = frame[sorted(c for c in frame.columns if frame[c].nunique() > 1)]
+    factors = frame.astype("category")
+    rng = np.random.default_rng(0)
+    for node in frame.columns[::3]:
+        picked = rng.choice([c for c in frame.columns if c != node], 4, replace=False)
+        black, white = list(picked[:2]), list(picked[2:])
+        kept = factors.drop(columns=black)
+        arcs = [(node, w) for w in white] + [(w, node) for w in white]
+        for ours, method, kind in [(bnfs.mmpc, "mmpc", "nbr"),
+                                   (bnfs.hiton_pc, "si.hiton.pc", "nbr"),
+                                   (bnfs.grow_shrink_mb, "gs", "mb"),
+                                   (bnfs.iamb_mb, "iamb", "mb"),
+                                   (bnfs.inter_iamb_mb, "inter.iamb", "mb")]:
+            options = {"symmetry": False, "adjust_df": False} if kind == "nbr" else {}
+            found = ours(frame, node, "mi", blacklist=black, whitelist=white, **options)
+            theirs = getattr(pybnlearn, f"learn_{kind}")(kept, node, method=method, test="mi",
+                                                         alpha=0.05, whitelist=arcs)
+            assert sorted(found) == sorted(map(str, theirs)), (method, node)

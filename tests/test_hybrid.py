@@ -77,6 +77,7 @@ def test_hpc_matches_bnlearn_and_puts_back_what_bnlearn_misses(network, rows, no
     """bnlearn's false-negative search of its two strongest candidates starts from a set
     holding its own target and can never succeed; bnfs's can (the docstring of hpc)."""
     pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    from bnfs.constraint._sets import NodeLists
     from bnfs.constraint.hpc import hpc_indices
 
     frame = datasets.sample(network, rows, seed=3)
@@ -86,7 +87,7 @@ def test_hpc_matches_bnlearn_and_puts_back_what_bnlearn_misses(network, rows, no
     for i, v in enumerate(tester.names):
         theirs = sorted(map(str, pybnlearn.learn_nbr(factors, v, method="hpc", test="mi",
                                                      alpha=0.05)))
-        assert sorted(tester.names[j] for j in hpc_indices(tester, i, bnlearn=True)) == theirs, v
+        assert sorted(tester.names[j] for j in hpc_indices(NodeLists(tester), i, bnlearn=True)) == theirs, v
     ours = bnfs.hpc(tester, node)
     assert missed in ours and missed in datasets.network(network).neighbours(node)
     assert missed not in pybnlearn.learn_nbr(factors, node, method="hpc", test="mi", alpha=0.05)

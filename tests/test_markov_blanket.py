@@ -176,3 +176,47 @@ def test_default_blankets_are_accurate_on_the_largest_blankets(name, learner):
     assert default >= 0.75
     assert default > mean_f1(adjust_df=False)
     assert learn(frame, targets[0]).learning["adjust_df"] is True
+
+
+LOCAL = [*BLANKET, *PARENTS_CHILDREN, bnfs.hpc,
+         lambda data, target, **lists: bnfs.local_structure(data, target, **lists)
+         .markov_blanket(target)]
+
+
+@pytest.mark.parametrize("learner", LOCAL)
+def test_every_local_learner_keeps_its_node_lists(learner):
+    """bnlearn's learn.mb/learn.nbr semantics: a blacklisted variable is never tested or
+    conditioned on (for any node the search visits); a whitelisted one is always found."""
+    frame = datasets.sample("alarm", 1000, seed=6)
+    tester = CITest(frame, "g2", 0.05)
+    black, white = ["CO", "HRBP"], ["HISTORY"]
+    found = learner(tester, "HR", blacklist=black, whitelist=white)
+    assert "HISTORY" in found and not set(black) & set(found)
+    dropped = {tester.index(v) for v in black}
+    assert tester.n_tests > 0
+    assert all(not dropped & {x, y, *z} for x, y, z in tester._cache)
+    # unlisted, the learner does find one of them (so the lists changed the answer)
+    assert set(black) & set(learner(frame, "HR")) or "HISTORY" not in learner(frame, "HR")
+
+
+def test_node_list_errors_name_the_entry():
+    frame = reference.data("asia")
+    with pytest.raises(TypeError, match="variable names .* not arcs"):
+        bnfs.hiton_pc(frame, "either", blacklist=[("either", "lung")])
+    with pytest.raises(ValueError, match="blacklist entry 'nope'"):
+        bnfs.iamb_mb(frame, "either", blacklist=["nope"])
+    with pytest.raises(ValueError, match="target 'either' cannot be in its own whitelist"):
+        bnfs.mmpc(frame, "either", whitelist=["either"])
+    with pytest.raises(ValueError, match="'lung' is both black- and whitelisted"):
+        bnfs.hpc(frame, "either", blacklist="lung", whitelist=["lung"])
+    with pytest.raises(TypeError, match="whitelist must be a list"):
+        bnfs.pcmb(frame, "either", whitelist=3)
+
+
+def test_oracle_whitelist_and_blacklist_on_asia():
+    """On the exact oracle: dropping ``lung`` leaves ``smoke`` d-connected to ``either``
+    (through the dropped node), so it enters the blanket; whitelisting keeps a non-member."""
+    oracle = DSeparation(datasets.network("asia"))
+    assert bnfs.iamb_mb(oracle, "either", blacklist=["lung"]) == [
+        "tub", "smoke", "bronc", "xray", "dysp"]
+    assert "asia" in bnfs.hiton_mb(oracle, "either", whitelist=["asia"])

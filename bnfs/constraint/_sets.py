@@ -90,3 +90,80 @@ class LocalResult(list):
                          "adjust_df": getattr(tester, "adjust_df", False),
                          "arguments": dict(options or {}), "n_tests": n_tests,
                          "seconds": seconds}
+
+
+class NodeLists:
+    """A tester as a local learner sees it under node lists, bnlearn's ``learn.mb`` and
+    ``learn.nbr`` semantics: blacklisted variables are dropped (never candidates, never
+    conditioned on, for the target and for every node a symmetry check or spouse search
+    visits); whitelisted ones are in the target's set from the start and never removed, and
+    the target is in theirs, so symmetry checks keep them.
+
+    Learners search on the view's indices (``names`` maps them back); ``required(v)`` is
+    what the set of ``v`` must keep. Without lists the view is the tester itself.
+    """
+
+    def __init__(self, tester, target=None, blacklist=None, whitelist=None):
+        self.tester = tester
+        self.alpha = tester.alpha
+        black = _node_list(tester, blacklist, "blacklist", target)
+        white = _node_list(tester, whitelist, "whitelist", target)
+        both = set(black) & set(white)
+        if both:
+            raise ValueError(f"{tester.names[min(both)]!r} is both black- and whitelisted")
+        self.lists = {"blacklist": [tester.names[v] for v in black],
+                      "whitelist": [tester.names[v] for v in white]}
+        if black:
+            kept = [v for v in range(len(tester.names)) if v not in set(black)]
+            self._global = kept
+            self.names = tuple(tester.names[v] for v in kept)
+        else:
+            self._global = None
+            self.names = tester.names
+            self.test_indices = tester.test_indices
+            self.rows_per_cell = tester.rows_per_cell
+        local = {g: i for i, g in enumerate(self._global or range(len(tester.names)))}
+        self.target = None if target is None else local[tester.index(target)]
+        self._required: dict[int, frozenset[int]] = {}
+        if white:
+            self._required[self.target] = frozenset(local[v] for v in white)
+            for v in white:
+                self._required[local[v]] = frozenset((self.target,))
+
+    def test_indices(self, x: int, y: int, z=()):
+        g = self._global
+        return self.tester.test_indices(g[x], g[y], [g[v] for v in z])
+
+    def rows_per_cell(self, x: int, y: int, z=()) -> float:
+        g = self._global
+        return self.tester.rows_per_cell(g[x], g[y], [g[v] for v in z])
+
+    def required(self, v: int) -> frozenset[int]:
+        """The variables the set of ``v`` starts with and never loses."""
+        return self._required.get(v, frozenset())
+
+
+def _node_list(tester, nodes, what: str, target) -> list[int]:
+    """Indices of a local learner's black- or whitelist: variable names, one name or None."""
+    if nodes is None:
+        return []
+    if isinstance(nodes, str):
+        nodes = [nodes]
+    try:
+        nodes = list(nodes)
+    except TypeError:
+        raise TypeError(f"{what} must be a list of variable names, got {nodes!r}") from None
+    found = []
+    for v in nodes:
+        if isinstance(v, tuple) and len(v) == 2:
+            raise TypeError(f"the {what} of a local learner lists variable names (as bnlearn's "
+                            f"learn.mb and learn.nbr), not arcs; got {v!r}")
+        try:
+            index = tester.index(v)
+        except ValueError:
+            raise ValueError(f"{what} entry {v!r} is not a variable of the data") from None
+        if v == target:
+            raise ValueError(f"the target {target!r} cannot be in its own {what}")
+        if index not in found:
+            found.append(index)
+    return sorted(found)

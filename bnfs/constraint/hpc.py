@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from bnfs.citests import TestName, make_test
-from bnfs.constraint._sets import LocalResult, cond_size, subsets, target_index
+from bnfs.constraint._sets import LocalResult, NodeLists, cond_size, subsets, target_index
 
 __all__ = ["hpc"]
 
@@ -76,10 +76,12 @@ def _spouse_superset(tester, x: int, nodes: list[int], pcs: list[int], dsep: dic
     return found
 
 
-def _fdr_iamb(tester, target: int, nodes: list[int], start: list[int], max_cond_size) -> list[int]:
+def _fdr_iamb(tester, target: int, nodes: list[int], start: list[int], max_cond_size,
+              keep=frozenset()) -> list[int]:
     """IAMB with the Benjamini-Yekutieli threshold (bnlearn's ``ia.fdr.markov.blanket``): the
     k-th smallest p-value counts as significant when p m H_m / k <= alpha; one node added or
-    removed per round, a recurring blanket settled by freezing its last change."""
+    removed per round, a recurring blanket settled by freezing its last change; ``keep``
+    (in ``start``) is never removed."""
     nodes = [v for v in nodes if v != target]
     m = len(nodes)
     harmonic = sum(1.0 / k for k in range(1, m + 1))
@@ -87,7 +89,7 @@ def _fdr_iamb(tester, target: int, nodes: list[int], start: list[int], max_cond_
     alpha = tester.alpha
     mb = [v for v in start if v != target]
     seen: list[set[int]] = []
-    frozen: list[int] = []
+    frozen = list(keep)
     last_added = last_removed = None
     while max_cond_size is None or len(mb) <= max_cond_size:
         if any(set(mb) == s for s in seen):
@@ -123,14 +125,17 @@ def _fdr_iamb(tester, target: int, nodes: list[int], start: list[int], max_cond_
 
 def _filter(tester, x: int, mb: list[int], max_cond_size) -> list[int]:
     """The members of ``mb`` that no subset of the others (up to ``max_cond_size``)
-    separates from x."""
+    separates from x, and those x requires."""
+    keep = tester.required(x)
     return [y for y in mb
-            if not any(tester.test_indices(x, y, s).independent
+            if y in keep or not any(tester.test_indices(x, y, s).independent
                        for s in subsets([v for v in mb if v != y], max_cond_size))]
 
 
 def _neighbour_search(tester, x: int, nodes, start, max_cond_size, looking_for=None) -> list[int]:
-    mb = _fdr_iamb(tester, x, nodes, start, max_cond_size)
+    keep = tester.required(x)
+    mb = _fdr_iamb(tester, x, nodes, [*keep, *(v for v in start if v not in keep)],
+                   max_cond_size, keep)
     if looking_for is not None and looking_for not in mb:
         return []
     return _filter(tester, x, mb, max_cond_size)
@@ -139,9 +144,13 @@ def _neighbour_search(tester, x: int, nodes, start, max_cond_size, looking_for=N
 def hpc_indices(tester, x: int, max_cond_size=None, bnlearn: bool = False) -> list[int]:
     """HPC on variable indices, candidates scanned in index order. ``bnlearn=True`` skips
     the false-negative search of the two strongest candidates, which is what bnlearn's
-    search (started from a set holding its own target) amounts to."""
+    search (started from a set holding its own target) amounts to. Nodes ``x`` requires
+    (``tester.required``) are candidates throughout and in the result."""
     nodes = [v for v in range(len(tester.names)) if v != x]
     p_values, dsep = _pc_superset(tester, x, nodes)
+    for v in tester.required(x):
+        p_values.setdefault(v, 0.0)
+        dsep.pop(v, None)
     pcs = sorted(p_values, key=lambda v: -p_values[v])  # weakest first, ties in scan order
     if len(pcs) < 2:
         return pcs
@@ -161,7 +170,8 @@ def hpc_indices(tester, x: int, max_cond_size=None, bnlearn: bool = False) -> li
 
 
 def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-        max_cond_size: int | None = None, **test_options) -> LocalResult:
+        max_cond_size: int | None = None, blacklist=None, whitelist=None,
+        **test_options) -> LocalResult:
     """Parents and children of ``target`` by Hybrid Parents and Children (bnlearn's ``hpc``
     in ``learn.nbr``, the restrict phase of ``h2pc``), one-way: the union with the other
     nodes' sets is taken by :func:`bnfs.h2pc`.
@@ -180,6 +190,10 @@ def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     bnlearn misses and changes nothing else (``tests/test_hybrid.py`` checks both against
     bnlearn-port).
 
+    ``blacklist`` and ``whitelist`` are lists of variable names, as for the other local
+    learners (:mod:`bnfs.constraint.markov_blanket`): blacklisted variables are dropped,
+    whitelisted ones start every search and are never removed.
+
     References
     ----------
     M. Gasse, A. Aussem and H. Elghazel, "A hybrid algorithm for Bayesian network structure
@@ -195,9 +209,10 @@ def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     """
     started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
-    t = target_index(tester, target)
+    target_index(tester, target)
+    view = NodeLists(tester, target, blacklist, whitelist)
     before = tester.n_tests
-    found = hpc_indices(tester, t, cond_size(max_cond_size))
-    return LocalResult(tester.in_column_order(tester.names[i] for i in found), tester, "hpc",
+    found = hpc_indices(view, view.target, cond_size(max_cond_size))
+    return LocalResult(tester.in_column_order(view.names[i] for i in found), tester, "hpc",
                        target, tester.n_tests - before, time.perf_counter() - started,
-                       {"max_cond_size": max_cond_size, **test_options})
+                       {"max_cond_size": max_cond_size, **view.lists, **test_options})

@@ -3,7 +3,15 @@ MMPC/MMMB, PCMB), the target's local structure as a PDAG, and the whole-network 
 on blankets (bnlearn's ``gs``, ``iamb``, ``fast.iamb``, ``inter.iamb``).
 
 Every learner takes data (or a :class:`~bnfs.citests.CITest` / d-separation oracle), a
-``target`` and a test; the local ones return a list of names in column order.
+``target`` and a test; the local ones return a list of names in column order
+(:class:`~bnfs.constraint.LocalResult`, with its ``learning`` provenance).
+
+The local learners take ``blacklist`` and ``whitelist`` as lists of variable names, with the
+semantics of bnlearn's ``learn.mb`` and ``learn.nbr`` (tested against bnlearn-port): a
+blacklisted variable is dropped from the search (never a candidate, never conditioned on, for
+the target or any node a symmetry check or spouse search visits); a whitelisted one is in the
+target's set from the start and never removed. The whole-network learners take (from, to)
+pairs, as the score-based ones do.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from bnfs._validate import check_float, check_seed
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._orient import colliders_from_blankets, colliders_from_sepsets, orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
-from bnfs.constraint._sets import Knowledge, LocalResult
+from bnfs.constraint._sets import Knowledge, LocalResult, NodeLists
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import subsets as _subsets
 from bnfs.constraint._sets import target_index as _target
@@ -38,7 +46,10 @@ def _strength(result) -> tuple[float, float]:
 # --- the algorithms on variable indices ---------------------------------------------------------
 
 def _shrink(tester, t: int, mb: list[int]) -> list[int]:
+    keep = tester.required(t)
     for x in list(mb):
+        if x in keep:
+            continue
         rest = [v for v in mb if v != x]
         if tester.test_indices(t, x, rest).independent:
             mb.remove(x)
@@ -46,7 +57,7 @@ def _shrink(tester, t: int, mb: list[int]) -> list[int]:
 
 
 def _grow_shrink(tester, t: int) -> list[int]:
-    mb: list[int] = []
+    mb = sorted(tester.required(t))
     changed = True
     while changed:
         changed = False
@@ -69,7 +80,7 @@ def _dependent(tester, t: int, mb: list[int]) -> list[tuple[tuple[float, float],
 
 
 def _iamb(tester, t: int, interleaved: bool = False) -> list[int]:
-    mb: list[int] = []
+    mb = sorted(tester.required(t))
     tried: set[tuple] = set()
     while True:
         scored = _dependent(tester, t, mb)
@@ -88,7 +99,7 @@ def _fast_iamb(tester, t: int, rows_per_cell: float) -> list[int]:
     """Fast-IAMB: every round adds the dependent candidates by decreasing association (the
     strongest always, the others while the next test keeps ``rows_per_cell`` rows per
     table cell), then shrinks; it stops when no candidate is dependent or a state repeats."""
-    mb: list[int] = []
+    mb = sorted(tester.required(t))
     tried: set[tuple] = set()
     while True:
         scored = _dependent(tester, t, mb)
@@ -109,7 +120,7 @@ def _kiamb(tester, t: int, k: float, rng) -> list[int]:
     """KIAMB: each step draws max(1, floor(k |candidates|)) of the dependent candidates at
     random and adds the most associated of them; k = 1 is IAMB, k = 0 a random walk
     over dependent variables (which finds the alternative blankets of non-faithful data)."""
-    mb: list[int] = []
+    mb = sorted(tester.required(t))
     while True:
         scored = _dependent(tester, t, mb)
         if not scored:
@@ -138,8 +149,8 @@ def _max_min_forward(tester, t: int, max_cond_size, sepsets, prune: bool) -> lis
     """Max-min forward phase (MMPC, PCMB's GetPCD): drop candidates a subset of the current
     set separates from t, admit the one whose weakest association is strongest; with
     ``prune`` (PCMB) drop members now separable after every admission."""
-    members: list[int] = []
-    candidates = [x for x in range(len(tester.names)) if x != t]
+    members = sorted(tester.required(t))
+    candidates = [x for x in range(len(tester.names)) if x != t and x not in members]
     while candidates:
         keys = {}
         for x in candidates:
@@ -169,7 +180,10 @@ def _pcmb_pc(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
 def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> list[int]:
     """Drop each member that some subset of the other members separates from ``t``
     (the marginal tests were done by the forward phase)."""
+    keep = tester.required(t)
     for x in list(members):
+        if x in keep:
+            continue
         rest = [v for v in members if v != x]
         for s in _subsets(rest, max_cond_size):
             if s and tester.test_indices(t, x, s).independent:
@@ -190,10 +204,10 @@ def _hiton_pc(tester, t: int, max_cond_size, sepsets: dict[int, tuple] | None = 
 def _hiton_pc_one_way(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
     """Semi-interleaved HITON-PC: admit candidates by decreasing marginal association unless
     a subset of the current set separates them; then re-check each member."""
-    n = len(tester.names)
+    pc = sorted(tester.required(t))
     marginal = []
-    for x in range(n):
-        if x == t:
+    for x in range(len(tester.names)):
+        if x == t or x in pc:
             continue
         result = tester.test_indices(t, x, ())
         if result.independent:
@@ -201,7 +215,6 @@ def _hiton_pc_one_way(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
                 sepsets[x] = ()
         else:
             marginal.append((_strength(result), x))
-    pc: list[int] = []
     for _, x in sorted(marginal):
         separated = False
         for s in _subsets(pc, max_cond_size):
@@ -256,19 +269,27 @@ def _spouses(tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]],
 _WHOLE_BLANKET = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb")
 
 
-def _local(algorithm, fn, data, target, test, alpha, test_options) -> LocalResult:
+def _local(algorithm, fn, data, target, test, alpha, test_options, blacklist,
+           whitelist) -> LocalResult:
     started = time.perf_counter()
     tester = make_test(data, test, alpha, adjust_by_default=algorithm not in _WHOLE_BLANKET,
                        **test_options)
-    t = _target(tester, target)
+    _target(tester, target)
+    view = NodeLists(tester, target, blacklist, whitelist)
     before = tester.n_tests
-    found = tester.in_column_order(tester.names[i] for i in fn(tester, t))
+    found = tester.in_column_order(view.names[i] for i in fn(view, view.target))
     return LocalResult(found, tester, algorithm, target, tester.n_tests - before,
-                       time.perf_counter() - started, test_options)
+                       time.perf_counter() - started, {**view.lists, **test_options})
 
 
-def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
-                   **test_options) -> LocalResult:
+def _on_tester(tester, v: int, search: Callable) -> list[int]:
+    """``search`` for node ``v`` on a plain tester (no node lists): what the whole-network
+    learners run per node."""
+    return search(NodeLists(tester), v)
+
+
+def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
+                   blacklist=None, whitelist=None, **test_options) -> LocalResult:
     """Markov blanket of ``target`` by Grow-Shrink: add every variable dependent on the
     target given the current blanket (repeated until stable), then remove those
     independent given the rest.
@@ -285,11 +306,12 @@ def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05
     >>> grow_shrink_mb(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("grow_shrink_mb", _grow_shrink, data, target, test, alpha, test_options)
+    return _local("grow_shrink_mb", _grow_shrink, data, target, test, alpha, test_options,
+                  blacklist, whitelist)
 
 
-def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
-            **test_options) -> LocalResult:
+def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
+            blacklist=None, whitelist=None, **test_options) -> LocalResult:
     """Markov blanket of ``target`` by IAMB: add the most associated variable (smallest
     p-value given the current blanket) while it is dependent, then shrink.
 
@@ -306,11 +328,11 @@ def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
     >>> iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("iamb_mb", _iamb, data, target, test, alpha, test_options)
+    return _local("iamb_mb", _iamb, data, target, test, alpha, test_options, blacklist, whitelist)
 
 
-def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
-                  **test_options) -> LocalResult:
+def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
+                  blacklist=None, whitelist=None, **test_options) -> LocalResult:
     """Interleaved IAMB: the shrinking phase runs after every addition.
 
     Examples
@@ -322,12 +344,12 @@ def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     return _local("inter_iamb_mb", functools.partial(_iamb, interleaved=True), data, target,
-                  test, alpha, test_options)
+                  test, alpha, test_options, blacklist, whitelist)
 
 
 def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
              max_cond_size: int | None = None, symmetry: bool = True,
-             **test_options) -> LocalResult:
+             blacklist=None, whitelist=None, **test_options) -> LocalResult:
     """Parents and children of ``target`` by semi-interleaved HITON-PC (bnlearn's
     ``si.hiton.pc``).
 
@@ -355,11 +377,12 @@ def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
         raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
     search = _hiton_pc if symmetry else _hiton_pc_one_way
     return _local("hiton_pc", functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options)
+                  data, target, test, alpha, test_options, blacklist, whitelist)
 
 
 def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-             max_cond_size: int | None = None, **test_options) -> LocalResult:
+             max_cond_size: int | None = None, blacklist=None, whitelist=None,
+             **test_options) -> LocalResult:
     """Markov blanket of ``target``: HITON-PC of the target and of each member, plus the
     spouses found through colliders (Aliferis et al. 2010).
 
@@ -373,12 +396,12 @@ def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     """
     return _local("hiton_mb", functools.partial(_blanket_through_pc, pc=_hiton_pc,
                                                 max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options)
+                  data, target, test, alpha, test_options, blacklist, whitelist)
 
 
 def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
          max_cond_size: int | None = None, symmetry: bool = True,
-         **test_options) -> LocalResult:
+         blacklist=None, whitelist=None, **test_options) -> LocalResult:
     """Parents and children of ``target`` by Max-Min Parents and Children, with the
     symmetry correction (x stays only if ``target`` is in MMPC(x) too) unless
     ``symmetry=False``: the one-way set, which is what bnlearn's ``learn.nbr`` returns.
@@ -400,11 +423,12 @@ def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
         raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
     search = _mmpc if symmetry else _mmpc_forward_backward
     return _local("mmpc", functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options)
+                  data, target, test, alpha, test_options, blacklist, whitelist)
 
 
 def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, **test_options) -> LocalResult:
+         max_cond_size: int | None = None, blacklist=None, whitelist=None,
+         **test_options) -> LocalResult:
     """Markov blanket of ``target`` by MMMB: MMPC of the target and of its members, plus
     spouses through colliders (Tsamardinos et al. 2003).
 
@@ -418,11 +442,12 @@ def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     """
     return _local("mmmb", functools.partial(_blanket_through_pc, pc=_mmpc,
                                             max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options)
+                  data, target, test, alpha, test_options, blacklist, whitelist)
 
 
 def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-                 rows_per_cell: float = 5.0, **test_options) -> LocalResult:
+                 rows_per_cell: float = 5.0, blacklist=None, whitelist=None,
+                 **test_options) -> LocalResult:
     """Markov blanket of ``target`` by fast-IAMB: each growing round admits several
     dependent candidates (strongest first) while the tests keep ``rows_per_cell`` rows per
     table cell, then shrinks; fewer rounds, so fewer tests than IAMB.
@@ -442,11 +467,11 @@ def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, 
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
     return _local("fast_iamb_mb", functools.partial(_fast_iamb, rows_per_cell=rows_per_cell),
-                  data, target, test, alpha, test_options)
+                  data, target, test, alpha, test_options, blacklist, whitelist)
 
 
 def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k: float = 0.8,
-             seed=None, **test_options) -> LocalResult:
+             seed=None, blacklist=None, whitelist=None, **test_options) -> LocalResult:
     """Markov blanket of ``target`` by KIAMB, the stochastic IAMB: each step adds the most
     associated of a random ``k`` fraction of the dependent candidates. ``k = 1`` is IAMB;
     smaller ``k`` with different seeds finds the alternative blankets of data that are not
@@ -467,11 +492,12 @@ def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k
     k = check_float(k, "k", 0.0, 1.0)
     rng = check_seed(seed)
     return _local("kiamb_mb", lambda tester, t: _kiamb(tester, t, k, rng), data, target,
-                  test, alpha, test_options)
+                  test, alpha, test_options, blacklist, whitelist)
 
 
 def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, **test_options) -> LocalResult:
+         max_cond_size: int | None = None, blacklist=None, whitelist=None,
+         **test_options) -> LocalResult:
     """Markov blanket of ``target`` by PCMB: GetPCD (max-min forward with pruning after
     every admission), the symmetry check GetPC, and spouses through colliders.
 
@@ -490,7 +516,7 @@ def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     """
     return _local("pcmb", functools.partial(_blanket_through_pc, pc=_pcmb_pc,
                                             max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options)
+                  data, target, test, alpha, test_options, blacklist, whitelist)
 
 
 def _blanket_through_pc(tester, t: int, pc: Callable, max_cond_size) -> list[int]:
@@ -505,7 +531,7 @@ _PC_METHODS = {"hiton": _hiton_pc, "mmpc": _mmpc, "pcmb": _pcmb_pc}
 
 def local_structure(data, target: str, method: str = "hiton", test: TestName = "g2",
                     alpha: float = 0.05, *, max_cond_size: int | None = None,
-                    **test_options) -> PDAG:
+                    blacklist=None, whitelist=None, **test_options) -> PDAG:
     """The neighbourhood of ``target`` as a PDAG: the target, its parents and children
     (by ``method``), their own parents and children among the blanket, and the spouses;
     colliders oriented from the separating sets found on the way, then Meek's rules.
@@ -534,9 +560,10 @@ def local_structure(data, target: str, method: str = "hiton", test: TestName = "
         raise ValueError(f"method must be one of {sorted(_PC_METHODS)}, got {method!r}")
     pc_of_node = _PC_METHODS[method]
     max_cond_size = _cond_size(max_cond_size)
-    tester = make_test(data, test, alpha, adjust_by_default=True,
-                       **test_options)
-    t = _target(tester, target)
+    full = make_test(data, test, alpha, adjust_by_default=True, **test_options)
+    _target(full, target)
+    tester = NodeLists(full, target, blacklist, whitelist)
+    t = tester.target
     sepsets: dict[int, dict[int, tuple]] = {}
     pcs: dict[int, list[int]] = {}
 
@@ -563,14 +590,14 @@ def local_structure(data, target: str, method: str = "hiton", test: TestName = "
                 pair_sepsets.setdefault(frozenset((local[v], local[x])),
                                         frozenset(local[w] for w in s if w in local))
     learning = {"algorithm": "local_structure", "method": method, "target": target,
-                "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size, **test_options}}
+                "test": full.test, "alpha": full.alpha,
+                "arguments": {"max_cond_size": max_cond_size, **tester.lists, **test_options}}
     colliders = colliders_from_sepsets(
         adjacency, {pair: [sep] for pair, sep in pair_sepsets.items()},
         lambda a, b, s: tester.test_indices(members[a], members[b], [members[w] for w in s]))
     pdag = orient([tester.names[v] for v in members], adjacency, colliders, learning,
-                  tester.in_column_order(tester.names[v] for v in members))
-    pdag.learning["n_tests"] = tester.n_tests
+                  full.in_column_order(tester.names[v] for v in members))
+    pdag.learning["n_tests"] = full.n_tests
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
@@ -603,7 +630,8 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
     if n_jobs == 1:
         disable = None if progress is None else not progress
         nodes = tqdm(nodes, desc=algorithm, unit=" nodes", disable=disable, leave=False)
-    mbs = [set(mb) for mb in map_tests(tester, blanket, nodes, n_jobs)]
+    per_node = functools.partial(_on_tester, search=blanket)
+    mbs = [set(mb) for mb in map_tests(tester, per_node, nodes, n_jobs)]
     for x in range(n):  # symmetry correction: keep y in MB(x) only if x is in MB(y)
         mbs[x] = {y for y in mbs[x] if x in mbs[y]}
     pairs = [(x, y) for x in range(n) for y in sorted(mbs[x]) if x < y and known.testable(x, y)]
