@@ -119,10 +119,9 @@ def _graph_arcs(graph) -> set[tuple[str, str]]:
 @pytest.mark.parametrize("test", ["mi", "mi_adf", "x2"])
 @pytest.mark.parametrize("name, rows", [("child", 1000), ("insurance", 2000), ("alarm", 2000)])
 def test_pc_stable_with_bnlearns_orientation_is_bnlearns_graph(name, rows, test):
-    """Skeleton, separating sets, collider order and conflicts: the whole graph. bnlearn's
-    answer depends on the column order, so the tester is built on the data's order. (Where
-    Meek's rules conflict, bnlearn's cpdag settles an edge by its own scan, which bnfs does
-    not copy: child-1000 of ``_sample`` differs by one arc for that reason.)"""
+    """Skeleton, separating sets, collider order, conflicts and bnlearn's own propagation:
+    the whole graph. bnlearn's answer depends on the column order, so the tester is built on
+    the data's order."""
     frame = _fresh_sample(name, rows)
     ours = bnfs.pc_stable(bnfs.CITest(frame, test, 0.05), orientation="bnlearn")
     theirs = pybnlearn.pc_stable(frame.astype("category"), test=test.replace("_", "-"),
@@ -167,3 +166,21 @@ def test_local_node_lists_are_bnlearns():
             theirs = getattr(pybnlearn, f"learn_{kind}")(kept, node, method=method, test="mi",
                                                          alpha=0.05, whitelist=arcs)
             assert sorted(found) == sorted(map(str, theirs)), (method, node)
+
+
+@pytest.mark.parametrize("whitelist, blacklist", [
+    (None, None),
+    ([("LungParench", "CO2")], [("DuctFlow", "HypDistrib"), ("HypDistrib", "DuctFlow")])])
+def test_pc_stable_propagates_directions_as_bnlearns_cpdag(whitelist, blacklist):
+    """child-1000 (seed 11): Meek's rules orient CardiacMixing -> Disease where bnlearn's
+    cpdag() scan orients it the other way; orientation="bnlearn" follows the scan, with the
+    lists' arcs kept immutable."""
+    frame = _sample("child", 1000).astype(str)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    ours = bnfs.pc_stable(bnfs.CITest(frame, "mi", 0.05), orientation="bnlearn",
+                          whitelist=whitelist, blacklist=blacklist)
+    theirs = pybnlearn.pc_stable(frame.astype("category"), test="mi", alpha=0.05,
+                                 whitelist=whitelist, blacklist=blacklist)
+    assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
+    if whitelist is None:
+        assert ("Disease", "CardiacMixing") in ours.arcs

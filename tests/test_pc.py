@@ -109,3 +109,38 @@ def _as_pc_stable_tests(options: dict) -> dict:
 
 def _skeleton_tests(pdag) -> int:
     return pdag.learning["n_tests"] - pdag.learning["orientation_tests"]
+
+
+@pytest.mark.parametrize("name", ["asia", "child", "insurance", "alarm", "hailfinder"])
+@pytest.mark.parametrize("propagation", ["meek", "bnlearn"])
+def test_both_propagations_complete_a_true_pattern_to_its_cpdag(name, propagation):
+    """From the true skeleton and v-structures, Meek's rules and bnlearn's cpdag() scan
+    agree: both give the true CPDAG (they differ only where colliders conflict)."""
+    from bnfs.constraint._orient import orient
+
+    truth = datasets.network(name)
+    names = list(truth.nodes)
+    at = {v: i for i, v in enumerate(names)}
+    adjacency = [set() for _ in names]
+    for u, v in truth.arcs:
+        adjacency[at[u]].add(at[v])
+        adjacency[at[v]].add(at[u])
+    colliders = [(at[a], at[c], at[b]) for a, c, b in truth.v_structures()]
+    pdag = orient(names, adjacency, colliders, {}, propagation=propagation)
+    assert pdag == truth.cpdag()
+
+
+def test_bnlearn_propagation_leaves_a_conflicting_edge_undirected():
+    """Colliders a -> c <- b and d -> e <- f with c - e between them: Meek's rule 1 would
+    orient c - e both ways (from a and from d) and bnfs orients it the first way found;
+    bnlearn's scan sees that either direction adds a v-structure and leaves it undirected."""
+    from bnfs.constraint._orient import orient
+
+    names = ["a", "b", "c", "d", "e", "f"]
+    adjacency = [{2}, {2}, {0, 1, 4}, {4}, {2, 3, 5}, {4}]
+    colliders = [(0, 2, 1), (3, 4, 5)]
+    meek = orient(names, adjacency, colliders, {}, propagation="meek")
+    bnlearn = orient(names, adjacency, colliders, {}, propagation="bnlearn")
+    collider_arcs = {("a", "c"), ("b", "c"), ("d", "e"), ("f", "e")}
+    assert set(bnlearn.arcs) == collider_arcs and bnlearn.edges == [("c", "e")]
+    assert set(meek.arcs) > collider_arcs and not meek.edges

@@ -18,6 +18,10 @@ import logging
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+import numpy as np
+
+from bnfs.constraint._bnlearn_cpdag import IMMUTABLE, PRESENT
+from bnfs.constraint._bnlearn_cpdag import propagate as bnlearn_propagate
 from bnfs.constraint._sets import subsets
 from bnfs.graph import PDAG
 
@@ -118,10 +122,13 @@ def all_separating_sets(test: TestIndices, pairs: Iterable[tuple[int, int]],
 
 
 def orient(names, adjacency: list[set[int]], colliders: Iterable[Triple], learning: dict,
-           order=None, arcs=()) -> PDAG:
+           order=None, arcs=(), propagation: str = "meek", lists: bool = False) -> PDAG:
     """The PDAG of a skeleton: the lists' ``arcs`` first, then each collider x -> z <- y in
     the given order, whole or not at all (skipped when either edge already points out of z
-    or the two arcs would close a cycle), then Meek's rules 1-3 until nothing changes.
+    or the two arcs would close a cycle), then Meek's rules 1-3 until nothing changes
+    (``propagation="meek"``) or bnlearn's own propagation (``"bnlearn"``, see
+    :mod:`bnfs.constraint._bnlearn_cpdag`; ``lists`` says black- or whitelists were given,
+    whose ``arcs`` it keeps immutable).
 
     Applying colliders whole and strongest first is what keeps a weak, conflicting collider
     from turning half of a strong one (bnlearn's ``vstruct.apply`` applies them whole too,
@@ -148,11 +155,31 @@ def orient(names, adjacency: list[set[int]], colliders: Iterable[Triple], learni
     for x, z, y in colliders:
         applied += _apply_collider(pdag, names[x], names[z], names[y])
     learning["colliders"] = applied
-    meek(pdag)
+    if propagation == "bnlearn":
+        pdag = _bnlearn_propagation(pdag, {(names[u], names[v]) for u, v in arcs}, lists)
+    else:
+        meek(pdag)
     logger.info("%s: %d tests, %d adjacencies: %d arcs and %d undirected edges",
                 learning.get("algorithm"), learning.get("n_tests", 0), pdag.n_arcs + pdag.n_edges,
                 pdag.n_arcs, pdag.n_edges)
     return pdag
+
+
+def _bnlearn_propagation(pdag: PDAG, fixed_arcs: set[tuple[str, str]], lists: bool) -> PDAG:
+    """The PDAG after bnlearn's own propagation (:mod:`bnfs.constraint._bnlearn_cpdag`),
+    its matrix in the PDAG's node order (the user's columns, which is bnlearn's)."""
+    nodes = list(pdag.nodes)
+    at = {v: i for i, v in enumerate(nodes)}
+    a = np.zeros((len(nodes), len(nodes)), dtype=np.int8)
+    for u, v in pdag.arcs:
+        a[at[u], at[v]] = IMMUTABLE if (u, v) in fixed_arcs else PRESENT
+    for u, v in pdag.edges:
+        a[at[u], at[v]] = a[at[v], at[u]] = PRESENT
+    a = bnlearn_propagate(a, lists)
+    both = a & a.T
+    return PDAG(nodes, arcs=[(nodes[i], nodes[j]) for i, j in zip(*np.nonzero(a & ~both))],
+                edges=[(nodes[i], nodes[j]) for i, j in zip(*np.nonzero(np.triu(both)))],
+                learning=pdag.learning)
 
 
 def _apply_collider(pdag: PDAG, x: str, z: str, y: str) -> bool:

@@ -619,7 +619,7 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
     """bnlearn's blanket-based network learners: the blanket of every node (in parallel),
     the symmetry correction, neighbours = blanket members no subset of the smaller blanket
     separates (in parallel), bnlearn's collider rule (:func:`colliders_from_blankets`),
-    Meek's rules."""
+    bnlearn's propagation of directions (:mod:`bnfs.constraint._bnlearn_cpdag`)."""
     started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     max_cond_size = _cond_size(max_cond_size)
@@ -650,7 +650,8 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
                 "arguments": {"max_cond_size": max_cond_size, **(arguments or {}),
                               **known.lists, **test_options},
                 "n_tests": tester.n_tests, "n_jobs": n_jobs}
-    pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs)
+    pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs,
+                  propagation="bnlearn", lists=bool(blacklist or whitelist))
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
@@ -718,8 +719,9 @@ def fast_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
 grow_shrink.__doc__ = """Whole-network Grow-Shrink (bnlearn's ``gs``): the Grow-Shrink
     blanket of every node, symmetry correction, neighbours among blanket members,
     colliders by bnlearn's rule (x - z - y is one when x and y stay dependent given z plus
-    every subset of the smaller of their blankets; applied whole, strongest first), Meek's
-    rules (Margaritis & Thrun 1999).
+    every subset of the smaller of their blankets; applied whole, strongest first), then
+    bnlearn's propagation of directions, which is Meek's rules where the colliders agree
+    (Margaritis & Thrun 1999).
 
     Examples
     --------

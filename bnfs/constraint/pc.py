@@ -60,7 +60,9 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     orientation : {"evidence", "bnlearn"}
         ``"bnlearn"`` is bnlearn's ``pc.stable``: the first separating set only, colliders
         in increasing order of the separating test's p-value, each applied whole unless it
-        conflicts with one applied before or closes a cycle (``vstruct.apply``).
+        conflicts with one applied before or closes a cycle (``vstruct.apply``), then
+        bnlearn's own propagation (its ``cpdag()`` scan, which settles conflicting edges as
+        undirected where Meek's rules would orient them).
     blacklist, whitelist : list of (from, to) pairs, optional
         As in :func:`bnfs.hill_climbing`. A pair blacklisted both ways is never adjacent
         and never tested; a pair with a whitelisted arc is adjacent and never tested; the
@@ -164,7 +166,9 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
                               "adjust_df": getattr(tester, "adjust_df", False)},
                 "n_tests": tester.n_tests, "orientation_tests": tester.n_tests - skeleton_tests,
                 "max_level": level - 1, "n_jobs": n_jobs}
-    pdag = orient(names, adjacency, colliders, learning, tester.column_order, known.arcs)
+    pdag = orient(names, adjacency, colliders, learning, tester.column_order, known.arcs,
+                  propagation="meek" if orientation == "evidence" else "bnlearn",
+                  lists=bool(blacklist or whitelist))
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
