@@ -220,3 +220,45 @@ def test_oracle_whitelist_and_blacklist_on_asia():
     assert bnfs.iamb_mb(oracle, "either", blacklist=["lung"]) == [
         "tub", "smoke", "bronc", "xray", "dysp"]
     assert "asia" in bnfs.hiton_mb(oracle, "either", whitelist=["asia"])
+
+
+class _Separates:
+    """A fake tester: x, y (0, 1) are independent only given exactly ``given``."""
+
+    def __init__(self, given):
+        self.given, self.seen = set(given), []
+
+    def test_indices(self, x, y, z=()):
+        from bnfs.citests import CIResult
+
+        self.seen.append(tuple(sorted(z)))
+        independent = set(z) == self.given
+        return CIResult(0.0, 1.0, 0.5 if independent else 0.001, independent)
+
+
+@pytest.mark.parametrize("separator", [{2}, {3}])
+def test_blanket_adjacency_on_a_tie_searches_both_blankets(separator):
+    """bnlearn decides adjacency from both sides, each searching the smaller blanket (the
+    other's on a tie), and keeps the pair only if both do: on a tie either blanket's
+    separating set removes it."""
+    from bnfs.constraint.markov_blanket import _neighbours_among_blankets
+
+    mbs = [{1, 2}, {0, 3}, {0}, {1}]
+    assert not _neighbours_among_blankets(_Separates(separator), (0, 1), mbs, None)
+    assert _neighbours_among_blankets(_Separates({4}), (0, 1), mbs, None)
+
+
+def test_blanket_collider_search_on_a_tie_uses_the_later_column():
+    """R's smaller(a, b) returns b on a tie: the blanket of the pair's later column."""
+    from bnfs.constraint._orient import colliders_from_blankets
+
+    adjacency = [{2}, {2}, {0, 1}, set(), set()]
+    blankets = [{2, 3}, {2, 4}, {0, 1}, {0}, {1}]
+    # x = 0, y = 1 around z = 2; given {2, 4} (y's blanket) they are independent
+    tester = _Separates({2, 4})
+    assert colliders_from_blankets(adjacency, blankets, tester.test_indices, None) == []
+    # with column 1 before column 0, the later column is 0: its blanket {3} is searched
+    tester = _Separates({2, 4})
+    found = colliders_from_blankets(adjacency, blankets, tester.test_indices, None,
+                                    rank=[1, 0, 2, 3, 4])
+    assert found == [(0, 2, 1)] and (2, 3) in tester.seen

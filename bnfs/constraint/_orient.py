@@ -75,14 +75,24 @@ def colliders_from_sepsets(adjacency: Sequence[set[int]],
 
 
 def colliders_from_blankets(adjacency: Sequence[set[int]], blankets: Sequence[set[int]],
-                            test: TestIndices, max_cond_size: int | None) -> list[Triple]:
+                            test: TestIndices, max_cond_size: int | None,
+                            rank: Sequence[int] | None = None) -> list[Triple]:
     """bnlearn's rule for the blanket-based learners: x - z - y is a collider when x and y
     stay dependent given z plus every subset of the smaller of MB(x) - {z, y} and
-    MB(y) - {z, x} (y's on a tie); ordered by the largest p-value of those tests, smallest
-    first (``vstruct.detect`` and ``learn.arc.directions`` in bnlearn)."""
+    MB(y) - {z, x}; ordered by the largest p-value of those tests, smallest first
+    (``vstruct.detect`` and ``learn.arc.directions`` in bnlearn).
+
+    ``rank`` is each variable's position in the data (default: the index), which is
+    bnlearn's order: triples are visited by centre, then pair, in that order (ties in the
+    p-value keep it), and on a tie in size the blanket of the pair's later variable is
+    searched.
+    """
+    rank = range(len(adjacency)) if rank is None else rank
     found = []
-    for x, z, y in unshielded_triples(adjacency):
-        a, b = blankets[x] - {z, y}, blankets[y] - {z, x}
+    for x, z, y in sorted(unshielded_triples(adjacency),
+                          key=lambda t: (rank[t[1]], *sorted((rank[t[0]], rank[t[2]])))):
+        first, second = (x, y) if rank[x] < rank[y] else (y, x)
+        a, b = blankets[first] - {z, second}, blankets[second] - {z, first}
         pool = a if len(a) < len(b) else b
         largest = -math.inf
         for s in subsets(pool, max_cond_size):
