@@ -126,6 +126,20 @@ def _arc_file(path: Path | None, what: str):
     return [tuple(map(str, row)) for row in frame.itertuples(index=False)]
 
 
+def _name_file(path: Path, what: str, algorithm: str) -> list[str]:
+    """A local learner's node list: one variable name per line (bnlearn's learn.mb lists)."""
+    try:
+        lines = [line.strip() for line in Path(path).read_text().splitlines()]
+    except OSError as error:
+        raise ValueError(f"cannot read the {what} file {str(path)!r}: {error.strerror}") from None
+    names = [line for line in lines if line and not line.startswith("#")]
+    if any("," in name for name in names):
+        raise ValueError(f"the {what} of {algorithm} (a local learner) lists variable names, "
+                         f"one per line; {str(path)!r} holds (from, to) arcs, which are for "
+                         "the network learners")
+    return names
+
+
 #: (flag, keyword) of the learning options a user sets; a flag given to a learner that does
 #: not take it is refused by name, an absent one leaves the API's default
 LEARNER_FLAGS = (("--score", "score"), ("--test", "test"), ("--alpha", "alpha"),
@@ -161,7 +175,8 @@ def _learner_options(algorithm: str, args) -> dict:
         if name not in accepted:
             raise ValueError(f"{flag} does not apply to {algorithm}")
         if name in ("blacklist", "whitelist"):
-            value = _arc_file(value, name)
+            value = _name_file(value, name, algorithm) if algorithm in LOCAL_LEARNERS else \
+                _arc_file(value, name)
         options[name] = value
     if "test" in params:
         test = options.get("test", params["test"].default)
@@ -551,8 +566,12 @@ def _learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Arg
                           help="how hill_climbing, tabu_search and sparse_candidate break ties "
                                "(default names: the same graph for any column order; columns: "
                                "bnlearn's order, its graph)")
-    learning.add_argument("--blacklist", type=Path, help="CSV of forbidden arcs (from,to)")
-    learning.add_argument("--whitelist", type=Path, help="CSV of required arcs (from,to)")
+    learning.add_argument("--blacklist", type=Path,
+                          help="CSV of forbidden arcs (from,to); for a local learner, "
+                               "variables to leave out, one name per line")
+    learning.add_argument("--whitelist", type=Path,
+                          help="CSV of required arcs (from,to); for a local learner, "
+                               "variables to keep in the set, one name per line")
     learning.add_argument("--seed", type=_int_at_least(0), default=0,
                           help="random seed (default 0)")
     learning.add_argument("--max-time", type=_positive_float, metavar="SECONDS",

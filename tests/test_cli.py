@@ -62,6 +62,7 @@ def files(tmp_path_factory):
     bnfs.write_bif(bnfs.DiscreteNetwork.fit(bnfs.datasets.network("asia"), frame,
                                             pseudo_count=1.0), root / "truth.bif")
     (root / "black.csv").write_text("from,to\nsmoke,lung\n")
+    (root / "asia.csv.names").write_text("smoke\nnope\n")
     return root, frame
 
 
@@ -127,7 +128,9 @@ def test_blanket_select_score_compare_and_draw(files):
     (["learn", "{root}/asia.csv", "--out", "x.json", "--alpha", "2"], "expected a number in (0, 1)"),
     (["learn", "{root}/asia.csv", "--algorithm", "magic", "--out", "x.json"], "invalid choice"),
     (["blanket", "{root}/asia.csv", "--target", "either", "--algorithm", "hiton_mb",
-      "--blacklist", "{root}/black.csv"], "--blacklist does not apply to hiton_mb"),
+      "--blacklist", "{root}/black.csv"], "lists variable names, one per line"),
+    (["blanket", "{root}/asia.csv", "--target", "either", "--algorithm", "hiton_mb",
+      "--blacklist", "{root}/asia.csv.names"], "blacklist entry 'nope' is not a variable"),
     (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
     (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
     (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
@@ -244,6 +247,7 @@ def asia_file(tmp_path_factory):
     frame = bnfs.datasets.sample("asia", 600, seed=5)
     frame.to_csv(root / "asia.csv", index=False)
     (root / "black.csv").write_text("from,to\nsmoke,lung\n")
+    (root / "names.txt").write_text("# one variable per line\nsmoke\n")
     return root, bnfs.Dataset(root / "asia.csv")
 
 
@@ -308,7 +312,7 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command
     monkeypatch.chdir(root)
     families = {"--scan-order": ("hill_climbing", "tabu_search", "sparse_candidate"),
                 "--score": cli.SCORE_LEARNERS, "--max-parents": cli.SCORE_LEARNERS,
-                "--blacklist": cli.SCORE_LEARNERS + cli.CONSTRAINT_LEARNERS,
+                "--blacklist": cli.SCORE_LEARNERS + cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
                 "--test": cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
                 "--seed": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
                 "--discretize": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS}
@@ -319,6 +323,10 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command
             head = ["learn", "asia.csv", "--out", "o.json"] if command == "learn" else \
                 ["blanket", "asia.csv", "--target", "either"]
             extra = ["--test", "mi_threshold"] if flag == "--threshold" else []
+            if flag in ("--blacklist", "--whitelist") and algorithm in cli.LOCAL_LEARNERS:
+                value = "names.txt"  # a local learner's lists are variable names
+            else:
+                value = OPTIONS[flag]
             try:
                 code = cli.main(head + ["--algorithm", algorithm, flag, value, *extra, "--quiet"])
             except SystemExit as stop:
@@ -331,6 +339,18 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command
                 assert named or (flag == "--alpha" and "mi_threshold test of tpda" in err), \
                     (algorithm, err)
                 assert algorithm not in families.get(flag, ()), (algorithm, flag, err)
+
+
+def test_a_local_learner_takes_node_lists_from_a_file(asia_file, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    assert cli.main(["blanket", "asia.csv", "--target", "lung", "--algorithm", "iamb_mb",
+                     "--whitelist", "names.txt", "--quiet"]) == 0
+    members = bnfs.iamb_mb(data, "lung", whitelist=["smoke"])
+    assert "smoke" in members
+    assert capsys.readouterr().out.strip().endswith(": " + ", ".join(members))
 
 
 def test_tpda_threshold_and_defaults_are_the_apis(asia_file, monkeypatch, capsys):
