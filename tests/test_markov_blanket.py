@@ -241,7 +241,7 @@ def test_blanket_adjacency_on_a_tie_searches_both_blankets(separator):
     """bnlearn decides adjacency from both sides, each searching the smaller blanket (the
     other's on a tie), and keeps the pair only if both do: on a tie either blanket's
     separating set removes it."""
-    from bnfs.constraint.markov_blanket import _neighbours_among_blankets
+    from bnfs.constraint.blanket_networks import _neighbours_among_blankets
 
     mbs = [{1, 2}, {0, 3}, {0}, {1}]
     assert not _neighbours_among_blankets(_Separates(separator), (0, 1), mbs, None)

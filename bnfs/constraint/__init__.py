@@ -1,11 +1,12 @@
-"""Constraint-based structure learning: PC-stable, TPDA and the Markov-blanket family."""
+"""Constraint-based structure learning: PC-stable, TPDA, the blanket-based networks and the
+local (Markov-blanket, parents-and-children) learners."""
 
-from bnfs.constraint.markov_blanket import (fast_iamb, fast_iamb_mb, grow_shrink, grow_shrink_mb,
-                                            hiton_mb, hiton_pc, iamb, iamb_mb, inter_iamb,
-                                            inter_iamb_mb, kiamb_mb, local_structure, mmmb, mmpc,
-                                            pcmb)
 from bnfs.constraint._sets import LocalResult
+from bnfs.constraint.blanket_networks import fast_iamb, grow_shrink, iamb, inter_iamb
 from bnfs.constraint.hpc import hpc
+from bnfs.constraint.local_structure import local_structure
+from bnfs.constraint.markov_blanket import (fast_iamb_mb, grow_shrink_mb, hiton_mb, hiton_pc,
+                                            iamb_mb, inter_iamb_mb, kiamb_mb, mmmb, mmpc, pcmb)
 from bnfs.constraint.pc import pc_stable
 from bnfs.constraint.tpda import tpda
 
