@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
 
-import bnfs
+from bnfs import learners
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
 from bnfs._validate import check_float, check_int
@@ -16,12 +16,9 @@ from bnfs.graph import PDAG
 __all__ = ["boot_strength", "averaged_network", "inclusion_threshold", "blanket_frequency"]
 
 #: learners whose graphs can be averaged
-LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "mmhc", "h2pc",
-            "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
-#: local learners whose blankets can be counted
-BLANKET_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
-                    "hiton_mb", "mmmb", "pcmb", "hiton_pc", "mmpc", "hpc")
-SEEDED = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "kiamb_mb")
+LEARNERS = learners.names("score", "hybrid", "constraint")
+#: local learners whose blankets (or parents and children) can be counted
+BLANKET_LEARNERS = learners.names("blanket", "neighbours")
 
 
 def _seeds(seed, r: int) -> list[int]:
@@ -33,14 +30,16 @@ def _seeds(seed, r: int) -> list[int]:
 def _replicate(data, m: int, seed: int, learner: str, options: dict, target=None):
     rng = np.random.default_rng(seed)
     sample = data.take(rng.integers(0, len(data), m))
+    entry = learners.get(learner)
     options = dict(options)
-    if learner in SEEDED and "seed" not in options:
+    if entry.seeded and "seed" not in options:
         options["seed"] = seed
-    if target is None:
+    if "progress" in entry.options:
         options.setdefault("progress", False)
-        graph = getattr(bnfs, learner)(sample, **options)
+    if target is None:
+        graph = entry.function(sample, **options)
         return list(graph.arcs), list(graph.edges)
-    return getattr(bnfs, learner)(sample, target, **options)
+    return entry.function(sample, target, **options)
 
 
 def _replicates(data, m: int, seeds: list[int], learner: str, options: dict, target=None):
@@ -105,9 +104,12 @@ def _checked_replicate(found, names, target):
     return [tuple(a) for a in arcs], [tuple(e) for e in edges]
 
 
-def _check(data, learner, allowed, R, m, n_jobs, seed):
-    if learner not in allowed:
-        raise ValueError(f"learner must be one of {allowed}, got {learner!r}")
+def _check(data, learner, allowed, R, m, n_jobs, seed, options):
+    if not isinstance(learner, str) or learner not in allowed:
+        raise ValueError(f"learner must be one of {list(allowed)}, got {learner!r}")
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"learner_options must be a dict, got {type(options).__name__}")
+    learners.check_options(learner, options or {})
     check_int(seed, "seed", 0, allow_none=True)
     R = check_int(R, "R", 1)
     m = len(data) if m is None else check_int(m, "m", 2)
@@ -130,8 +132,8 @@ def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int 
     ----------
     data : Dataset or anything Dataset takes
     learner : str, default "hill_climbing"
-        A network learner: hill_climbing, tabu_search, sparse_candidate, screen_based,
-        pc_stable, tpda, grow_shrink, iamb, inter_iamb, fast_iamb.
+        A network learner of :data:`bnfs.learners.REGISTRY` (score-based, hybrid or
+        constraint-based); ``learner_options`` it does not take are refused by name.
     R : int, default 200
         Bootstrap replicates.
     m : int, optional
@@ -161,7 +163,7 @@ def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int 
     1.0
     """
     data = as_dataset(data)
-    R, m, n_jobs = _check(data, learner, LEARNERS, R, m, n_jobs, seed)
+    R, m, n_jobs = _check(data, learner, LEARNERS, R, m, n_jobs, seed, learner_options)
     options = dict(learner_options or {})
     results = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)
     names = list(data.names)
@@ -286,7 +288,8 @@ def blanket_frequency(data, target: str, learner: str = "hiton_mb", *, R: int = 
     """
     data = as_dataset(data)
     data.check_name(target, "target")
-    R, m, n_jobs = _check(data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs, seed)
+    R, m, n_jobs = _check(data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs, seed,
+                          learner_options)
     options = dict(learner_options or {})
     if learner in LEARNERS:
         pairs = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)

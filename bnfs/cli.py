@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import inspect
 import logging
 import os
 import sys
@@ -17,11 +16,11 @@ import time
 import warnings
 from pathlib import Path
 
-SCORE_LEARNERS = ("learn", "hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
-                  "mmhc", "h2pc")
-CONSTRAINT_LEARNERS = ("pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb", "fast_iamb")
-LOCAL_LEARNERS = ("hiton_mb", "hiton_pc", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb",
-                  "grow_shrink_mb", "kiamb_mb", "mmmb", "mmpc", "pcmb", "hpc")
+from bnfs import learners
+
+SCORE_LEARNERS = learners.names("score", "hybrid")
+CONSTRAINT_LEARNERS = learners.names("constraint")
+LOCAL_LEARNERS = learners.names("blanket", "neighbours")
 NETWORK_LEARNERS = SCORE_LEARNERS + CONSTRAINT_LEARNERS
 SELECT_METHODS = ("markov_blanket", "hsmb", "bahsic", "srs", "slfs", "hybrid", "fcbf", "cfs",
                   "information_gain")
@@ -147,8 +146,6 @@ LEARNER_FLAGS = (("--score", "score"), ("--test", "test"), ("--alpha", "alpha"),
                  ("--blacklist", "blacklist"), ("--whitelist", "whitelist"),
                  ("--max-time", "max_time"), ("--checkpoint", "checkpoint"),
                  ("--scan-order", "scan_order"))
-#: options of the CI test that learners with a ``test`` pass on to :class:`bnfs.CITest`
-TEST_OPTIONS = ("threshold",)
 
 
 def _learner_options(algorithm: str, args) -> dict:
@@ -158,15 +155,7 @@ def _learner_options(algorithm: str, args) -> dict:
     it does not; options left out keep the learner's own defaults (as in Python). The seed,
     the number of jobs and progress bars go to every learner that takes them.
     """
-    import bnfs
-    learner = getattr(bnfs, algorithm)
-    params = dict(inspect.signature(learner).parameters)
-    if algorithm == "tabu_search":  # passes the search options on to hill_climbing
-        params = {**inspect.signature(bnfs.hill_climbing).parameters, **params}
-    # learners whose keywords go on to their CI test take its options too (not mmhc: its
-    # test is built from test and alpha alone)
-    passes_on = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    accepted = set(params) | (set(TEST_OPTIONS) if "test" in params and passes_on else set())
+    accepted = learners.get(algorithm).options
     options = {}
     for flag, name in LEARNER_FLAGS:
         value = getattr(args, name, None)
@@ -178,8 +167,8 @@ def _learner_options(algorithm: str, args) -> dict:
             value = _name_file(value, name, algorithm) if algorithm in LOCAL_LEARNERS else \
                 _arc_file(value, name)
         options[name] = value
-    if "test" in params:
-        test = options.get("test", params["test"].default)
+    if "test" in accepted:
+        test = options.get("test", "mi_threshold" if algorithm == "tpda" else "g2")
         if test == "mi_threshold" and "alpha" in options:
             raise ValueError(f"--alpha does not apply to the mi_threshold test of {algorithm}; "
                              "its threshold is --threshold")
@@ -188,7 +177,7 @@ def _learner_options(algorithm: str, args) -> dict:
                              f"uses {test!r} (choose it with --test mi_threshold)")
     for name, value in (("seed", args.seed), ("n_jobs", args.n_jobs),
                         ("progress", False if args.quiet else None)):  # None: bars on a terminal
-        if name in params:
+        if name in accepted:
             options[name] = value
     return options
 

@@ -3,24 +3,18 @@ feature irrelevant to it (Koller & Sahami 1996), read off a learned network."""
 
 from __future__ import annotations
 
-import inspect
-
-
-import bnfs
+from bnfs import learners
 from bnfs.graph import DAG, PDAG
 from bnfs.select._base import DiscreteSelector
 
 __all__ = ["MarkovBlanketSelector"]
 
 #: learners that return a whole network (DAG or PDAG)
-NETWORK_LEARNERS = ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based",
-                    "mmhc", "h2pc", "learn", "pc_stable", "tpda", "grow_shrink", "iamb", "inter_iamb",
-                    "fast_iamb")
+NETWORK_LEARNERS = learners.names("score", "hybrid", "constraint")
 #: local learners that return the blanket of the target
-BLANKET_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
-                    "hiton_mb", "mmmb", "pcmb")
+BLANKET_LEARNERS = learners.names("blanket")
 #: local learners that return the parents and children of the target
-PC_LEARNERS = ("hiton_pc", "mmpc", "hpc")
+PC_LEARNERS = learners.names("neighbours")
 
 
 class MarkovBlanketSelector(DiscreteSelector):
@@ -35,15 +29,13 @@ class MarkovBlanketSelector(DiscreteSelector):
     Parameters
     ----------
     learner : str, default "hill_climbing"
-        A network learner (``"hill_climbing"``, ``"tabu_search"``, ``"sparse_candidate"``,
-        ``"screen_based"``, ``"mmhc"``, ``"h2pc"``, ``"learn"``, ``"pc_stable"``, ``"tpda"``, ``"grow_shrink"``, ``"iamb"``,
-        ``"inter_iamb"``, ``"fast_iamb"``) or a local one (``"grow_shrink_mb"``,
-        ``"iamb_mb"``, ``"inter_iamb_mb"``, ``"fast_iamb_mb"``, ``"kiamb_mb"``,
-        ``"hiton_mb"``, ``"mmmb"``, ``"pcmb"``; ``"hiton_pc"``, ``"mmpc"`` and ``"hpc"`` find
-        parents and children only).
+        Any learner of :data:`bnfs.learners.REGISTRY`: a network learner (score-based,
+        hybrid or constraint-based, e.g. ``"hill_climbing"``, ``"mmhc"``, ``"pc_stable"``)
+        or a local one (``"iamb_mb"``, ``"hiton_mb"``, ...; ``"hiton_pc"``, ``"mmpc"`` and
+        ``"hpc"`` find parents and children only).
     learner_options : dict, optional
         Keyword arguments of the learner, e.g. ``{"score": "bde", "max_parents": 5}`` or
-        ``{"test": "g2", "alpha": 0.01}``.
+        ``{"test": "g2", "alpha": 0.01}``; one the learner does not take is refused by name.
     parents_and_children : bool, default False
         Keep only the target's neighbours (parents and children, no spouses). Needs a
         network learner or a parents-and-children learner.
@@ -101,16 +93,14 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
-        learner = self._check_learner()
+        entry = self._check_learner()
         data, features, target = self._discrete_data(X, y)
         options = dict(self.learner_options or {})
-        accepted = inspect.signature(learner).parameters
-        if self.seed is not None and "seed" in accepted:
+        if self.seed is not None and entry.seeded:
             options.setdefault("seed", self.seed)
-        if self.n_jobs is not None and "n_jobs" in accepted:
+        if self.n_jobs is not None and "n_jobs" in entry.options:
             options.setdefault("n_jobs", self.n_jobs)
-        found = learner(data, **options) if self.learner in NETWORK_LEARNERS else \
-            learner(data, target, **options)
+        found = entry(data, target, **options) if entry.local else entry(data, **options)
         if isinstance(found, (DAG, PDAG)):
             self.network_ = found
             members = found.neighbours(target) if self.parents_and_children \
@@ -130,7 +120,7 @@ class MarkovBlanketSelector(DiscreteSelector):
                 "dependence)")
 
     def _empty_remedy(self) -> str:
-        if self.learner in ("hill_climbing", "tabu_search", "sparse_candidate", "screen_based"):
+        if learners.get(self.learner).kind == "score":
             return "learner_options={'score': 'aic'} (a lighter penalty)"
         return ("a larger alpha (learner_options={'alpha': 0.1}), fewer bins (n_bins=2) or a "
                 "score-based learner (learner='hill_climbing')")
@@ -145,4 +135,5 @@ class MarkovBlanketSelector(DiscreteSelector):
         if self.learner_options is not None and not isinstance(self.learner_options, dict):
             raise TypeError(f"learner_options must be a dict, got "
                             f"{type(self.learner_options).__name__}")
-        return getattr(bnfs, self.learner)
+        learners.check_options(self.learner, self.learner_options or {})
+        return learners.get(self.learner)

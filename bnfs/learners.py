@@ -1,0 +1,150 @@
+"""The registry of structure learners: one entry per learner, read by everything that offers
+a choice of learner (``bnfs learn/blanket/select`` on the command line, the
+:class:`~bnfs.MarkovBlanketSelector`, :func:`~bnfs.boot_strength` and
+:func:`~bnfs.blanket_frequency`, the tests).
+
+An entry says where the function lives (imported on first use, so ``import bnfs`` stays
+cheap), what it returns and which keyword options it takes. Those options are what callers
+check a user's options against: an option a learner cannot honour is refused by name, never
+swallowed. ``tests/test_learners.py`` checks every entry against its function's signature.
+
+Adding a learner is one module plus one line here (see CONTRIBUTING.md).
+
+Examples
+--------
+>>> from bnfs import learners
+>>> learners.get("iamb_mb").kind
+'blanket'
+>>> "hiton_pc" in learners.names("neighbours")
+True
+>>> learners.check_options("iamb_mb", {"max_parents": 2})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: iamb_mb does not take max_parents; it takes adjust_df, alpha, blacklist, ...
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+__all__ = ["Learner", "REGISTRY", "KINDS", "get", "names", "check_options"]
+
+#: what each kind of learner returns
+KINDS = {
+    "score": "a DAG, by a score-based search",
+    "hybrid": "a DAG, by a score-based search restricted by CI tests",
+    "constraint": "a PDAG (CPDAG), by CI tests",
+    "blanket": "the target's Markov blanket (a list of names)",
+    "neighbours": "the target's parents and children (a list of names)",
+}
+#: options of the CI test that the constraint-based learners pass on to it
+TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
+
+_LISTS = ("blacklist", "whitelist")
+_TEST = ("test", "alpha", *TEST_OPTIONS)
+_HILL = ("score", "max_parents", *_LISTS, "start", "iss", "tabu", "max_tabu", "restarts",
+         "perturb_moves", "max_iter", "max_time", "checkpoint", "seed", "scan_order", "progress",
+         "n_jobs")
+_HYBRID = ("test", "alpha", "score", "max_cond_size", *_LISTS, "max_parents", "iss",
+           "scan_order", "progress", "n_jobs")
+_NETWORK = (*_TEST, "max_cond_size", *_LISTS, "progress")
+_LOCAL = (*_TEST, *_LISTS)
+
+
+@dataclass(frozen=True)
+class Learner:
+    """One structure learner: its name, module, kind (a key of :data:`KINDS`) and the
+    keyword options it takes besides ``data`` (and ``target`` for local learners)."""
+
+    name: str
+    module: str
+    kind: str
+    options: frozenset[str]
+
+    @property
+    def function(self) -> Callable:
+        return getattr(importlib.import_module(self.module), self.name)
+
+    @property
+    def local(self) -> bool:
+        """Whether it learns around one target (``learner(data, target, ...)``)."""
+        return self.kind in ("blanket", "neighbours")
+
+    @property
+    def seeded(self) -> bool:
+        return "seed" in self.options
+
+    def __call__(self, data, *args, **options):
+        check_options(self.name, options)
+        return self.function(data, *args, **options)
+
+
+def _entry(name: str, module: str, kind: str, *options: str) -> tuple[str, Learner]:
+    return name, Learner(name, f"bnfs.{module}", kind, frozenset(options))
+
+
+#: name -> :class:`Learner`, in the order listings show them
+REGISTRY: dict[str, Learner] = dict([
+    _entry("learn", "search.automatic", "score", "score", "candidates", "folds", "one_se",
+           "iss", "max_parents", *_LISTS, "seed", "max_time", "n_jobs", "progress",
+           "checkpoint"),
+    _entry("hill_climbing", "search.hill_climbing", "score", *_HILL),
+    _entry("tabu_search", "search.hill_climbing", "score", *_HILL),
+    _entry("sparse_candidate", "search.sparse_candidate", "score", "score", "k", "max_parents",
+           "max_rounds", *_LISTS, "start", "iss", "post_process", "seed", "max_time",
+           "scan_order", "progress", "n_jobs"),
+    _entry("screen_based", "search.screen_based", "score", "score", "theta", "max_parents",
+           *_LISTS, "iss", "post_process", "seed", "progress", "n_jobs"),
+    _entry("rsmax2", "search.hybrid", "hybrid", "restrict", "maximize", *_HYBRID, "tabu",
+           "adjust_df"),
+    _entry("mmhc", "search.hybrid", "hybrid", *_HYBRID, "adjust_df"),
+    _entry("h2pc", "search.hybrid", "hybrid", *_HYBRID),
+    _entry("pc_stable", "constraint.pc", "constraint", *_NETWORK, "orientation", "n_jobs"),
+    _entry("tpda", "constraint.tpda", "constraint", *_NETWORK),
+    _entry("grow_shrink", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
+    _entry("iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
+    _entry("inter_iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
+    _entry("fast_iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs",
+           "rows_per_cell"),
+    _entry("grow_shrink_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
+    _entry("iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
+    _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
+    _entry("fast_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "rows_per_cell"),
+    _entry("kiamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "k", "seed"),
+    _entry("hiton_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
+    _entry("mmmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
+    _entry("pcmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
+    _entry("hiton_pc", "constraint.markov_blanket", "neighbours", *_LOCAL, "max_cond_size",
+           "symmetry"),
+    _entry("mmpc", "constraint.markov_blanket", "neighbours", *_LOCAL, "max_cond_size",
+           "symmetry"),
+    _entry("hpc", "constraint.hpc", "neighbours", *_LOCAL, "max_cond_size"),
+])
+
+
+def get(name) -> Learner:
+    """The registry entry of ``name``, or a ValueError listing the learners."""
+    try:
+        return REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown learner {name!r}; the learners are "
+                         f"{', '.join(REGISTRY)}") from None
+
+
+def names(*kinds: str) -> tuple[str, ...]:
+    """The learners of the given kinds (every learner without one), in registry order."""
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        raise ValueError(f"unknown kind {unknown[0]!r}; the kinds are {', '.join(KINDS)}")
+    return tuple(n for n, entry in REGISTRY.items() if not kinds or entry.kind in kinds)
+
+
+def check_options(name: str, options: Mapping | Iterable[str]) -> None:
+    """Refuse, by name, an option learner ``name`` does not take."""
+    entry = get(name)
+    unknown = sorted(set(options) - entry.options)
+    if unknown:
+        raise ValueError(f"{name} does not take {unknown[0]}; it takes "
+                         f"{', '.join(sorted(entry.options))}")
