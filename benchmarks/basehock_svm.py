@@ -15,16 +15,19 @@ from __future__ import annotations
 import argparse
 import time
 
+import paper_data
 from sklearn.metrics import f1_score
 from sklearn.model_selection import train_test_split
 
-import paper_data
 from bnfs.select import mb_svm_pipeline
 
 PAPER = {  # method: (F1 x 100, features, CPU seconds)
-    "all": (90.97, 9483, None), "grow_shrink": (83.68, 7, None),
-    "information_gain": (91.94, None, None), "sc_10_5": (90.92, 119, 8189),
-    "sc_20_10": (92.62, 128, 12515), "screen_based": (93.81, 849, 337),
+    "all": (90.97, 9483, None),
+    "grow_shrink": (83.68, 7, None),
+    "information_gain": (91.94, None, None),
+    "sc_10_5": (90.92, 119, 8189),
+    "sc_20_10": (92.62, 128, 12515),
+    "screen_based": (93.81, 849, 337),
 }
 
 
@@ -33,18 +36,27 @@ def main() -> None:
     parser.add_argument("--skip-sparse-candidate", action="store_true")
     args = parser.parse_args()
     X, y = paper_data.basehock()
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, stratify=y,
-                                                        random_state=0)
-    print(f"BASEHOCK: {X.shape[1]} words, {len(X_train)} training and {len(X_test)} test "
-          "documents; F1 of class 2 (hockey)")
-    runs = [("screen_based", dict(method="screen_based", theta=4)),
-            ("all", dict(method="all")),
-            ("grow_shrink", dict(method="grow_shrink", alpha=0.05))]
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.5, stratify=y, random_state=0
+    )
+    print(
+        f"BASEHOCK: {X.shape[1]} words, {len(X_train)} training and {len(X_test)} test "
+        "documents; F1 of class 2 (hockey)"
+    )
+    runs = [
+        ("screen_based", dict(method="screen_based", theta=4)),
+        ("all", dict(method="all")),
+        ("grow_shrink", dict(method="grow_shrink", alpha=0.05)),
+    ]
     if not args.skip_sparse_candidate:
-        runs += [("sc_10_5", dict(method="sparse_candidate", k=10, max_parents=5)),
-                 ("sc_20_10", dict(method="sparse_candidate", k=20, max_parents=10))]
-    print(f"{'method':18} {'F1 ours':>8} {'paper':>6} {'#feat ours':>10} {'paper':>6} "
-          f"{'select s':>9} {'paper s':>8}")
+        runs += [
+            ("sc_10_5", dict(method="sparse_candidate", k=10, max_parents=5)),
+            ("sc_20_10", dict(method="sparse_candidate", k=20, max_parents=10)),
+        ]
+    print(
+        f"{'method':18} {'F1 ours':>8} {'paper':>6} {'#feat ours':>10} {'paper':>6} "
+        f"{'select s':>9} {'paper s':>8}"
+    )
     n_screen = None
     for name, options in runs + [("information_gain", None)]:
         if name == "information_gain":
@@ -52,14 +64,20 @@ def main() -> None:
         start = time.perf_counter()
         pipe = mb_svm_pipeline(**options, seed=0).fit(X_train, y_train)
         seconds = time.perf_counter() - start
-        kept = (int(pipe.named_steps["select"].get_support().sum())
-                if "select" in pipe.named_steps else X.shape[1])
+        kept = (
+            int(pipe.named_steps["select"].get_support().sum())
+            if "select" in pipe.named_steps
+            else X.shape[1]
+        )
         if name == "screen_based":
             n_screen = kept
         f1 = 100 * f1_score(y_test, pipe.predict(X_test), pos_label=2)
         paper_f1, paper_n, paper_s = PAPER[name]
-        print(f"{name:18} {f1:8.2f} {paper_f1:6.2f} {kept:10d} {paper_n or '-':>6} "
-              f"{seconds:9.1f} {paper_s or '-':>8}", flush=True)
+        print(
+            f"{name:18} {f1:8.2f} {paper_f1:6.2f} {kept:10d} {paper_n or '-':>6} "
+            f"{seconds:9.1f} {paper_s or '-':>8}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

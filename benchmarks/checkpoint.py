@@ -63,21 +63,29 @@ def main() -> None:
         path.unlink(missing_ok=True)
         return bnfs.hill_climbing(data, checkpoint=path, **options)
 
-    best = fastest({"plain": lambda: bnfs.hill_climbing(data, **options),
-                    "default": with_checkpoint, "every chunk": with_checkpoint})
+    best = fastest(
+        {
+            "plain": lambda: bnfs.hill_climbing(data, **options),
+            "default": with_checkpoint,
+            "every chunk": with_checkpoint,
+        }
+    )
     plain, default, every_chunk = best["plain"], best["default"], best["every chunk"]
     size = (folder / "hc.json").stat().st_size
     print(f"alarm, {args.rows} rows, 6 restarts: {plain:.2f} s without a checkpoint")
-    print(f"  fingerprint of the data (sha-256 of {data.codes.nbytes / 1e6:.0f} MB of codes): "
-          f"{digest_time:.3f} s")
+    print(
+        f"  fingerprint of the data (sha-256 of {data.codes.nbytes / 1e6:.0f} MB of codes): "
+        f"{digest_time:.3f} s"
+    )
     print(f"  default checkpoint: {default:.2f} s (x{default / plain:.3f})")
-    print(f"  a write after every 64 moves: {every_chunk:.2f} s (x{every_chunk / plain:.3f}); "
-          f"file {size / 1e3:.1f} kB")
+    print(
+        f"  a write after every 64 moves: {every_chunk:.2f} s (x{every_chunk / plain:.3f}); "
+        f"file {size / 1e3:.1f} kB"
+    )
 
     # kill a run halfway, resume it
     path = folder / "killed.json"
-    child = multiprocessing.get_context("spawn").Process(target=_child,
-                                                         args=(frame, options, path))
+    child = multiprocessing.get_context("spawn").Process(target=_child, args=(frame, options, path))
     child.start()
     while child.is_alive():  # kill it once it is into its fourth climb
         if path.exists() and json.loads(path.read_text())["state"]["climb"] >= 3:
@@ -90,9 +98,11 @@ def main() -> None:
     resumed = bnfs.hill_climbing(data, checkpoint=path, **options)
     seconds = time.perf_counter() - started
     reference = bnfs.hill_climbing(data, **options)
-    print(f"  SIGKILL in climb {state['climb']} of 7, after {state['counters'][N_MOVES]} "
-          f"moves; resuming took {seconds:.2f} s (x{seconds / plain:.2f} of a whole run); "
-          f"same graph as uninterrupted: {resumed == reference}")
+    print(
+        f"  SIGKILL in climb {state['climb']} of 7, after {state['counters'][N_MOVES]} "
+        f"moves; resuming took {seconds:.2f} s (x{seconds / plain:.2f} of a whole run); "
+        f"same graph as uninterrupted: {resumed == reference}"
+    )
 
 
 if __name__ == "__main__":

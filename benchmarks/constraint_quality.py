@@ -32,13 +32,12 @@ import warnings
 from collections import defaultdict
 
 import numpy as np
+from constraint_based import pycausalfs_mb
+from quality import _causallearn_pc, sample
 
 import bnfs
 from bnfs import shd
 from bnfs.metrics import blanket_scores, skeleton_scores
-
-from constraint_based import pycausalfs_mb
-from quality import _causallearn_pc, sample
 
 warnings.filterwarnings("ignore")  # the peers are noisy about their own deprecations
 
@@ -61,6 +60,7 @@ def _bnlearn(algorithm: str, test: str):
             else:
                 pdag.add_arc(u, v)
         return pdag
+
     return learn
 
 
@@ -83,14 +83,19 @@ def blanket_learners() -> dict:
     import pybnlearn
 
     def learn_mb(method):
-        return lambda f, t, a: [str(v) for v in pybnlearn.learn_mb(
-            f.astype("category"), t, method=method, test="mi", alpha=a)]
-    return {"bnfs hiton_mb": lambda f, t, a: bnfs.hiton_mb(f, t, alpha=a),
-            "bnfs mmmb": lambda f, t, a: bnfs.mmmb(f, t, alpha=a),
-            "bnfs iamb_mb": lambda f, t, a: bnfs.iamb_mb(f, t, alpha=a),
-            "bnfs pcmb": lambda f, t, a: bnfs.pcmb(f, t, alpha=a),
-            "bnlearn learn.mb iamb": learn_mb("iamb"),
-            "bnlearn learn.mb inter.iamb": learn_mb("inter.iamb")}
+        return lambda f, t, a: [
+            str(v)
+            for v in pybnlearn.learn_mb(f.astype("category"), t, method=method, test="mi", alpha=a)
+        ]
+
+    return {
+        "bnfs hiton_mb": lambda f, t, a: bnfs.hiton_mb(f, t, alpha=a),
+        "bnfs mmmb": lambda f, t, a: bnfs.mmmb(f, t, alpha=a),
+        "bnfs iamb_mb": lambda f, t, a: bnfs.iamb_mb(f, t, alpha=a),
+        "bnfs pcmb": lambda f, t, a: bnfs.pcmb(f, t, alpha=a),
+        "bnlearn learn.mb iamb": learn_mb("iamb"),
+        "bnlearn learn.mb inter.iamb": learn_mb("inter.iamb"),
+    }
 
 
 def timed(function, *args):
@@ -101,8 +106,12 @@ def timed(function, *args):
 
 
 def tests_by_size(networks, seeds) -> None:
-    options = {"g2": {"test": "g2", "adjust_df": False}, "g2 adjusted": {"test": "g2"},
-               "mi_adf": {"test": "mi_adf"}, "x2 adjusted": {"test": "x2", "adjust_df": True}}
+    options = {
+        "g2": {"test": "g2", "adjust_df": False},
+        "g2 adjusted": {"test": "g2"},
+        "mi_adf": {"test": "mi_adf"},
+        "x2 adjusted": {"test": "x2", "adjust_df": True},
+    }
     print(f"{'rows':>6}" + "".join(f"{k:>14}" for k in options))
     for rows in (200, 500, 1000, 5000, 20000, 50000):
         total = defaultdict(int)
@@ -140,11 +149,14 @@ def main(argv=None) -> None:
                     took, pdag = timed(learn, frame, args.alpha)
                     shds[name, learner].append(shd(pdag, truth))
                     seconds[name, learner].append(took)
-                    print(f"{case:<22}{learner:<28}{shds[name, learner][-1]:>6}"
-                          f"{skeleton_scores(pdag, truth)['f1']:>8.3f}{took:>9.3f}", flush=True)
+                    print(
+                        f"{case:<22}{learner:<28}{shds[name, learner][-1]:>6}"
+                        f"{skeleton_scores(pdag, truth)['f1']:>8.3f}{took:>9.3f}",
+                        flush=True,
+                    )
                 targets = sorted(frame.columns, key=lambda v: (-len(truth.markov_blanket(v)), v))
                 codes = bnfs.Dataset(frame).codes.astype(np.int64)
-                for target in targets[:args.targets]:
+                for target in targets[: args.targets]:
                     for learner, learn in blanket_learners().items():
                         took, found = timed(learn, frame, target, args.alpha)
                         f1s[name, learner].append(blanket_scores(found, truth, target)["f1"])
@@ -152,8 +164,13 @@ def main(argv=None) -> None:
                     if args.no_pycausalfs:
                         continue
                     for learner in ("hiton_mb", "iamb_mb", "mmmb"):
-                        out = pycausalfs_mb(learner, codes, list(frame.columns).index(target),
-                                            args.alpha, args.peer_timeout)
+                        out = pycausalfs_mb(
+                            learner,
+                            codes,
+                            list(frame.columns).index(target),
+                            args.alpha,
+                            args.peer_timeout,
+                        )
                         key = (name, f"pycausalfs {learner}")
                         if out is None:
                             f1s[key].append(float("nan"))
@@ -166,16 +183,21 @@ def main(argv=None) -> None:
     for name in args.networks:
         print(f"\n{name}")
         for learner in learners:
-            print(f"  {learner:<28}{np.mean(shds[name, learner]):>8.1f}"
-                  f"{np.mean(seconds[name, learner]):>10.3f}s")
+            print(
+                f"  {learner:<28}{np.mean(shds[name, learner]):>8.1f}"
+                f"{np.mean(seconds[name, learner]):>10.3f}s"
+            )
         ours = np.mean(shds[name, "bnfs pc_stable"])
-        peers = {p: np.mean(shds[name, p]) for p in learners if not p.startswith("bnfs")
-                 and "pc" in p}
+        peers = {
+            p: np.mean(shds[name, p]) for p in learners if not p.startswith("bnfs") and "pc" in p
+        }
         best = min(peers, key=peers.get)
         speed = np.mean(seconds[name, "causal-learn pc"]) / np.mean(seconds[name, "bnfs pc_stable"])
-        print(f"  bnfs pc_stable {ours:.1f} vs best PC peer {best} {peers[best]:.1f}: "
-              f"{'met' if ours <= peers[best] else 'MISSED'}; causal-learn/bnfs seconds "
-              f"{speed:.1f}x")
+        print(
+            f"  bnfs pc_stable {ours:.1f} vs best PC peer {best} {peers[best]:.1f}: "
+            f"{'met' if ours <= peers[best] else 'MISSED'}; causal-learn/bnfs seconds "
+            f"{speed:.1f}x"
+        )
     print("\nMean blanket F1 (seconds) per network")
     for name in args.networks:
         print(f"\n{name}")
@@ -183,8 +205,10 @@ def main(argv=None) -> None:
         for learner in keys:
             values = np.asarray(f1s[name, learner], dtype=float)
             took = np.mean(mb_seconds[name, learner]) if mb_seconds[name, learner] else np.nan
-            print(f"  {learner:<28}{np.nanmean(values):>8.3f}{took:>10.3f}s"
-                  f"{'' if not np.isnan(values).any() else '  (some timed out)'}")
+            print(
+                f"  {learner:<28}{np.nanmean(values):>8.3f}{took:>10.3f}s"
+                f"{'' if not np.isnan(values).any() else '  (some timed out)'}"
+            )
 
 
 if __name__ == "__main__":

@@ -79,8 +79,10 @@ def main(argv=None) -> None:
         cls(2).apply(tiny)
         print(f"cold start {cls.__name__}: {time.perf_counter() - start:.3f} s (JIT or cache load)")
 
-    print(f"\n{'nodes':>7} {'ops':>9} {'final arcs':>10} {'accepted':>9} "
-          f"{'PK s':>9} {'DFS s':>9} {'DFS/PK':>7}")
+    print(
+        f"\n{'nodes':>7} {'ops':>9} {'final arcs':>10} {'accepted':>9} "
+        f"{'PK s':>9} {'DFS s':>9} {'DFS/PK':>7}"
+    )
     for n in args.sizes:
         ops = record_sequence(n, args.ops_per_node * n, args.seed)
         t_pk, t_dfs = [], []
@@ -92,8 +94,10 @@ def main(argv=None) -> None:
             if not np.array_equal(acc_pk, acc_dfs) or arcs_pk != arcs_dfs:
                 raise AssertionError("PK and DFS disagree")
         pk, dfs = min(t_pk), min(t_dfs)
-        print(f"{n:>7} {len(ops):>9} {arcs_pk:>10} {acc_pk.mean():>9.2%} "
-              f"{pk:>9.4f} {dfs:>9.4f} {dfs / pk:>6.1f}x")
+        print(
+            f"{n:>7} {len(ops):>9} {arcs_pk:>10} {acc_pk.mean():>9.2%} "
+            f"{pk:>9.4f} {dfs:>9.4f} {dfs / pk:>6.1f}x"
+        )
 
 
 if __name__ == "__main__":

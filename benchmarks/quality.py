@@ -52,12 +52,15 @@ def _bnlearn(algorithm: str):
     import pybnlearn
 
     def learn(frame):
-        learned = getattr(pybnlearn, algorithm)(frame.astype("category"), score="bic") \
-            if algorithm in ("hc", "tabu") else getattr(pybnlearn, algorithm)(
-                frame.astype("category"))
+        learned = (
+            getattr(pybnlearn, algorithm)(frame.astype("category"), score="bic")
+            if algorithm in ("hc", "tabu")
+            else getattr(pybnlearn, algorithm)(frame.astype("category"))
+        )
         arcs = pybnlearn.arcs(learned)
         rows = arcs.itertuples(index=False) if hasattr(arcs, "itertuples") else arcs
         return bnfs.DAG(frame.columns, [tuple(map(str, r)) for r in rows])
+
     return learn
 
 
@@ -78,6 +81,7 @@ def _pyagrum(tabu: bool):
             bn = learner.learnDAG()
             names = {i: learner.nameFromId(i) for i in bn.nodes()}
             return bnfs.DAG(frame.columns, [(names[u], names[v]) for u, v in bn.arcs()])
+
     return learn
 
 
@@ -87,8 +91,9 @@ def _causallearn_pc(frame, alpha: float = 0.01):
     data = bnfs.Dataset(frame)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        g = pc(data.codes.astype(np.int64), alpha, indep_test="gsq", stable=True,
-               show_progress=False).G.graph
+        g = pc(
+            data.codes.astype(np.int64), alpha, indep_test="gsq", stable=True, show_progress=False
+        ).G.graph
     names = data.names
     pdag = bnfs.PDAG(names)
     for i in range(len(names)):
@@ -111,24 +116,29 @@ def _causallearn_pc(frame, alpha: float = 0.01):
 
 
 def learners() -> dict:
-    out = {"bnfs learn": lambda f: bnfs.learn(f, progress=False),
-           "bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
-           "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
-           "bnfs mmhc": lambda f: bnfs.mmhc(f),
-           "bnfs h2pc": lambda f: bnfs.h2pc(f),
-           "bnfs pc_stable+tabu": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu")}
+    out = {
+        "bnfs learn": lambda f: bnfs.learn(f, progress=False),
+        "bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
+        "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
+        "bnfs mmhc": lambda f: bnfs.mmhc(f),
+        "bnfs h2pc": lambda f: bnfs.h2pc(f),
+        "bnfs pc_stable+tabu": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu"),
+    }
     try:
         import pybnlearn  # noqa: F401
+
         out.update({f"bnlearn {a}": _bnlearn(a) for a in ("hc", "tabu", "mmhc", "h2pc")})
     except ImportError:
         print("bnlearn-port not installed: pip install '.[test]'")
     try:
         import pyagrum  # noqa: F401
+
         out.update({"pyAgrum greedy": _pyagrum(False), "pyAgrum tabu": _pyagrum(True)})
     except ImportError:
         print("pyAgrum not installed: pip install '.[bench]'")
     try:
         import causallearn  # noqa: F401
+
         out["causal-learn PC"] = _causallearn_pc
     except ImportError:
         print("causal-learn not installed: pip install '.[bench]'")
@@ -148,11 +158,18 @@ def main(argv=None) -> None:
     parser.add_argument("--networks", nargs="+", default=NETWORKS)
     parser.add_argument("--rows", nargs="+", type=int, default=[1000, 5000])
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
-    parser.add_argument("--learners", nargs="+", default=None,
-                        help="run only the learners whose label contains one of these")
+    parser.add_argument(
+        "--learners",
+        nargs="+",
+        default=None,
+        help="run only the learners whose label contains one of these",
+    )
     args = parser.parse_args(argv)
-    table = {label: learn for label, learn in learners().items()
-             if args.learners is None or any(part in label for part in args.learners)}
+    table = {
+        label: learn
+        for label, learn in learners().items()
+        if args.learners is None or any(part in label for part in args.learners)
+    }
     shds: dict[str, list[int]] = defaultdict(list)
     by_network: dict[tuple[str, str], list[int]] = defaultdict(list)
     seconds_of: dict[tuple[str, str], float] = defaultdict(float)
@@ -167,16 +184,21 @@ def main(argv=None) -> None:
                     try:
                         seconds, graph = timed(learn, frame)
                     except Exception as error:  # a peer failing is reported, not fatal
-                        print(f"{case:<22}{label:<20} failed: {type(error).__name__}: "
-                              f"{str(error)[:60]}")
+                        print(
+                            f"{case:<22}{label:<20} failed: {type(error).__name__}: "
+                            f"{str(error)[:60]}"
+                        )
                         continue
                     shd = bnfs.shd(graph, truth)
                     shds[label].append(shd)
                     by_network[name, label].append(shd)
                     seconds_of[case, label] = seconds
                     f1 = skeleton_scores(graph, truth)["f1"]
-                    print(f"{case:<22}{label:<20}{bic(scorer, graph):>14.1f}{shd:>6}"
-                          f"{f1:>9.3f}{seconds:>9.3f}", flush=True)
+                    print(
+                        f"{case:<22}{label:<20}{bic(scorer, graph):>14.1f}{shd:>6}"
+                        f"{f1:>9.3f}{seconds:>9.3f}",
+                        flush=True,
+                    )
     base = np.mean(shds.get("bnfs hill_climbing", [np.nan]))
     print(f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}")
     for label, values in shds.items():
@@ -196,11 +218,16 @@ def main(argv=None) -> None:
             print(f"{name:<12}{np.mean(mine):>11.1f}{theirs[peer]:>11.1f}  {peer}")
         print(f"bnfs learn <= the best peer on {wins} networks")
         cases = {case for case, label in seconds_of if label == "bnfs learn"}
-        ratios = [seconds_of[c, "bnfs learn"] / seconds_of[c, "bnlearn hc"]
-                  for c in sorted(cases) if (c, "bnlearn hc") in seconds_of]
+        ratios = [
+            seconds_of[c, "bnfs learn"] / seconds_of[c, "bnlearn hc"]
+            for c in sorted(cases)
+            if (c, "bnlearn hc") in seconds_of
+        ]
         if ratios:
-            print(f"bnfs learn seconds / bnlearn hc seconds: median {np.median(ratios):.2f}, "
-                  f"range {min(ratios):.2f}-{max(ratios):.2f}")
+            print(
+                f"bnfs learn seconds / bnlearn hc seconds: median {np.median(ratios):.2f}, "
+                f"range {min(ratios):.2f}-{max(ratios):.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -38,19 +38,26 @@ CASE = textwrap.dedent("""
 def case(setup: str, run: str, note: str = "''", warm: str = "", repeat: int = 1) -> dict:
     """Run ``run`` ``repeat`` times in a fresh process after ``setup`` and ``warm``; the
     fastest time (the machine is shared: the minimum is the least disturbed run)."""
-    code = CASE.format(setup=setup, run=textwrap.indent(run, "    "), note=note, warm=warm,
-                       repeat=repeat)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=3600)
+    code = CASE.format(
+        setup=setup, run=textwrap.indent(run, "    "), note=note, warm=warm, repeat=repeat
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=3600
+    )
     if done.returncode != 0:
-        return {"seconds": float("nan"), "peak_mb": float("nan"),
-                "note": "failed: " + done.stderr.strip().splitlines()[-1][:120]}
+        return {
+            "seconds": float("nan"),
+            "peak_mb": float("nan"),
+            "note": "failed: " + done.stderr.strip().splitlines()[-1][:120],
+        }
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def show(label: str, result: dict) -> None:
-    print(f"{label:48} {result['seconds']:9.2f} s {result['peak_mb']:9.0f} MB  {result['note']}",
-          flush=True)
+    print(
+        f"{label:48} {result['seconds']:9.2f} s {result['peak_mb']:9.0f} MB  {result['note']}",
+        flush=True,
+    )
 
 
 GENERATE = textwrap.dedent("""
@@ -91,8 +98,11 @@ def speed_up(label: str, setup: str, run: str, warm: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller data, for a smoke run")
-    parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "bnfs-bench"),
-                        help="where the generated 10-million-row file is kept")
+    parser.add_argument(
+        "--cache",
+        default=str(Path(tempfile.gettempdir()) / "bnfs-bench"),
+        help="where the generated 10-million-row file is kept",
+    )
     args = parser.parse_args()
     rows_big = 100_000 if args.quick else 1_000_000
     rows_file = 500_000 if args.quick else 10_000_000
@@ -100,69 +110,125 @@ def main() -> None:
 
     print("n_jobs=2 against n_jobs=1 (2 cores)")
     boot = "d = datasets.sample('alarm', 5000, seed=0)"
-    speed_up("bootstrap, hill climbing, alarm 5000, R=40", boot,
-             "bnfs.boot_strength(d, R=40, seed=1, n_jobs={jobs})",
-             "bnfs.boot_strength(d, R=8, seed=1, n_jobs={jobs})")
+    speed_up(
+        "bootstrap, hill climbing, alarm 5000, R=40",
+        boot,
+        "bnfs.boot_strength(d, R=40, seed=1, n_jobs={jobs})",
+        "bnfs.boot_strength(d, R=8, seed=1, n_jobs={jobs})",
+    )
     for rows in (5_000, andes_rows):
-        speed_up(f"pc_stable, andes {rows:,}",
-                 f"d = bnfs.Dataset(datasets.sample('andes', {rows}, seed=0))",
-                 "bnfs.pc_stable(d, 'g2', 0.01, n_jobs={jobs})",
-                 "bnfs.pc_stable(d.take(range(500)), 'g2', 0.01, n_jobs={jobs})")
-    munin = ("f = datasets.sample('munin', 5000, seed=0)\n"
-             "d = bnfs.Dataset(f.loc[:, f.nunique() > 1])  # rare states: constant columns")
+        speed_up(
+            f"pc_stable, andes {rows:,}",
+            f"d = bnfs.Dataset(datasets.sample('andes', {rows}, seed=0))",
+            "bnfs.pc_stable(d, 'g2', 0.01, n_jobs={jobs})",
+            "bnfs.pc_stable(d.take(range(500)), 'g2', 0.01, n_jobs={jobs})",
+        )
+    munin = (
+        "f = datasets.sample('munin', 5000, seed=0)\n"
+        "d = bnfs.Dataset(f.loc[:, f.nunique() > 1])  # rare states: constant columns"
+    )
     munin_warm = "bnfs.hill_climbing(d.take(range(200)), 'bic', max_parents=4, n_jobs={jobs})"
-    speed_up(f"hill climbing, alarm {rows_big:,}",
-             f"d = bnfs.Dataset(datasets.sample('alarm', {rows_big}, seed=0))",
-             "bnfs.hill_climbing(d, 'bic', n_jobs={jobs})",
-             "bnfs.hill_climbing(d.take(range(1000)), 'bic', n_jobs={jobs})")
-    speed_up("hill climbing, munin 5000", munin,
-             "bnfs.hill_climbing(d, 'bic', max_parents=4, n_jobs={jobs})", munin_warm)
+    speed_up(
+        f"hill climbing, alarm {rows_big:,}",
+        f"d = bnfs.Dataset(datasets.sample('alarm', {rows_big}, seed=0))",
+        "bnfs.hill_climbing(d, 'bic', n_jobs={jobs})",
+        "bnfs.hill_climbing(d.take(range(1000)), 'bic', n_jobs={jobs})",
+    )
+    speed_up(
+        "hill climbing, munin 5000",
+        munin,
+        "bnfs.hill_climbing(d, 'bic', max_parents=4, n_jobs={jobs})",
+        munin_warm,
+    )
 
     print("\nlarge data (n_jobs=2)")
-    show("hill climbing, munin (1041 nodes), 5000 rows",
-         case(munin, "g = bnfs.hill_climbing(d, 'bic', max_parents=4, n_jobs=2)", "g",
-              munin_warm.format(jobs=2)))
-    show(f"hill climbing, alarm, {rows_big:,} rows",
-         case(f"d = bnfs.Dataset(datasets.sample('alarm', {rows_big}, seed=0))",
-              "g = bnfs.hill_climbing(d, 'bic', n_jobs=2)",
-              "bnfs.shd(g, datasets.network('alarm'))",
-              "bnfs.hill_climbing(d.take(range(1000)), 'bic', n_jobs=2)"))
-    show(f"pc_stable, andes, {andes_rows:,} rows",
-         case(f"d = bnfs.Dataset(datasets.sample('andes', {andes_rows}, seed=0))",
-              "g = bnfs.pc_stable(d, 'g2', 0.01, n_jobs=2)", "g",
-              "bnfs.pc_stable(d.take(range(500)), 'g2', 0.01, n_jobs=2)"))
+    show(
+        "hill climbing, munin (1041 nodes), 5000 rows",
+        case(
+            munin,
+            "g = bnfs.hill_climbing(d, 'bic', max_parents=4, n_jobs=2)",
+            "g",
+            munin_warm.format(jobs=2),
+        ),
+    )
+    show(
+        f"hill climbing, alarm, {rows_big:,} rows",
+        case(
+            f"d = bnfs.Dataset(datasets.sample('alarm', {rows_big}, seed=0))",
+            "g = bnfs.hill_climbing(d, 'bic', n_jobs=2)",
+            "bnfs.shd(g, datasets.network('alarm'))",
+            "bnfs.hill_climbing(d.take(range(1000)), 'bic', n_jobs=2)",
+        ),
+    )
+    show(
+        f"pc_stable, andes, {andes_rows:,} rows",
+        case(
+            f"d = bnfs.Dataset(datasets.sample('andes', {andes_rows}, seed=0))",
+            "g = bnfs.pc_stable(d, 'g2', 0.01, n_jobs=2)",
+            "g",
+            "bnfs.pc_stable(d.take(range(500)), 'g2', 0.01, n_jobs=2)",
+        ),
+    )
 
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     path = alarm_parquet(cache / f"alarm-{rows_file}.parquet", rows_file)
     mb = path.stat().st_size / 2**20
-    print(f"\n{rows_file:,} rows of alarm from Parquet ({mb:.0f} MB on disk), read in blocks "
-          "of 1,000,000 rows")
-    show("read_dataset (codes only)",
-         case("from bnfs.io import read_dataset",
-              f"d = read_dataset({str(path)!r})",
-              "f'{d.codes.nbytes / 2**20:.0f} MB of codes, {d.codes.dtype}'"))
+    print(
+        f"\n{rows_file:,} rows of alarm from Parquet ({mb:.0f} MB on disk), read in blocks "
+        "of 1,000,000 rows"
+    )
+    show(
+        "read_dataset (codes only)",
+        case(
+            "from bnfs.io import read_dataset",
+            f"d = read_dataset({str(path)!r})",
+            "f'{d.codes.nbytes / 2**20:.0f} MB of codes, {d.codes.dtype}'",
+        ),
+    )
     codes_file = cache / "alarm-codes.u8"
-    show("read_dataset, codes in a memory-mapped file",
-         case("from bnfs.io import read_dataset",
-              f"d = read_dataset({str(path)!r}, memmap={str(codes_file)!r})",
-              "f'{type(d.codes).__name__}, {d.codes.nbytes / 2**20:.0f} MB on disk'"))
-    show("read_dataset + hill climbing (n_jobs=2)",
-         case("from bnfs.io import read_dataset",
-              f"d = read_dataset({str(path)!r})\ng = bnfs.hill_climbing(d, 'bic', n_jobs=2)",
-              "f'SHD {bnfs.shd(g, datasets.network(\"alarm\"))}, {g.learning[\"n_scores\"]} "
-              "scores'",
-              "bnfs.hill_climbing(datasets.sample('alarm', 1000, seed=0), n_jobs=2)"))
+    show(
+        "read_dataset, codes in a memory-mapped file",
+        case(
+            "from bnfs.io import read_dataset",
+            f"d = read_dataset({str(path)!r}, memmap={str(codes_file)!r})",
+            "f'{type(d.codes).__name__}, {d.codes.nbytes / 2**20:.0f} MB on disk'",
+        ),
+    )
+    show(
+        "read_dataset + hill climbing (n_jobs=2)",
+        case(
+            "from bnfs.io import read_dataset",
+            f"d = read_dataset({str(path)!r})\ng = bnfs.hill_climbing(d, 'bic', n_jobs=2)",
+            'f\'SHD {bnfs.shd(g, datasets.network("alarm"))}, {g.learning["n_scores"]} scores\'',
+            "bnfs.hill_climbing(datasets.sample('alarm', 1000, seed=0), n_jobs=2)",
+        ),
+    )
 
     print("\nbootstrap R=40 on alarm 5000: local Dask cluster (2 workers) against loky (2 jobs)")
-    dask_setup = boot + "\nfrom distributed import Client, LocalCluster\n" \
-        "cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)\n" \
+    dask_setup = (
+        boot + "\nfrom distributed import Client, LocalCluster\n"
+        "cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)\n"
         "client = Client(cluster)\nfrom bnfs.parallel import use_dask"
-    show("dask LocalCluster", case(
-        dask_setup, "with use_dask(client):\n        bnfs.boot_strength(d, R=40, seed=1)",
-        warm="with use_dask(client):\n        bnfs.boot_strength(d, R=8, seed=1)", repeat=3))
-    show("joblib loky", case(boot, "bnfs.boot_strength(d, R=40, seed=1, n_jobs=2)",
-                             warm="bnfs.boot_strength(d, R=8, seed=1, n_jobs=2)", repeat=3))
+    )
+    show(
+        "dask LocalCluster",
+        case(
+            dask_setup,
+            "with use_dask(client):\n        bnfs.boot_strength(d, R=40, seed=1)",
+            warm="with use_dask(client):\n        bnfs.boot_strength(d, R=8, seed=1)",
+            repeat=3,
+        ),
+    )
+    show(
+        "joblib loky",
+        case(
+            boot,
+            "bnfs.boot_strength(d, R=40, seed=1, n_jobs=2)",
+            warm="bnfs.boot_strength(d, R=8, seed=1, n_jobs=2)",
+            repeat=3,
+        ),
+    )
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import os
 import subprocess
 import sys
 import tempfile
@@ -57,6 +56,7 @@ def read(path: Path) -> pd.DataFrame:
 def run_bnlearn(frame: pd.DataFrame, algorithm: str):
     """R bnlearn's hc or tabu through bnlearn-port (its C sources), warm: (seconds, arcs)."""
     import pybnlearn
+
     factors = frame.astype("category")  # the observed levels, as bnfs counts them
     learn = getattr(pybnlearn, algorithm)
     learn(factors, score="bic")  # warm
@@ -88,6 +88,7 @@ def run_pyagrum(path: Path, threads: int | None):
 
 def _pgmpy_worker(path, queue):
     from pgmpy.estimators import HillClimbSearch
+
     frame = read(Path(path))
     start = time.perf_counter()
     model = HillClimbSearch(frame).estimate(scoring_method="bic-d", show_progress=False)
@@ -113,7 +114,8 @@ def bnfs_cold(path: Path) -> tuple[float, float]:
         f"f = pd.read_csv({str(path)!r}, dtype=str, keep_default_na=False)\n"
         "t = time.perf_counter(); hill_climbing(f, progress=False); a = time.perf_counter() - t\n"
         "t = time.perf_counter(); hill_climbing(f, progress=False); b = time.perf_counter() - t\n"
-        "print(a, b)\n")
+        "print(a, b)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     first, second = map(float, out.stdout.split())
     return first, second
@@ -121,8 +123,7 @@ def bnfs_cold(path: Path) -> tuple[float, float]:
 
 def networks_table(names, rows, pgmpy_timeout, skip_pgmpy, folder):
     print(f"\n== hill climbing, BIC, {rows} rows, columns shuffled ==")
-    header = (f"{'network':<11}{'learner':<22}{'seconds':>9}{'BIC':>14}{'SHD':>6}"
-              f"{'vs bnfs':>9}")
+    header = f"{'network':<11}{'learner':<22}{'seconds':>9}{'BIC':>14}{'SHD':>6}{'vs bnfs':>9}"
     print(header)
     for name in names:
         path = make_csv(name, rows, folder)
@@ -133,8 +134,11 @@ def networks_table(names, rows, pgmpy_timeout, skip_pgmpy, folder):
         def line(learner, seconds, arcs, base=None):
             dag = bnfs.DAG(frame.columns, arcs)
             ratio = "" if base is None else f"{seconds / base:8.1f}x"
-            print(f"{name:<11}{learner:<22}{seconds:>9.3f}{scorer.total(dag):>14.2f}"
-                  f"{shd(dag, truth):>6}{ratio:>9}", flush=True)
+            print(
+                f"{name:<11}{learner:<22}{seconds:>9.3f}{scorer.total(dag):>14.2f}"
+                f"{shd(dag, truth):>6}{ratio:>9}",
+                flush=True,
+            )
 
         first, second = bnfs_cold(path)
         hill_climbing(frame, progress=False)  # warm this process
@@ -142,8 +146,10 @@ def networks_table(names, rows, pgmpy_timeout, skip_pgmpy, folder):
         dag = hill_climbing(frame, progress=False)
         warm = time.perf_counter() - start
         line("bnfs hill_climbing", warm, dag.arcs)
-        print(f"{'':<11}{'  cold start':<22}{first:>9.3f}   (second call {second:.3f} s, "
-              f"JIT/cache overhead {first - second:.3f} s)")
+        print(
+            f"{'':<11}{'  cold start':<22}{first:>9.3f}   (second call {second:.3f} s, "
+            f"JIT/cache overhead {first - second:.3f} s)"
+        )
         start = time.perf_counter()
         sc = sparse_candidate(frame, k=10, progress=False)
         line("bnfs sparse_cand k=10", time.perf_counter() - start, sc.arcs, warm)
@@ -152,8 +158,10 @@ def networks_table(names, rows, pgmpy_timeout, skip_pgmpy, folder):
         tabu_seconds = time.perf_counter() - start
         line("bnfs tabu_search", tabu_seconds, tabu.arcs, warm)
         try:
-            for algorithm, learner, base in (("hc", hill_climbing, warm),
-                                             ("tabu", bnfs.tabu_search, tabu_seconds)):
+            for algorithm, learner, base in (
+                ("hc", hill_climbing, warm),
+                ("tabu", bnfs.tabu_search, tabu_seconds),
+            ):
                 seconds, arcs = run_bnlearn(frame, algorithm)
                 ours = learner(frame, progress=False, scan_order="columns")  # bnlearn's ties
                 same = "same graph" if set(arcs) == set(ours.arcs) else "OTHER GRAPH"
@@ -162,16 +170,24 @@ def networks_table(names, rows, pgmpy_timeout, skip_pgmpy, folder):
             print(f"{name:<11}{'bnlearn-port':<22}{'not installed':>9} (pip install '.[test]')")
         runs = [run_pyagrum(path, 1), run_pyagrum(path, None)]
         seconds, arcs = min(runs, key=lambda r: r[0])
-        line(f"pyAgrum ({'1 thread' if seconds == runs[0][0] else 'default thr.'})",
-             seconds, arcs, warm)
+        line(
+            f"pyAgrum ({'1 thread' if seconds == runs[0][0] else 'default thr.'})",
+            seconds,
+            arcs,
+            warm,
+        )
         if name in skip_pgmpy:
-            print(f"{name:<11}{'pgmpy HillClimbSearch':<22}{'skipped':>9}  (> 600 s when measured "
-                  "for the issue; run with --skip-pgmpy and no names to include it)")
+            print(
+                f"{name:<11}{'pgmpy HillClimbSearch':<22}{'skipped':>9}  (> 600 s when measured "
+                "for the issue; run with --skip-pgmpy and no names to include it)"
+            )
         else:
             result = run_pgmpy(path, pgmpy_timeout)
             if result is None:
-                print(f"{name:<11}{'pgmpy HillClimbSearch':<22}{'>' + str(int(pgmpy_timeout)):>9}"
-                      f"{'(timed out)':>14}")
+                print(
+                    f"{name:<11}{'pgmpy HillClimbSearch':<22}{'>' + str(int(pgmpy_timeout)):>9}"
+                    f"{'(timed out)':>14}"
+                )
             else:
                 line("pgmpy HillClimbSearch", result[0], result[1], warm)
 
@@ -185,9 +201,11 @@ def post_processing(folder):
     out = post_process(start_graph, frame, n_ops=5_000_000, seed=0, progress=False)
     seconds = time.perf_counter() - start
     info = out.learning["post_process"]
-    print(f"\n== random post-processing: 5,000,000 operations on alarm-5000 from the empty graph ==")
-    print(f"{seconds:.2f} s (target <= 60 s; the paper: 15-60 min); kept {info['kept']}, "
-          f"BIC {info['score_before']:.1f} -> {info['score_after']:.1f}")
+    print("\n== random post-processing: 5,000,000 operations on alarm-5000 from the empty graph ==")
+    print(
+        f"{seconds:.2f} s (target <= 60 s; the paper: 15-60 min); kept {info['kept']}, "
+        f"BIC {info['score_before']:.1f} -> {info['score_after']:.1f}"
+    )
 
 
 def _measure(label, fn):
@@ -195,11 +213,13 @@ def _measure(label, fn):
     start = time.perf_counter()
     dag = fn()
     seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1] / 2 ** 20
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     info = dag.learning
-    print(f"{label:<34}{seconds:>8.2f} s  peak {peak:>7.1f} MiB (Python allocations)  "
-          f"pairs kept {info['pairs_kept']}, arcs {dag.n_arcs}")
+    print(
+        f"{label:<34}{seconds:>8.2f} s  peak {peak:>7.1f} MiB (Python allocations)  "
+        f"pairs kept {info['pairs_kept']}, arcs {dag.n_arcs}"
+    )
 
 
 def screen(skip_basehock):
@@ -212,11 +232,14 @@ def screen(skip_basehock):
         x = sp.csr_matrix(scipy.io.loadmat(mat)["X"])
         data = bnfs.Dataset.from_sparse(x, drop_constant=True)
         screen_based(data, progress=False)  # warm the kernels
-        _measure(f"BASEHOCK {data.n_rows} x {data.n_vars}", lambda: screen_based(data, progress=False))
+        _measure(
+            f"BASEHOCK {data.n_rows} x {data.n_vars}", lambda: screen_based(data, progress=False)
+        )
     rng = np.random.default_rng(0)
     n_rows, n_vars = 2000, 20_000
-    x = sp.random(n_rows, n_vars, density=0.01, format="csc", random_state=1,
-                  data_rvs=lambda k: np.ones(k))
+    x = sp.random(
+        n_rows, n_vars, density=0.01, format="csc", random_state=1, data_rvs=lambda k: np.ones(k)
+    )
     x = x.tolil()
     for j in range(0, n_vars - 1, 2):  # pairs of dependent variables
         src = x[:, j].toarray().ravel()
@@ -231,8 +254,12 @@ def main(argv=None):
     parser.add_argument("--networks", nargs="+", default=NETWORKS)
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--pgmpy-timeout", type=float, default=600)
-    parser.add_argument("--skip-pgmpy", nargs="*", default=["andes"],
-                        help="networks on which pgmpy is not run (default: andes)")
+    parser.add_argument(
+        "--skip-pgmpy",
+        nargs="*",
+        default=["andes"],
+        help="networks on which pgmpy is not run (default: andes)",
+    )
     parser.add_argument("--skip-screen", action="store_true")
     parser.add_argument("--skip-basehock", action="store_true")
     args = parser.parse_args(argv)

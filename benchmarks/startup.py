@@ -21,8 +21,11 @@ import sys
 import tempfile
 import time
 
-PEERS = {"pgmpy": "import pgmpy", "pyAgrum": "import pyagrum",
-         "causal-learn": "import causallearn.search.ConstraintBased.PC"}
+PEERS = {
+    "pgmpy": "import pgmpy",
+    "pyAgrum": "import pyagrum",
+    "causal-learn": "import causallearn.search.ConstraintBased.PC",
+}
 
 
 def seconds(command: list[str], env: dict | None = None, cwd: str | None = None) -> float:
@@ -40,12 +43,21 @@ def best(command: list[str], repeat: int, **kwargs) -> float:
 
 def measure(python: str, repeat: int) -> dict[str, float]:
     """Start-up times of the bnfs installed for ``python``."""
-    out = {"import bnfs": best([python, "-c", "import bnfs"], repeat),
-           "bnfs --help": best([python, "-m", "bnfs.cli", "--help"], repeat)}
+    out = {
+        "import bnfs": best([python, "-c", "import bnfs"], repeat),
+        "bnfs --help": best([python, "-m", "bnfs.cli", "--help"], repeat),
+    }
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "NUMBA_CACHE_DIR": os.path.join(folder, "numba")}
-        example = [python, "-m", "bnfs.cli", "example", "--quiet", "--out",
-                   os.path.join(folder, "example.svg")]
+        example = [
+            python,
+            "-m",
+            "bnfs.cli",
+            "example",
+            "--quiet",
+            "--out",
+            os.path.join(folder, "example.svg"),
+        ]
         out["bnfs example, empty cache"] = seconds(example, env=env, cwd=folder)
         out["bnfs example, warm cache"] = best(example, max(1, repeat // 2), env=env, cwd=folder)
     return out
@@ -70,8 +82,10 @@ def main() -> None:
         except RuntimeError:
             print(f"import {peer:<23}{'not installed':>12}")
             continue
-        print(f"import {peer:<23}{value:>11.2f}s   (import bnfs is "
-              f"{value / here['import bnfs']:.1f}x faster)")
+        print(
+            f"import {peer:<23}{value:>11.2f}s   (import bnfs is "
+            f"{value / here['import bnfs']:.1f}x faster)"
+        )
     for case, target in (("import bnfs", 1.0), ("bnfs --help", 1.5)):
         verdict = "met" if here[case] <= target else "NOT met"
         print(f"target {case} <= {target} s: {verdict} ({here[case]:.2f} s)")

@@ -51,9 +51,16 @@ def data_digest(data: Dataset) -> str:
     """SHA-256 of the names, states and codes of the discrete columns and of the continuous
     values: equal digests mean equal data."""
     digest = hashlib.sha256()
-    digest.update(json.dumps([list(data.names), list(data.discrete_names),
-                              [list(map(str, data.states[v])) for v in data.discrete_names],
-                              data.n_rows]).encode())
+    digest.update(
+        json.dumps(
+            [
+                list(data.names),
+                list(data.discrete_names),
+                [list(map(str, data.states[v])) for v in data.discrete_names],
+                data.n_rows,
+            ]
+        ).encode()
+    )
     for block in (data.codes, data.values):
         if block.size:
             # the arrays are column-major: their transposes are contiguous, no copy
@@ -113,8 +120,10 @@ class Checkpoint:
             raise ValueError(f"checkpoint {where!r} is not a regular file; choose another path")
         size = self.path.stat().st_size
         if size > MAX_BYTES:
-            raise ValueError(f"{where!r} is not a bnfs checkpoint ({size} bytes, more than "
-                             f"the {MAX_BYTES} a checkpoint can have); choose another path")
+            raise ValueError(
+                f"{where!r} is not a bnfs checkpoint ({size} bytes, more than "
+                f"the {MAX_BYTES} a checkpoint can have); choose another path"
+            )
         text = ""
         try:
             with open(self.path, encoding="utf-8") as handle:
@@ -122,21 +131,29 @@ class Checkpoint:
             saved = json.loads(text)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
             if FORMAT in text[:200]:  # ours, but damaged (bnfs writes atomically: not by us)
-                raise ValueError(f"checkpoint {where!r} is not readable ({error}); delete it "
-                                 "to start afresh") from None
+                raise ValueError(
+                    f"checkpoint {where!r} is not readable ({error}); delete it to start afresh"
+                ) from None
             saved = None
         if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-            raise ValueError(f"{where!r} is not a bnfs checkpoint; bnfs leaves it alone: "
-                             "choose another path for the checkpoint")
+            raise ValueError(
+                f"{where!r} is not a bnfs checkpoint; bnfs leaves it alone: "
+                "choose another path for the checkpoint"
+            )
         if saved.get("who") != self.who:
-            raise ValueError(f"checkpoint {where!r} was written by {saved.get('who')}, not "
-                             f"{self.who}")
+            raise ValueError(
+                f"checkpoint {where!r} was written by {saved.get('who')}, not {self.who}"
+            )
         if saved.get("fingerprint") != self.fingerprint:
-            raise ValueError(f"checkpoint {where!r} was written for other data or "
-                             f"other arguments of {self.who}; delete it or choose another path")
+            raise ValueError(
+                f"checkpoint {where!r} was written for other data or "
+                f"other arguments of {self.who}; delete it or choose another path"
+            )
         if saved.get("digest") != state_digest(self.fingerprint, saved.get("state")):
-            raise ValueError(f"checkpoint {where!r} was changed after bnfs wrote it (its state "
-                             "does not match its digest); delete it to start afresh")
+            raise ValueError(
+                f"checkpoint {where!r} was changed after bnfs wrote it (its state "
+                "does not match its digest); delete it to start afresh"
+            )
         return json.loads(json.dumps(saved["state"]), object_hook=_from_json)
 
     def due(self) -> bool:
@@ -145,11 +162,17 @@ class Checkpoint:
 
     def save(self, state: dict) -> None:
         """Write ``state`` atomically."""
-        document = {"format": FORMAT, "who": self.who, "fingerprint": self.fingerprint,
-                    "digest": state_digest(self.fingerprint, state), "state": state}
+        document = {
+            "format": FORMAT,
+            "who": self.who,
+            "fingerprint": self.fingerprint,
+            "digest": state_digest(self.fingerprint, state),
+            "state": state,
+        }
         text = json.dumps(document, default=_to_json)
-        handle, temporary = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".tmp",
-                                             dir=self.path.parent)
+        handle, temporary = tempfile.mkstemp(
+            prefix=self.path.name + ".", suffix=".tmp", dir=self.path.parent
+        )
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)

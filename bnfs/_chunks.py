@@ -21,8 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._data import (Dataset, _check_names, _code_dtype, check_one_type,
-                        observed_categories)
+from bnfs._data import Dataset, _check_names, _code_dtype, check_one_type, observed_categories
 
 __all__ = ["dataset_from_chunks"]
 
@@ -59,18 +58,24 @@ class _Column:
                     raise ValueError(
                         f"column {self.name!r} has more than max_levels={self.max_levels} "
                         "levels; raise max_levels, drop the column (an identifier?) or "
-                        "treat it as continuous")
+                        "treat it as continuous"
+                    )
             lookup[i] = code
-        return lookup[raw].astype(dtype, copy=False) if len(uniques) else \
-            np.zeros(len(col), dtype=dtype)
+        return (
+            lookup[raw].astype(dtype, copy=False)
+            if len(uniques)
+            else np.zeros(len(col), dtype=dtype)
+        )
 
     def final_order(self) -> tuple[tuple, np.ndarray]:
         """The sorted states and the map from provisional codes to their positions."""
         seen = list(self.code)
         if len(seen) < 2:
             shown = seen[0] if seen else None
-            raise ValueError(f"column {self.name!r} has a single level ({shown!r}); a "
-                             "constant column carries no information: drop it")
+            raise ValueError(
+                f"column {self.name!r} has a single level ({shown!r}); a "
+                "constant column carries no information: drop it"
+            )
         if self.categories is not None:
             rank = {c: i for i, c in enumerate(self.categories)}
             states = sorted(seen, key=rank.__getitem__)
@@ -79,8 +84,10 @@ class _Column:
                 states = sorted(seen)
             except TypeError:
                 types = sorted({type(v).__name__ for v in seen})
-                raise TypeError(f"column {self.name!r} mixes value types {types} across "
-                                "blocks; convert it to one type (e.g. str) first") from None
+                raise TypeError(
+                    f"column {self.name!r} mixes value types {types} across "
+                    "blocks; convert it to one type (e.g. str) first"
+                ) from None
         position = {v: i for i, v in enumerate(states)}
         remap = np.array([position[v] for v in seen], dtype=np.int64)
         return tuple(states), remap
@@ -129,9 +136,14 @@ class _Blocks:
                 os.remove(self.scratch)
 
 
-def dataset_from_chunks(chunks: Iterable[pd.DataFrame], *, dropna: bool = False,
-                        max_levels: int = 256, discrete: Sequence[str] | None = None,
-                        memmap=None) -> Dataset:
+def dataset_from_chunks(
+    chunks: Iterable[pd.DataFrame],
+    *,
+    dropna: bool = False,
+    max_levels: int = 256,
+    discrete: Sequence[str] | None = None,
+    memmap=None,
+) -> Dataset:
     """A :class:`Dataset` from DataFrames holding consecutive rows (same columns).
 
     A column is continuous when it is float in the first block and not named in
@@ -171,18 +183,23 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
             unknown = wanted - set(names)
             if unknown:
                 raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
-            continuous = {n for n in names
-                          if pd.api.types.is_float_dtype(frame[n].dtype) and n not in wanted}
+            continuous = {
+                n for n in names if pd.api.types.is_float_dtype(frame[n].dtype) and n not in wanted
+            }
             columns = {n: _Column(n, int(max_levels)) for n in names if n not in continuous}
         elif tuple(frame.columns) != names:
-            raise ValueError(f"a block at row {offset} has columns {list(frame.columns)[:5]}..., "
-                             f"not the first block's {list(names)[:5]}...")
+            raise ValueError(
+                f"a block at row {offset} has columns {list(frame.columns)[:5]}..., "
+                f"not the first block's {list(names)[:5]}..."
+            )
         missing = frame.isna().to_numpy()
         if missing.any():
             if not dropna:
                 row, col = np.argwhere(missing)[0]
-                raise ValueError(f"column {names[col]!r} has a missing value (row "
-                                 f"{offset + row}); remove it or pass dropna=True")
+                raise ValueError(
+                    f"column {names[col]!r} has a missing value (row "
+                    f"{offset + row}); remove it or pass dropna=True"
+                )
             frame = frame.loc[~missing.any(axis=1)]
         offset += missing.shape[0]
         if frame.shape[0] == 0:
@@ -201,9 +218,11 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
                     part[:, j] = frame[name].to_numpy(dtype=np.float64)
                 except (TypeError, ValueError):
                     first_row = offset - missing.shape[0]
-                    raise ValueError(f"column {name!r} is float in the first block but holds "
-                                     f"{frame[name].dtype} values at rows {first_row}-{offset}; "
-                                     f"pass discrete=[{name!r}] or fix the file") from None
+                    raise ValueError(
+                        f"column {name!r} is float in the first block but holds "
+                        f"{frame[name].dtype} values at rows {first_row}-{offset}; "
+                        f"pass discrete=[{name!r}] or fix the file"
+                    ) from None
                 if not np.isfinite(part[:, j]).all():
                     raise ValueError(f"column {name!r} has infinite values")
             floats.append(part)
@@ -227,7 +246,7 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
         codes = np.empty((n_rows, width), dtype=final_dtype, order="F")
         for start, part in blocks.slices(width, code_dtype):
             for j, remap in enumerate(remaps):
-                codes[start:start + part.shape[0], j] = remap[part[:, j]]
+                codes[start : start + part.shape[0], j] = remap[part[:, j]]
     else:  # column-major file written with plain writes, then mapped without touching it
         size = np.dtype(final_dtype).itemsize
         with open(target, "wb") as out:
@@ -236,12 +255,19 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
                 for j, remap in enumerate(remaps):
                     out.seek((j * n_rows + start) * size)
                     out.write(remap[part[:, j]].tobytes())
-        codes = np.memmap(target, dtype=final_dtype, mode="r+",
-                          shape=(n_rows, max(width, 1)), order="F")[:, :width]
+        codes = np.memmap(
+            target, dtype=final_dtype, mode="r+", shape=(n_rows, max(width, 1)), order="F"
+        )[:, :width]
 
     data = Dataset.__new__(Dataset)
     data.names = names
-    data._set(n_rows=n_rows, disc_names=disc_names, disc_codes=(),
-              states={n: orders[n][0] for n in disc_names}, cont_names=cont_names,
-              floats=[values[:, j] for j in range(len(cont_names))], codes=codes)
+    data._set(
+        n_rows=n_rows,
+        disc_names=disc_names,
+        disc_codes=(),
+        states={n: orders[n][0] for n in disc_names},
+        cont_names=cont_names,
+        floats=[values[:, j] for j in range(len(cont_names))],
+        codes=codes,
+    )
     return data

@@ -39,8 +39,10 @@ def _code_dtype(max_arity: int) -> np.dtype:
 def _missing_message(name: str, missing: np.ndarray) -> str:
     rows = np.flatnonzero(missing)
     shown = ", ".join(str(r) for r in rows[:5]) + (", ..." if rows.size > 5 else "")
-    return (f"column {name!r} has {rows.size} missing value(s) (rows {shown}); "
-            "remove them or pass dropna=True")
+    return (
+        f"column {name!r} has {rows.size} missing value(s) (rows {shown}); "
+        "remove them or pass dropna=True"
+    )
 
 
 def observed_categories(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
@@ -59,8 +61,10 @@ def check_one_type(name: str, col: pd.Series) -> None:
         kind = pd.api.types.infer_dtype(col, skipna=False)
         if kind.startswith("mixed") and kind != "mixed-integer-float":
             types = sorted({type(v).__name__ for v in col})
-            raise TypeError(f"column {name!r} mixes value types {types}; "
-                            "convert it to one type (e.g. str) first")
+            raise TypeError(
+                f"column {name!r} mixes value types {types}; "
+                "convert it to one type (e.g. str) first"
+            )
 
 
 def _encode_column(name: str, col: pd.Series, max_levels: int):
@@ -73,16 +77,22 @@ def _encode_column(name: str, col: pd.Series, max_levels: int):
         try:
             raw, uniques = pd.factorize(col, sort=True)
         except TypeError as err:
-            raise TypeError(f"column {name!r} holds unhashable or unorderable values: {err}") from None
+            raise TypeError(
+                f"column {name!r} holds unhashable or unorderable values: {err}"
+            ) from None
         codes = raw.astype(np.int64, copy=False)
         states = tuple(v.item() if isinstance(v, np.generic) else v for v in uniques)
     if len(states) > max_levels:
-        raise ValueError(f"column {name!r} has {len(states)} levels, more than max_levels="
-                         f"{max_levels}; raise max_levels, drop the column (an identifier?) "
-                         "or treat it as continuous")
+        raise ValueError(
+            f"column {name!r} has {len(states)} levels, more than max_levels="
+            f"{max_levels}; raise max_levels, drop the column (an identifier?) "
+            "or treat it as continuous"
+        )
     if len(states) < 2:
-        raise ValueError(f"column {name!r} has a single level ({states[0]!r}); a constant "
-                         "column carries no information: drop it")
+        raise ValueError(
+            f"column {name!r} has a single level ({states[0]!r}); a constant "
+            "column carries no information: drop it"
+        )
     return codes, states
 
 
@@ -148,8 +158,15 @@ class Dataset:
     ([1, 0, 1], ('no', 'yes'))
     """
 
-    def __init__(self, data, *, names: Sequence[str] | None = None, dropna: bool = False,
-                 max_levels: int = DEFAULT_MAX_LEVELS, discrete: Sequence[str] | None = None):
+    def __init__(
+        self,
+        data,
+        *,
+        names: Sequence[str] | None = None,
+        dropna: bool = False,
+        max_levels: int = DEFAULT_MAX_LEVELS,
+        discrete: Sequence[str] | None = None,
+    ):
         if isinstance(data, Dataset):
             if names is not None:
                 raise ValueError("names cannot be given with a Dataset")
@@ -162,8 +179,12 @@ class Dataset:
         blocks = self._blocks(data, names)
         if blocks is not None:  # a file or a dask DataFrame: encoded block by block
             from bnfs._chunks import dataset_from_chunks
-            self.__dict__.update(dataset_from_chunks(
-                blocks, dropna=dropna, max_levels=max_levels, discrete=discrete).__dict__)
+
+            self.__dict__.update(
+                dataset_from_chunks(
+                    blocks, dropna=dropna, max_levels=max_levels, discrete=discrete
+                ).__dict__
+            )
             return
         frame = self._to_frame(data, names)
         self.names = _check_names(frame.columns)
@@ -194,12 +215,19 @@ class Dataset:
                 codes, states[name] = _encode_column(name, col, int(max_levels))
                 disc_codes.append(codes)
                 disc_names.append(name)
-        self._set(n_rows=frame.shape[0], disc_names=disc_names, disc_codes=disc_codes,
-                  states=states, cont_names=cont_names, floats=floats)
+        self._set(
+            n_rows=frame.shape[0],
+            disc_names=disc_names,
+            disc_codes=disc_codes,
+            states=states,
+            cont_names=cont_names,
+            floats=floats,
+        )
 
     # -- construction helpers -------------------------------------------------------------
-    def _set(self, *, n_rows, disc_names, disc_codes, states, cont_names, floats, raw=None,
-             codes=None):
+    def _set(
+        self, *, n_rows, disc_names, disc_codes, states, cont_names, floats, raw=None, codes=None
+    ):
         self.n_rows = int(n_rows)
         self.discrete_names = tuple(disc_names)
         self.continuous_names = tuple(cont_names)
@@ -226,6 +254,7 @@ class Dataset:
             if names is not None:
                 raise ValueError("names cannot be given with a file path; it has a header")
             from bnfs.io import _format, iter_blocks
+
             try:
                 kind = _format(pathlib.Path(data))
             except ValueError:
@@ -238,8 +267,15 @@ class Dataset:
         return None
 
     @classmethod
-    def from_chunks(cls, chunks, *, dropna: bool = False, max_levels: int = DEFAULT_MAX_LEVELS,
-                    discrete: Sequence[str] | None = None, memmap=None) -> "Dataset":
+    def from_chunks(
+        cls,
+        chunks,
+        *,
+        dropna: bool = False,
+        max_levels: int = DEFAULT_MAX_LEVELS,
+        discrete: Sequence[str] | None = None,
+        memmap=None,
+    ) -> Dataset:
         """Encode DataFrames of consecutive rows (e.g. ``pandas.read_csv(...,
         chunksize=...)``) one at a time, so that only the integer codes are ever held in
         full (see :func:`bnfs.io.read_dataset` for files). Equals ``Dataset`` of the
@@ -255,8 +291,10 @@ class Dataset:
         (1000, 8)
         """
         from bnfs._chunks import dataset_from_chunks
-        return dataset_from_chunks(chunks, dropna=dropna, max_levels=max_levels,
-                                   discrete=discrete, memmap=memmap)
+
+        return dataset_from_chunks(
+            chunks, dropna=dropna, max_levels=max_levels, discrete=discrete, memmap=memmap
+        )
 
     @staticmethod
     def _to_frame(data, names) -> pd.DataFrame:
@@ -274,8 +312,10 @@ class Dataset:
                 raise ValueError(f"names has {len(names)} entries for {data.shape[1]} columns")
             _check_names(names)
             return pd.DataFrame({n: data[:, j] for j, n in enumerate(names)}, copy=False)
-        raise TypeError("data must be a pandas DataFrame, a 2-D numpy array with names, a CSV "
-                        f"path or a Dataset, got {type(data).__name__}")
+        raise TypeError(
+            "data must be a pandas DataFrame, a 2-D numpy array with names, a CSV "
+            f"path or a Dataset, got {type(data).__name__}"
+        )
 
     @staticmethod
     def _handle_missing(frame: pd.DataFrame, dropna: bool) -> pd.DataFrame:
@@ -291,17 +331,26 @@ class Dataset:
         return frame
 
     @classmethod
-    def from_csv(cls, path, *, dropna: bool = False, max_levels: int = DEFAULT_MAX_LEVELS,
-                 discrete: Sequence[str] | None = None, **read_csv_kwargs) -> "Dataset":
+    def from_csv(
+        cls,
+        path,
+        *,
+        dropna: bool = False,
+        max_levels: int = DEFAULT_MAX_LEVELS,
+        discrete: Sequence[str] | None = None,
+        **read_csv_kwargs,
+    ) -> Dataset:
         """Read a CSV with :func:`bnfs.io.read_table` (its missing-value markers, repeated
         column names refused; any :func:`pandas.read_csv` options, e.g. ``sep="\\t"``)."""
         from bnfs.io import read_table
+
         frame = read_table(path, format="csv", **read_csv_kwargs)
         return cls(frame, dropna=dropna, max_levels=max_levels, discrete=discrete)
 
     @classmethod
-    def from_codes(cls, codes: np.ndarray, names: Sequence[str],
-                   states: dict | None = None) -> "Dataset":
+    def from_codes(
+        cls, codes: np.ndarray, names: Sequence[str], states: dict | None = None
+    ) -> Dataset:
         """Wrap integer codes ``0..arity-1`` (one column per variable) without re-encoding.
 
         ``states`` maps a name to its level labels (default ``0..max code``).
@@ -322,14 +371,20 @@ class Dataset:
                 raise ValueError(f"column {name!r} has codes beyond its {len(states[name])} states")
         self = cls.__new__(cls)
         self.names = names
-        self._set(n_rows=codes.shape[0], disc_names=names,
-                  disc_codes=[codes[:, j] for j in range(len(names))], states=states,
-                  cont_names=(), floats=())
+        self._set(
+            n_rows=codes.shape[0],
+            disc_names=names,
+            disc_codes=[codes[:, j] for j in range(len(names))],
+            states=states,
+            cont_names=(),
+            floats=(),
+        )
         return self
 
     @classmethod
-    def from_sparse(cls, matrix, names: Sequence[str] | None = None, *,
-                    drop_constant: bool = False) -> "Dataset":
+    def from_sparse(
+        cls, matrix, names: Sequence[str] | None = None, *, drop_constant: bool = False
+    ) -> Dataset:
         """Binary presence data (``X != 0``) from a scipy sparse matrix (rows x variables),
         e.g. term counts; states are ``(0, 1)``.
 
@@ -354,19 +409,27 @@ class Dataset:
         constant = (on == 0) | (on == n_rows)
         if constant.any() and not drop_constant:
             bad = [names[j] for j in np.flatnonzero(constant)[:5]]
-            raise ValueError(f"{int(constant.sum())} columns are constant (e.g. {bad}); "
-                             "pass drop_constant=True to drop them")
+            raise ValueError(
+                f"{int(constant.sum())} columns are constant (e.g. {bad}); "
+                "pass drop_constant=True to drop them"
+            )
         keep = np.flatnonzero(~constant)
         if keep.size == 0:
             raise ValueError("every column is constant")
         codes = np.zeros((n_rows, keep.size), dtype=np.uint8, order="F")
         for t, j in enumerate(keep):
-            codes[matrix.indices[matrix.indptr[j]:matrix.indptr[j + 1]], t] = 1
+            codes[matrix.indices[matrix.indptr[j] : matrix.indptr[j + 1]], t] = 1
         kept = [names[j] for j in keep]
         self = cls.__new__(cls)
         self.names = tuple(kept)
-        self._set(n_rows=n_rows, disc_names=kept, disc_codes=[], states={n: (0, 1) for n in kept},
-                  cont_names=(), floats=())
+        self._set(
+            n_rows=n_rows,
+            disc_names=kept,
+            disc_codes=[],
+            states={n: (0, 1) for n in kept},
+            cont_names=(),
+            floats=(),
+        )
         self.codes = codes
         return self
 
@@ -386,8 +449,10 @@ class Dataset:
         return isinstance(name, Hashable) and (name in self._disc_index or name in self._cont_index)
 
     def __repr__(self) -> str:
-        return (f"Dataset({self.n_rows} rows, {len(self.discrete_names)} discrete and "
-                f"{len(self.continuous_names)} continuous columns)")
+        return (
+            f"Dataset({self.n_rows} rows, {len(self.discrete_names)} discrete and "
+            f"{len(self.continuous_names)} continuous columns)"
+        )
 
     @property
     def is_discrete(self) -> bool:
@@ -398,16 +463,20 @@ class Dataset:
         if not isinstance(name, Hashable):
             raise TypeError(f"{what} must be a column name, got unhashable {type(name).__name__}")
         if name not in self._disc_index and name not in self._cont_index:
-            raise ValueError(f"{what} {name!r} is not a column; columns are {list(self.names)[:20]}"
-                             + (" ..." if self.n_vars > 20 else ""))
+            raise ValueError(
+                f"{what} {name!r} is not a column; columns are {list(self.names)[:20]}"
+                + (" ..." if self.n_vars > 20 else "")
+            )
         return name
 
     def require_discrete(self, who: str) -> None:
         """Raise when some columns are continuous (for learners of discrete data)."""
         if self.continuous_names:
             shown = list(self.continuous_names[:10])
-            raise ValueError(f"{who} needs discrete data but columns {shown} are continuous; "
-                             "use bnfs.discretize(...) or Dataset(..., discrete=[...])")
+            raise ValueError(
+                f"{who} needs discrete data but columns {shown} are continuous; "
+                "use bnfs.discretize(...) or Dataset(..., discrete=[...])"
+            )
 
     def column(self, name: str) -> np.ndarray:
         """Codes of a discrete column, or float values of a continuous one (a view)."""
@@ -456,13 +525,13 @@ class Dataset:
                 cols[name] = self.values[:, self._cont_index[name]].copy()
         return pd.DataFrame(cols)
 
-    def select(self, columns: Sequence[str]) -> "Dataset":
+    def select(self, columns: Sequence[str]) -> Dataset:
         """A new Dataset with only ``columns`` (in that order)."""
         columns = [self.check_name(c, "column") for c in columns]
         _check_names(columns)
         return self._build(rows=None, columns=columns)
 
-    def take(self, rows) -> "Dataset":
+    def take(self, rows) -> Dataset:
         """A new Dataset with the given rows (indices, may repeat: bootstrap samples).
 
         Levels that no longer occur are kept, so codes stay comparable across samples.
@@ -472,22 +541,31 @@ class Dataset:
             raise ValueError("rows must be a non-empty 1-D index array")
         return self._build(rows=rows, columns=list(self.names))
 
-    def _build(self, rows, columns) -> "Dataset":
+    def _build(self, rows, columns) -> Dataset:
         take = (lambda a: a) if rows is None else (lambda a: a[rows])
         disc = [c for c in columns if c in self._disc_index]
         cont = [c for c in columns if c in self._cont_index]
         new = Dataset.__new__(Dataset)
         new.names = tuple(columns)
-        new._set(n_rows=self.n_rows if rows is None else len(rows), disc_names=disc,
-                 disc_codes=[take(self.codes[:, self._disc_index[c]]) for c in disc],
-                 states=self.states, cont_names=cont,
-                 floats=[take(self.values[:, self._cont_index[c]]) for c in cont],
-                 raw={c: take(v) for c, v in self._raw.items() if c in disc})
+        new._set(
+            n_rows=self.n_rows if rows is None else len(rows),
+            disc_names=disc,
+            disc_codes=[take(self.codes[:, self._disc_index[c]]) for c in disc],
+            states=self.states,
+            cont_names=cont,
+            floats=[take(self.values[:, self._cont_index[c]]) for c in cont],
+            raw={c: take(v) for c, v in self._raw.items() if c in disc},
+        )
         return new
 
-    def discretize(self, method: Literal["quantile", "interval", "mdl"] = "quantile",
-                   n_bins: int = 3, *, target: str | None = None,
-                   columns: Sequence[str] | None = None) -> "Dataset":
+    def discretize(
+        self,
+        method: Literal["quantile", "interval", "mdl"] = "quantile",
+        n_bins: int = 3,
+        *,
+        target: str | None = None,
+        columns: Sequence[str] | None = None,
+    ) -> Dataset:
         """Shortcut for :func:`discretize` on this dataset."""
         return discretize(self, method=method, n_bins=n_bins, target=target, columns=columns)
 
@@ -519,12 +597,14 @@ def as_dataset(data, **kwargs) -> Dataset:
     if isinstance(data, Dataset):
         return data
     import scipy.sparse as sp
+
     if sp.issparse(data):
         return Dataset.from_sparse(data)
     return Dataset(data, **kwargs)
 
 
 # --- discretization ----------------------------------------------------------------------
+
 
 def _entropy_of_counts(counts: np.ndarray) -> np.ndarray:
     """Entropy in bits of each row of class counts."""
@@ -548,7 +628,7 @@ def _mdl_cuts(values: np.ndarray, labels: np.ndarray, n_classes: int) -> list[fl
         lo, hi = stack.pop()
         n = hi - lo
         # candidate boundaries: between distinct consecutive values
-        boundaries = np.flatnonzero(v[lo + 1:hi] != v[lo:hi - 1]) + lo + 1
+        boundaries = np.flatnonzero(v[lo + 1 : hi] != v[lo : hi - 1]) + lo + 1
         if n < 2 or boundaries.size == 0:
             continue
         total = onehot_cum[hi] - onehot_cum[lo]
@@ -562,7 +642,7 @@ def _mdl_cuts(values: np.ndarray, labels: np.ndarray, n_classes: int) -> list[fl
         gain = ent - weighted[best]
         k = int((total > 0).sum())
         k1, k2 = int((left[best] > 0).sum()), int((right[best] > 0).sum())
-        delta = math.log2(3 ** k - 2) - (k * ent - k1 * ent_left[best] - k2 * ent_right[best])
+        delta = math.log2(3**k - 2) - (k * ent - k1 * ent_left[best] - k2 * ent_right[best])
         if gain > (math.log2(n - 1) + delta) / n:
             cut = boundaries[best]
             cuts.append(float((v[cut - 1] + v[cut]) / 2))
@@ -576,9 +656,14 @@ def _interval_labels(cuts: np.ndarray) -> tuple[str, ...]:
     return tuple(f"({edges[i]:.6g}, {edges[i + 1]:.6g}]" for i in range(len(edges) - 1))
 
 
-def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile",
-               n_bins: int = 3, *, target: str | None = None,
-               columns: Sequence[str] | None = None) -> Dataset:
+def discretize(
+    data,
+    method: Literal["quantile", "interval", "mdl"] = "quantile",
+    n_bins: int = 3,
+    *,
+    target: str | None = None,
+    columns: Sequence[str] | None = None,
+) -> Dataset:
     """Turn continuous columns into discrete ones.
 
     Parameters
@@ -622,8 +707,7 @@ def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile"
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 2:
         raise ValueError(f"n_bins must be an integer >= 2, got {n_bins!r}")
     if n_bins > max(data.n_rows, 2):
-        raise ValueError(f"n_bins={n_bins} is more than the {data.n_rows} rows; a bin needs "
-                         "a row")
+        raise ValueError(f"n_bins={n_bins} is more than the {data.n_rows} rows; a bin needs a row")
     columns = list(data.continuous_names if columns is None else columns)
     for name in columns:
         data.check_name(name, "column")
@@ -669,9 +753,14 @@ def discretize(data, method: Literal["quantile", "interval", "mdl"] = "quantile"
     states = {**data.states, **new_states}
     out = Dataset.__new__(Dataset)
     out.names = data.names
-    out._set(n_rows=data.n_rows, disc_names=disc_names,
-             disc_codes=[new_codes[n] if n in new_codes else data.column(n) for n in disc_names],
-             states=states, cont_names=cont_names, floats=[data.column(n) for n in cont_names],
-             raw={**data._raw, **raw})
+    out._set(
+        n_rows=data.n_rows,
+        disc_names=disc_names,
+        disc_codes=[new_codes[n] if n in new_codes else data.column(n) for n in disc_names],
+        states=states,
+        cont_names=cont_names,
+        floats=[data.column(n) for n in cont_names],
+        raw={**data._raw, **raw},
+    )
     out.cut_points = {**getattr(data, "cut_points", {}), **cut_points}
     return out

@@ -20,8 +20,9 @@ def check_int(value, name: str, minimum: int | None = None, allow_none: bool = F
     return int(value)
 
 
-def check_float(value, name: str, low: float | None = None, high: float | None = None,
-                low_open: bool = False):
+def check_float(
+    value, name: str, low: float | None = None, high: float | None = None, low_open: bool = False
+):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
         raise TypeError(f"{name} must be a finite number, got {value!r}")
     if low is not None and (value < low or (low_open and value == low)):
@@ -81,13 +82,16 @@ def check_names(names, what: str) -> tuple[str, ...]:
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"{what} names must be strings, got {name!r} ({type(name).__name__})")
-        bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")
-                    or c in "\ufffe\uffff"), None)
+        bad = next(
+            (c for c in name if unicodedata.category(c) in ("Cc", "Cs") or c in "\ufffe\uffff"),
+            None,
+        )
         if bad is not None:
-            raise ValueError(f"{what} name {name!r} holds the control character U+{ord(bad):04X}, "
-                             "which pictures, GraphML, DOT and BIF cannot hold: rename it")
+            raise ValueError(
+                f"{what} name {name!r} holds the control character U+{ord(bad):04X}, "
+                "which pictures, GraphML, DOT and BIF cannot hold: rename it"
+            )
         if name in seen:
             raise ValueError(f"duplicate {what} name {name!r}")
         seen.add(name)
     return names
-

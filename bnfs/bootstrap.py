@@ -54,16 +54,27 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
     results: list = [None] * R
     store = None
     if checkpoint is not None:
-        store = Checkpoint(checkpoint, "bootstrap", fingerprint(
-            data, learner=learner, R=R, m=m, seed=None if seed is None else int(seed),
-            target=target, options=options))
+        store = Checkpoint(
+            checkpoint,
+            "bootstrap",
+            fingerprint(
+                data,
+                learner=learner,
+                R=R,
+                m=m,
+                seed=None if seed is None else int(seed),
+                target=target,
+                options=options,
+            ),
+        )
         saved = store.load() or {}
         try:
             for i, found in saved.get("replicates", {}).items():
                 results[_checked_index(i, R)] = _checked_replicate(found, data.names, target)
         except (AttributeError, TypeError, ValueError) as error:
-            raise ValueError(f"checkpoint {str(store.path)!r} is damaged ({error}); delete "
-                             "it to start afresh") from None
+            raise ValueError(
+                f"checkpoint {str(store.path)!r} is damaged ({error}); delete it to start afresh"
+            ) from None
     todo = [i for i in range(R) if results[i] is None]
     tasks = max(1, min(len(todo), 4 * effective_n_jobs(n_jobs)))
     if store is not None:
@@ -72,13 +83,13 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
     chunks = [todo[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
     finished = Parallel(n_jobs=n_jobs, return_as="generator")(
         delayed(_replicates)(data, m, [seeds[i] for i in chunk], learner, options, target)
-        for chunk in chunks)
+        for chunk in chunks
+    )
     for chunk, found in zip(chunks, finished):
         for i, replicate in zip(chunk, found):
             results[i] = replicate
         if store is not None:
-            store.save({"replicates": {str(i): r for i, r in enumerate(results)
-                                       if r is not None}})
+            store.save({"replicates": {str(i): r for i, r in enumerate(results) if r is not None}})
     return results
 
 
@@ -98,8 +109,9 @@ def _checked_replicate(found, names, target):
         return found
     arcs, edges = found
     for pair in [*arcs, *edges]:
-        if not (isinstance(pair, list) and len(pair) == 2 and set(pair) <= known
-                and pair[0] != pair[1]):
+        if not (
+            isinstance(pair, list) and len(pair) == 2 and set(pair) <= known and pair[0] != pair[1]
+        ):
             raise ValueError(f"a saved graph holds {pair!r}")
     return [tuple(a) for a in arcs], [tuple(e) for e in edges]
 
@@ -116,9 +128,17 @@ def _check(data, learner, allowed, R, m, n_jobs, seed, options):
     return R, m, check_int(n_jobs, "n_jobs", allow_none=True)
 
 
-def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int | None = None,
-                  learner_options: dict | None = None, n_jobs: int | None = None,
-                  seed=0, checkpoint=None) -> pd.DataFrame:
+def boot_strength(
+    data,
+    learner: str = "hill_climbing",
+    *,
+    R: int = 200,
+    m: int | None = None,
+    learner_options: dict | None = None,
+    n_jobs: int | None = None,
+    seed=0,
+    checkpoint=None,
+) -> pd.DataFrame:
     """Arc strength and direction confidence over ``R`` bootstrap samples.
 
     Each replicate draws ``m`` rows with replacement, runs ``learner`` and records its arcs
@@ -179,11 +199,17 @@ def boot_strength(data, learner: str = "hill_climbing", *, R: int = 200, m: int 
     with np.errstate(invalid="ignore", divide="ignore"):
         direction = np.where(both > 0, counts / np.where(both > 0, both, 1.0), 0.0)
     i, j = np.nonzero(~np.eye(len(names), dtype=bool))
-    frame = pd.DataFrame({"from": np.asarray(names, dtype=object)[i],
-                          "to": np.asarray(names, dtype=object)[j],
-                          "strength": both[i, j] / R, "direction": direction[i, j]})
-    frame = frame.sort_values(["strength", "from", "to"], ascending=[False, True, True],
-                              kind="stable").reset_index(drop=True)
+    frame = pd.DataFrame(
+        {
+            "from": np.asarray(names, dtype=object)[i],
+            "to": np.asarray(names, dtype=object)[j],
+            "strength": both[i, j] / R,
+            "direction": direction[i, j],
+        }
+    )
+    frame = frame.sort_values(
+        ["strength", "from", "to"], ascending=[False, True, True], kind="stable"
+    ).reset_index(drop=True)
     frame.attrs.update({"R": R, "m": m, "learner": learner, "nodes": names})
     return frame
 
@@ -202,11 +228,14 @@ def inclusion_threshold(strength) -> float:
     0.1
     """
     try:
-        values = np.sort(np.asarray(strength["strength"] if isinstance(strength, pd.DataFrame)
-                                    else strength, dtype=float).ravel())
+        values = np.sort(
+            np.asarray(
+                strength["strength"] if isinstance(strength, pd.DataFrame) else strength,
+                dtype=float,
+            ).ravel()
+        )
     except (TypeError, ValueError, KeyError):
-        raise TypeError("strength must be a boot_strength frame or a sequence of numbers") \
-            from None
+        raise TypeError("strength must be a boot_strength frame or a sequence of numbers") from None
     if values.size == 0:
         return 0.0
     if not (np.isfinite(values).all() and values[0] >= 0.0 and values[-1] <= 1.0):
@@ -240,10 +269,13 @@ def averaged_network(strength: pd.DataFrame, threshold: float | None = None) -> 
     >>> averaged_network(strength).n_nodes
     8
     """
-    if not isinstance(strength, pd.DataFrame) or \
-            not {"from", "to", "strength", "direction"} <= set(strength.columns):
-        raise TypeError("strength must be the frame boot_strength returns (columns from, to, "
-                        "strength, direction)")
+    if not isinstance(strength, pd.DataFrame) or not {"from", "to", "strength", "direction"} <= set(
+        strength.columns
+    ):
+        raise TypeError(
+            "strength must be the frame boot_strength returns (columns from, to, "
+            "strength, direction)"
+        )
     if threshold is None:
         threshold = inclusion_threshold(strength)
     threshold = check_float(threshold, "threshold", 0.0, 1.0)
@@ -252,7 +284,8 @@ def averaged_network(strength: pd.DataFrame, threshold: float | None = None) -> 
     significant = (strength["strength"] > threshold) | (strength["strength"] == 1.0)
     chosen = strength[significant & (strength["direction"] >= 0.5)]
     chosen = chosen.assign(weight=chosen["strength"] * chosen["direction"]).sort_values(
-        ["weight", "from", "to"], ascending=[False, True, True], kind="stable")
+        ["weight", "from", "to"], ascending=[False, True, True], kind="stable"
+    )
     for row in chosen.itertuples(index=False):
         u, v = row[0], row[1]
         if graph.has_arc(u, v) or graph.has_arc(v, u) or graph.has_edge(u, v):
@@ -264,14 +297,26 @@ def averaged_network(strength: pd.DataFrame, threshold: float | None = None) -> 
             graph.add_arc(u, v)
         except ValueError:  # a cycle: keep the dependence, leave the direction open
             graph.add_edge(u, v)
-    graph.learning = {"algorithm": "averaged_network", "threshold": threshold,
-                      **{k: v for k, v in strength.attrs.items() if k != "nodes"}}
+    graph.learning = {
+        "algorithm": "averaged_network",
+        "threshold": threshold,
+        **{k: v for k, v in strength.attrs.items() if k != "nodes"},
+    }
     return graph
 
 
-def blanket_frequency(data, target: str, learner: str = "hiton_mb", *, R: int = 100,
-                      m: int | None = None, learner_options: dict | None = None,
-                      n_jobs: int | None = None, seed=0, checkpoint=None) -> pd.Series:
+def blanket_frequency(
+    data,
+    target: str,
+    learner: str = "hiton_mb",
+    *,
+    R: int = 100,
+    m: int | None = None,
+    learner_options: dict | None = None,
+    n_jobs: int | None = None,
+    seed=0,
+    checkpoint=None,
+) -> pd.Series:
     """How often each variable is in ``target``'s blanket over ``R`` bootstrap samples;
     ``freq[freq >= 0.5].index`` is a stable Markov blanket.
 
@@ -288,8 +333,9 @@ def blanket_frequency(data, target: str, learner: str = "hiton_mb", *, R: int = 
     """
     data = as_dataset(data)
     data.check_name(target, "target")
-    R, m, n_jobs = _check(data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs, seed,
-                          learner_options)
+    R, m, n_jobs = _check(
+        data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs, seed, learner_options
+    )
     options = dict(learner_options or {})
     if learner in LEARNERS:
         pairs = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)

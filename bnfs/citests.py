@@ -37,6 +37,7 @@ TestName = Literal["g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher
 class CIResult:
     """Outcome of one test: ``p_value`` is NaN when there were not enough rows per cell
     (then the test counts as *dependent*: no independence is claimed without evidence)."""
+
     statistic: float
     df: float
     p_value: float
@@ -157,9 +158,16 @@ class CITest(_Tester):
     True
     """
 
-    def __init__(self, data, test: TestName = "g2", alpha: float = 0.05, *,
-                 threshold: float = 0.01, adjust_df: bool = False,
-                 min_rows_per_cell: float = 0.0):
+    def __init__(
+        self,
+        data,
+        test: TestName = "g2",
+        alpha: float = 0.05,
+        *,
+        threshold: float = 0.01,
+        adjust_df: bool = False,
+        min_rows_per_cell: float = 0.0,
+    ):
         self.data = as_dataset(data)
         if not isinstance(test, str) or test not in TESTS:
             raise ValueError(f"test must be one of {list(TESTS)}, got {test!r}")
@@ -172,16 +180,21 @@ class CITest(_Tester):
         self.min_rows_per_cell = check_float(min_rows_per_cell, "min_rows_per_cell", 0.0)
         if self.test == "fisher_z":
             if self.data.discrete_names:
-                raise ValueError("fisher_z needs continuous data; columns "
-                                 f"{list(self.data.discrete_names[:5])} are discrete")
+                raise ValueError(
+                    "fisher_z needs continuous data; columns "
+                    f"{list(self.data.discrete_names[:5])} are discrete"
+                )
             self._setup_names(self.data.continuous_names)
             values, _ = unit_scaled(self.data.values)  # no overflow near the float range's ends
-            self._corr = np.ascontiguousarray(np.corrcoef(values, rowvar=False).reshape(
-                values.shape[1], values.shape[1]))
+            self._corr = np.ascontiguousarray(
+                np.corrcoef(values, rowvar=False).reshape(values.shape[1], values.shape[1])
+            )
             if not np.isfinite(self._corr).all():
                 bad = self.names[int(np.flatnonzero(~np.isfinite(self._corr).all(0))[0])]
-                raise ValueError(f"column {bad!r} has no usable spread for fisher_z (its "
-                                 "correlations are undefined); drop it")
+                raise ValueError(
+                    f"column {bad!r} has no usable spread for fisher_z (its "
+                    "correlations are undefined); drop it"
+                )
         else:
             self.data.require_discrete(f"test {test!r}")
             self._setup_names(self.data.discrete_names)
@@ -208,13 +221,24 @@ class CITest(_Tester):
             stat = math.sqrt(dof) * 0.5 * math.log((1 + r) / (1 - r))
             p = float(2 * special.ndtr(-abs(stat)))
             if not math.isfinite(p):  # never let an undefined test decide an edge
-                raise ValueError(f"fisher_z of {self.names[x]!r} and {self.names[y]!r} given "
-                                 f"{[self.names[v] for v in z]} is undefined (p = {p})")
+                raise ValueError(
+                    f"fisher_z of {self.names[x]!r} and {self.names[y]!r} given "
+                    f"{[self.names[v] for v in z]} is undefined (p = {p})"
+                )
             return CIResult(stat, float(dof), p, p > self.alpha)
         which = _k.X2 if self.test.startswith("x2") else _k.G2
-        stat, df, cells = _k.discrete_statistic(self.data.codes, self.data.arities, x, y, zarr,
-                                                len(z), which, self.adjust_df, self._cfg,
-                                                self._counts)
+        stat, df, cells = _k.discrete_statistic(
+            self.data.codes,
+            self.data.arities,
+            x,
+            y,
+            zarr,
+            len(z),
+            which,
+            self.adjust_df,
+            self._cfg,
+            self._counts,
+        )
         if self.min_rows_per_cell and n / cells < self.min_rows_per_cell:
             return CIResult(stat, df, float("nan"), False)
         if self.test.endswith("_adf") and n < _k.ADF_ROWS_PER_CELL * cells:
@@ -293,8 +317,14 @@ class DSeparation(_Tester):
         return None
 
 
-def make_test(data, test: TestName | _Tester = "g2", alpha: float = 0.05, *,
-              adjust_by_default: bool = False, **kwargs) -> _Tester:
+def make_test(
+    data,
+    test: TestName | _Tester = "g2",
+    alpha: float = 0.05,
+    *,
+    adjust_by_default: bool = False,
+    **kwargs,
+) -> _Tester:
     """The tester a constraint-based learner uses: ``data`` itself when it is a
     :class:`CITest` or :class:`DSeparation`, else ``CITest(data, test, alpha, **kwargs)`` on
     the columns sorted by name, with ``column_order`` the data's order. Learners scan and
@@ -316,9 +346,11 @@ def make_test(data, test: TestName | _Tester = "g2", alpha: float = 0.05, *,
     then admits nearly every variable; HPC on insurance runs 47 times the tests)."""
     unknown = sorted(set(kwargs) - set(TEST_OPTIONS))
     if unknown:
-        raise TypeError(f"unexpected keyword argument {unknown[0]!r}: a constraint-based "
-                        f"learner passes its extra keywords to its CI test, which takes "
-                        f"{', '.join(TEST_OPTIONS)}")
+        raise TypeError(
+            f"unexpected keyword argument {unknown[0]!r}: a constraint-based "
+            f"learner passes its extra keywords to its CI test, which takes "
+            f"{', '.join(TEST_OPTIONS)}"
+        )
     if isinstance(data, _Tester):
         return data
     if isinstance(test, _Tester):
@@ -327,7 +359,8 @@ def make_test(data, test: TestName | _Tester = "g2", alpha: float = 0.05, *,
         kwargs.setdefault("adjust_df", True)
     data = as_dataset(data)
     by_name = sorted(data.names)
-    tester = CITest(data if list(data.names) == by_name else data.select(by_name), test,
-                    alpha, **kwargs)
+    tester = CITest(
+        data if list(data.names) == by_name else data.select(by_name), test, alpha, **kwargs
+    )
     tester.column_order = tuple(data.names)
     return tester

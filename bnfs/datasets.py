@@ -16,12 +16,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bnfs._validate import check_seed
 from bnfs.graph import DAG
 from bnfs.network import DiscreteNetwork, read_bif
-from bnfs._validate import check_seed
 
-__all__ = ["available_networks", "network", "network_model", "sample", "corral",
-           "regression", "synthetic", "load_lucas0", "lucas0_network"]
+__all__ = [
+    "available_networks",
+    "network",
+    "network_model",
+    "sample",
+    "corral",
+    "regression",
+    "synthetic",
+    "load_lucas0",
+    "lucas0_network",
+]
 
 
 def _pgmpy_models_dir() -> Path:
@@ -40,7 +49,7 @@ def available_networks() -> list[str]:
     return sorted(p.name[: -len(".bif.gz")] for p in _pgmpy_models_dir().glob("*.bif.gz"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read_network(name: str) -> DiscreteNetwork:
     path = _pgmpy_models_dir() / f"{name}.bif.gz"
     if not path.exists():
@@ -90,6 +99,7 @@ def sample(name: str, n: int, seed: int | np.random.Generator | None = 0) -> pd.
 
 # --- synthetic data of the HSMB paper -------------------------------------------------------
 
+
 def _copy_with_noise(rng, source: np.ndarray, match: float, draw) -> np.ndarray:
     """``source`` where a coin with P(match) says so, a fresh random value elsewhere."""
     keep = rng.random(source.shape[0]) < match
@@ -101,8 +111,12 @@ def _matching(rng, bits: np.ndarray, rate: float) -> np.ndarray:
     return np.where(rng.random(bits.shape[0]) < rate, bits, 1 - bits)
 
 
-def corral(n_features: int = 7, related: bool = False, n: int = 1000,
-           seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
+def corral(
+    n_features: int = 7,
+    related: bool = False,
+    n: int = 1000,
+    seed: int | np.random.Generator | None = 0,
+) -> pd.DataFrame:
     """The Corral data sets (John, Kohavi & Pfleger 1994; Yu & Liu 2004; Lou & Obradovic).
 
     Boolean features A0, A1, B0, B1 and class ``Y = (A0 and A1) or (B0 and B1)``; the
@@ -161,8 +175,12 @@ def corral(n_features: int = 7, related: bool = False, n: int = 1000,
     return pd.DataFrame(cols)
 
 
-def regression(n_features: int = 22, n: int = 500, noise: float = 0.1,
-               seed: int | np.random.Generator | None = 0) -> pd.DataFrame:
+def regression(
+    n_features: int = 22,
+    n: int = 500,
+    noise: float = 0.1,
+    seed: int | np.random.Generator | None = 0,
+) -> pd.DataFrame:
     """Regression-22/38/138 of the HSMB paper: ``y = x1 exp(-x1^2 - x2^2) + noise``.
 
     Parameters
@@ -194,15 +212,16 @@ def regression(n_features: int = 22, n: int = 500, noise: float = 0.1,
         raise ValueError(f"n must be an integer >= 2, got {n!r}")
     rng = check_seed(seed)
     x1, x2 = rng.standard_normal(n), rng.standard_normal(n)
-    y = x1 * np.exp(-x1 ** 2 - x2 ** 2) + noise * rng.standard_normal(n)
+    y = x1 * np.exp(-(x1**2) - x2**2) + noise * rng.standard_normal(n)
     cols = {"x1": x1, "x2": x2}
     for i in range(20):
         cols[f"irr{i}"] = rng.standard_normal(n)
     if n_features >= 38:
         for base in ("x1", "x2"):
             for k in range(1, 9):
-                cols[f"{base}_{k}"] = _copy_with_noise(rng, cols[base], (8 + k) / 16,
-                                                       rng.standard_normal)
+                cols[f"{base}_{k}"] = _copy_with_noise(
+                    rng, cols[base], (8 + k) / 16, rng.standard_normal
+                )
     if n_features == 138:
         for i in range(20, 120):
             cols[f"irr{i}"] = rng.standard_normal(n)
@@ -237,6 +256,7 @@ def synthetic(name: str, n: int = 1000, seed: int | np.random.Generator | None =
 
 
 # --- real data shipped in data/ -------------------------------------------------------------
+
 
 def _data_file(name: str) -> Path:
     here = Path(__file__).resolve().parent

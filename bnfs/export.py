@@ -15,14 +15,30 @@ import numpy as np
 
 from bnfs.graph import DAG, PDAG
 
-__all__ = ["to_networkx", "from_networkx", "to_pgmpy", "from_pgmpy", "to_dot", "to_json",
-           "from_json", "draw", "blanket_roles"]
+__all__ = [
+    "to_networkx",
+    "from_networkx",
+    "to_pgmpy",
+    "from_pgmpy",
+    "to_dot",
+    "to_json",
+    "from_json",
+    "draw",
+    "blanket_roles",
+]
 
-ROLE_COLOURS = {"target": "#f58518", "parent": "#9ecae9", "child": "#a1d99b",
-                "spouse": "#fdd0a2", "neighbour": "#d4b9da", "other": "#ffffff"}
+ROLE_COLOURS = {
+    "target": "#f58518",
+    "parent": "#9ecae9",
+    "child": "#a1d99b",
+    "spouse": "#fdd0a2",
+    "neighbour": "#d4b9da",
+    "other": "#ffffff",
+}
 
 
 # --- networkx ----------------------------------------------------------------------------
+
 
 def check_graph(graph) -> None:
     """TypeError unless ``graph`` is a bnfs DAG or PDAG."""
@@ -86,6 +102,7 @@ def from_networkx(graph) -> DAG | PDAG:
 
 # --- pgmpy -------------------------------------------------------------------------------
 
+
 def _pgmpy_model_class():
     try:
         from pgmpy.models import DiscreteBayesianNetwork
@@ -112,6 +129,7 @@ def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
         raise TypeError(f"expected a bnfs DAG, got {type(graph).__name__}")
     if data is not None:
         from bnfs.network import DiscreteNetwork
+
         return DiscreteNetwork.fit(graph, data, pseudo_count=pseudo_count).to_pgmpy()
     model = _pgmpy_model_class()(graph.arcs)
     model.add_nodes_from(graph.nodes)
@@ -134,6 +152,7 @@ def from_pgmpy(model) -> DAG:
 
 
 # --- roles for highlighting ------------------------------------------------------------------
+
 
 def blanket_roles(graph: DAG | PDAG, target: str) -> dict[str, str]:
     """Role of each node relative to ``target``: target, parent, child, spouse, neighbour
@@ -162,6 +181,7 @@ def blanket_roles(graph: DAG | PDAG, target: str) -> dict[str, str]:
 
 # --- DOT and JSON --------------------------------------------------------------------------
 
+
 def _quote(name: str) -> str:
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -182,8 +202,10 @@ def to_dot(graph: DAG | PDAG, highlight: str | None = None) -> str:
     """
     check_graph(graph)
     roles = blanket_roles(graph, highlight) if highlight is not None else {}
-    lines = ["digraph bnfs {",
-             '  node [shape=ellipse, style=filled, fillcolor="#ffffff", fontname="Helvetica"];']
+    lines = [
+        "digraph bnfs {",
+        '  node [shape=ellipse, style=filled, fillcolor="#ffffff", fontname="Helvetica"];',
+    ]
     for node in graph.nodes:
         role = roles.get(node, "other")
         attrs = "" if role == "other" else f' [fillcolor="{ROLE_COLOURS[role]}", tooltip="{role}"]'
@@ -218,10 +240,15 @@ def to_json(graph: DAG | PDAG, path=None) -> str:
     True
     """
     check_graph(graph)
-    doc = {"format": "bnfs-graph", "version": 1, "type": type(graph).__name__,
-           "nodes": list(graph.nodes), "arcs": [list(a) for a in graph.arcs],
-           "edges": [list(e) for e in graph.edges],
-           "learning": graph.learning}
+    doc = {
+        "format": "bnfs-graph",
+        "version": 1,
+        "type": type(graph).__name__,
+        "nodes": list(graph.nodes),
+        "arcs": [list(a) for a in graph.arcs],
+        "edges": [list(e) for e in graph.edges],
+        "learning": graph.learning,
+    }
     text = json.dumps(doc, indent=1, default=_jsonable)
     if path is not None:
         Path(path).write_text(text, encoding="utf-8")
@@ -241,8 +268,9 @@ def from_json(source) -> DAG | PDAG:
         source = source.decode("utf-8")
     if isinstance(source, str) and not source.strip():
         raise ValueError("from_json got an empty string: pass JSON text or a path")
-    if isinstance(source, os.PathLike) or (isinstance(source, str)
-                                           and not source.lstrip().startswith(("{", "["))):
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and not source.lstrip().startswith(("{", "["))
+    ):
         source = Path(source).read_text(encoding="utf-8")
     if not isinstance(source, str):
         raise TypeError(f"from_json takes JSON text or a path, got {type(source).__name__}")
@@ -265,12 +293,17 @@ def from_json(source) -> DAG | PDAG:
                 raise ValueError(f"not a bnfs JSON graph: {key!r} holds {pair!r}, not a pair")
     arcs = [tuple(a) for a in doc.get("arcs") or []]
     if doc.get("type") == "PDAG":
-        return PDAG(doc["nodes"], arcs=arcs, edges=[tuple(e) for e in doc.get("edges") or []],
-                    learning=doc.get("learning"))
+        return PDAG(
+            doc["nodes"],
+            arcs=arcs,
+            edges=[tuple(e) for e in doc.get("edges") or []],
+            learning=doc.get("learning"),
+        )
     return DAG(doc["nodes"], arcs, learning=doc.get("learning"))
 
 
 # --- pictures ------------------------------------------------------------------------------
+
 
 def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "auto") -> Path:
     """Write a picture of the graph; the format follows the extension (.svg, .png, .pdf).
@@ -305,8 +338,7 @@ def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "a
     if fmt not in ("svg", "png", "pdf"):
         raise ValueError(f"picture format must be .svg, .png or .pdf, got {path.suffix!r}")
     if not path.parent.is_dir():
-        raise ValueError(f"cannot write {str(path)!r}: folder {str(path.parent)!r} does not "
-                         "exist")
+        raise ValueError(f"cannot write {str(path)!r}: folder {str(path.parent)!r} does not exist")
     if engine not in ("auto", "graphviz", "matplotlib"):
         raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
     if highlight is not None and highlight not in graph:
@@ -315,8 +347,11 @@ def draw(graph: DAG | PDAG, path, highlight: str | None = None, engine: str = "a
     if engine == "graphviz" and dot is None:
         raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
     if engine == "graphviz" or (engine == "auto" and dot is not None):
-        done = subprocess.run([dot, f"-T{fmt}", "-o", str(path)],
-                              input=to_dot(graph, highlight).encode(), capture_output=True)
+        done = subprocess.run(
+            [dot, f"-T{fmt}", "-o", str(path)],
+            input=to_dot(graph, highlight).encode(),
+            capture_output=True,
+        )
         if done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
             raise OSError(f"graphviz dot could not write {str(path)!r}: {message}")
@@ -373,9 +408,11 @@ def _layout(graph: DAG | PDAG) -> np.ndarray:
 
 #: matplotlib metadata set to None, so that none is written: no creation date (the same
 #: graph gives the same bytes) and no RDF block with namespace URLs in an SVG
-_NO_METADATA = {"svg": {"Creator": None, "Date": None, "Format": None, "Type": None},
-                "pdf": {"Creator": None, "Producer": None, "CreationDate": None},
-                "png": {"Software": None}}
+_NO_METADATA = {
+    "svg": {"Creator": None, "Date": None, "Format": None, "Type": None},
+    "pdf": {"Creator": None, "Producer": None, "CreationDate": None},
+    "png": {"Software": None},
+}
 
 
 def save_figure(figure, target, fmt: str, **options) -> None:
@@ -401,17 +438,38 @@ def _draw_matplotlib(graph: DAG | PDAG, path: Path, fmt: str, highlight: str | N
     undirected = graph.edges
     for pairs, style in ((graph.arcs, "-|>"), (undirected, "-")):
         for u, v in pairs:
-            ax.add_patch(FancyArrowPatch(pos[index[u]], pos[index[v]], arrowstyle=style,
-                                         mutation_scale=12, color="#555555", lw=0.9,
-                                         shrinkA=14, shrinkB=14))
+            ax.add_patch(
+                FancyArrowPatch(
+                    pos[index[u]],
+                    pos[index[v]],
+                    arrowstyle=style,
+                    mutation_scale=12,
+                    color="#555555",
+                    lw=0.9,
+                    shrinkA=14,
+                    shrinkB=14,
+                )
+            )
     for node, (x, y) in zip(graph.nodes, pos):
         role = roles.get(node, "other")
-        ax.text(x, y, node, ha="center", va="center", fontsize=8, gid=f"node-{node}",
-                bbox=dict(boxstyle="round,pad=0.3", fc=ROLE_COLOURS[role], ec="#333333", lw=0.8))
+        ax.text(
+            x,
+            y,
+            node,
+            ha="center",
+            va="center",
+            fontsize=8,
+            gid=f"node-{node}",
+            bbox=dict(boxstyle="round,pad=0.3", fc=ROLE_COLOURS[role], ec="#333333", lw=0.8),
+        )
     if highlight is not None:
         present = [r for r in ROLE_COLOURS if r != "other" and r in roles.values()]
-        ax.legend(handles=[Patch(fc=ROLE_COLOURS[r], ec="#333333", label=r) for r in present],
-                  loc="upper right", fontsize=7, frameon=False)
+        ax.legend(
+            handles=[Patch(fc=ROLE_COLOURS[r], ec="#333333", label=r) for r in present],
+            loc="upper right",
+            fontsize=7,
+            frameon=False,
+        )
     if graph.n_nodes:
         ax.set_xlim(pos[:, 0].min() - 1, pos[:, 0].max() + 1)
         ax.set_ylim(pos[:, 1].min() - 0.7, pos[:, 1].max() + 0.7)

@@ -62,7 +62,9 @@ class _Graph:
         try:
             return self._index[node]
         except TypeError:
-            raise TypeError(f"node must be a string name, got unhashable {type(node).__name__}") from None
+            raise TypeError(
+                f"node must be a string name, got unhashable {type(node).__name__}"
+            ) from None
         except KeyError:
             raise ValueError(f"unknown node {node!r}") from None
 
@@ -73,8 +75,11 @@ class _Graph:
     @property
     def arcs(self) -> list[tuple[str, str]]:
         """Directed arcs ``(parent, child)``, by child then parent in node order."""
-        return [(self._nodes[u], self._nodes[v])
-                for v in range(self.n_nodes) for u in sorted(self._pa[v])]
+        return [
+            (self._nodes[u], self._nodes[v])
+            for v in range(self.n_nodes)
+            for u in sorted(self._pa[v])
+        ]
 
     @property
     def n_arcs(self) -> int:
@@ -173,8 +178,9 @@ class _Graph:
 
     def _link_arc(self, u: int, v: int) -> None:
         if not self._order.try_add(u, v):
-            raise ValueError(f"arc {self._nodes[u]!r} -> {self._nodes[v]!r} would create a "
-                             "directed cycle")
+            raise ValueError(
+                f"arc {self._nodes[u]!r} -> {self._nodes[v]!r} would create a directed cycle"
+            )
         self._pa[v].add(u)
         self._ch[u].add(v)
 
@@ -223,12 +229,14 @@ class _Graph:
         """Nodes ordered so that every arc points forward (the Pearce-Kelly order)."""
         return [self._nodes[i] for i in self._order.order()]
 
-    def _copy_into(self, other: "_Graph") -> None:
+    def _copy_into(self, other: _Graph) -> None:
         other._pa = [set(s) for s in self._pa]
         other._ch = [set(s) for s in self._ch]
         other._order = OnlineTopologicalOrder.from_arcs(
-            self.n_nodes, [(u, v) for v in range(self.n_nodes) for u in self._pa[v]],
-            self._order.order())
+            self.n_nodes,
+            [(u, v) for v in range(self.n_nodes) for u in self._pa[v]],
+            self._order.order(),
+        )
         other.learning = dict(self.learning)
 
     def adjacency_matrix(self, sparse: bool = True):
@@ -244,28 +252,33 @@ class _Graph:
         for u, v in self._edge_pairs():
             rows += [u, v]
             cols += [v, u]
-        mat = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)),
-                         shape=(self.n_nodes, self.n_nodes))
+        mat = csr_matrix(
+            (np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(self.n_nodes, self.n_nodes)
+        )
         return mat if sparse else mat.toarray()
 
     # -- export (implemented in bnfs.export) -------------------------------------------------
     def to_networkx(self):
         """A :class:`networkx.DiGraph` (undirected edges as arcs both ways)."""
         from bnfs import export
+
         return export.to_networkx(self)
 
     def to_dot(self, highlight: str | None = None) -> str:
         """Graphviz DOT text; ``highlight`` colours a node and its Markov blanket."""
         from bnfs import export
+
         return export.to_dot(self, highlight=highlight)
 
     def to_json(self) -> str:
         from bnfs import export
+
         return export.to_json(self)
 
     def draw(self, path, highlight: str | None = None, engine: str = "auto"):
         """Write a picture (SVG/PNG/PDF by extension); see :func:`bnfs.export.draw`."""
         from bnfs import export
+
         return export.draw(self, path, highlight=highlight, engine=engine)
 
 
@@ -315,8 +328,12 @@ class DAG(_Graph):
     (['b'], ['a', 'b', 'c'])
     """
 
-    def __init__(self, nodes: Iterable[str], arcs: Iterable[tuple[str, str]] = (),
-                 learning: dict | None = None):
+    def __init__(
+        self,
+        nodes: Iterable[str],
+        arcs: Iterable[tuple[str, str]] = (),
+        learning: dict | None = None,
+    ):
         super().__init__(nodes, learning)
         self._bulk_arcs(arcs)
 
@@ -330,7 +347,7 @@ class DAG(_Graph):
 
     __hash__ = None  # mutable
 
-    def copy(self) -> "DAG":
+    def copy(self) -> DAG:
         new = DAG.__new__(DAG)
         new._nodes, new._index = self._nodes, self._index
         self._copy_into(new)
@@ -363,22 +380,22 @@ class DAG(_Graph):
         for c in range(self.n_nodes):
             pa = sorted(self._pa[c])
             for k, a in enumerate(pa):
-                for b in pa[k + 1:]:
+                for b in pa[k + 1 :]:
                     if b not in self._ch[a] and a not in self._ch[b]:
                         out.append((self._nodes[a], self._nodes[c], self._nodes[b]))
         return out
 
-    def subgraph(self, nodes: Iterable[str]) -> "DAG":
+    def subgraph(self, nodes: Iterable[str]) -> DAG:
         """The DAG induced on ``nodes`` (arcs between them only), in the given order."""
         keep = [self._nodes[self._i(v)] for v in nodes]
         inside = set(keep)
         return DAG(keep, [(u, v) for u, v in self.arcs if u in inside and v in inside])
 
-    def skeleton(self) -> "PDAG":
+    def skeleton(self) -> PDAG:
         """The undirected skeleton, as a PDAG with only edges."""
         return PDAG(self._nodes, edges=self.arcs)
 
-    def cpdag(self) -> "PDAG":
+    def cpdag(self) -> PDAG:
         """The completed PDAG (essential graph) of this DAG's Markov equivalence class.
 
         Arcs are *compelled* (the same in every equivalent DAG), edges are *reversible*.
@@ -454,8 +471,13 @@ class PDAG(_Graph):
     [('c', 'b'), ('a', 'c')]
     """
 
-    def __init__(self, nodes: Iterable[str], arcs: Iterable[tuple[str, str]] = (),
-                 edges: Iterable[tuple[str, str]] = (), learning: dict | None = None):
+    def __init__(
+        self,
+        nodes: Iterable[str],
+        arcs: Iterable[tuple[str, str]] = (),
+        edges: Iterable[tuple[str, str]] = (),
+        learning: dict | None = None,
+    ):
         super().__init__(nodes, learning)
         self._nb: list[set[int]] = [set() for _ in range(self.n_nodes)]
         for edge in edges:
@@ -472,12 +494,15 @@ class PDAG(_Graph):
     def __eq__(self, other) -> bool:
         if not isinstance(other, PDAG):
             return NotImplemented
-        return (set(self._nodes) == set(other._nodes) and set(self.arcs) == set(other.arcs)
-                and {frozenset(e) for e in self.edges} == {frozenset(e) for e in other.edges})
+        return (
+            set(self._nodes) == set(other._nodes)
+            and set(self.arcs) == set(other.arcs)
+            and {frozenset(e) for e in self.edges} == {frozenset(e) for e in other.edges}
+        )
 
     __hash__ = None
 
-    def copy(self) -> "PDAG":
+    def copy(self) -> PDAG:
         new = PDAG.__new__(PDAG)
         new._nodes, new._index = self._nodes, self._index
         self._copy_into(new)
@@ -486,11 +511,15 @@ class PDAG(_Graph):
 
     def _check_pair_free(self, u: int, v: int) -> None:
         if v in self._nb[u]:
-            raise ValueError(f"{self._nodes[u]!r} and {self._nodes[v]!r} are already joined "
-                             "by an undirected edge")
+            raise ValueError(
+                f"{self._nodes[u]!r} and {self._nodes[v]!r} are already joined "
+                "by an undirected edge"
+            )
         if u in self._ch[v]:
-            raise ValueError(f"arc {self._nodes[v]!r} -> {self._nodes[u]!r} is present; "
-                             "an arc both ways would be a cycle")
+            raise ValueError(
+                f"arc {self._nodes[v]!r} -> {self._nodes[u]!r} is present; "
+                "an arc both ways would be a cycle"
+            )
 
     def _nb_of(self, i: int) -> set[int]:
         return self._nb[i]
@@ -533,7 +562,7 @@ class PDAG(_Graph):
             raise
 
     # -- structure ------------------------------------------------------------------------
-    def skeleton(self) -> "PDAG":
+    def skeleton(self) -> PDAG:
         return PDAG(self._nodes, edges=self.arcs + self.edges)
 
     def to_dag(self) -> DAG:
@@ -592,12 +621,13 @@ class PDAG(_Graph):
             left -= 1
         if left:
             stuck = [self._nodes[i] for i in range(n) if alive[i]]
-            raise ValueError(f"the PDAG has no consistent extension (stuck at {left} nodes, "
-                             f"e.g. {stuck[:5]})")
+            raise ValueError(
+                f"the PDAG has no consistent extension (stuck at {left} nodes, e.g. {stuck[:5]})"
+            )
         nodes = self._nodes
         arcs = self.arcs + [(nodes[u], nodes[v]) for u, v in oriented]
         return DAG(nodes, arcs, learning=self.learning)
 
-    def cpdag(self) -> "PDAG":
+    def cpdag(self) -> PDAG:
         """The CPDAG of the class this PDAG represents (via :meth:`to_dag`)."""
         return self.to_dag().cpdag()

@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["read_table", "read_dataset", "iter_blocks", "parse_arff", "FORMATS",
-           "MISSING_VALUES"]
+__all__ = ["read_table", "read_dataset", "iter_blocks", "parse_arff", "FORMATS", "MISSING_VALUES"]
 
 FORMATS = ("csv", "tsv", "parquet", "arff")
 
@@ -27,12 +26,18 @@ def _format(path: Path) -> str:
     if suffixes and suffixes[-1] in (".gz", ".bz2", ".xz", ".zip"):
         suffixes = suffixes[:-1]
     last = suffixes[-1] if suffixes else ""
-    for name, endings in (("csv", (".csv",)), ("tsv", (".tsv", ".tab", ".txt")),
-                          ("parquet", (".parquet", ".pq")), ("arff", (".arff",))):
+    for name, endings in (
+        ("csv", (".csv",)),
+        ("tsv", (".tsv", ".tab", ".txt")),
+        ("parquet", (".parquet", ".pq")),
+        ("arff", (".arff",)),
+    ):
         if last in endings:
             return name
-    raise ValueError(f"cannot tell the format of {str(path)!r} from its name; use one of "
-                     ".csv, .tsv, .parquet or .arff (optionally .gz)")
+    raise ValueError(
+        f"cannot tell the format of {str(path)!r} from its name; use one of "
+        ".csv, .tsv, .parquet or .arff (optionally .gz)"
+    )
 
 
 def read_table(path, *, format: str | None = None, **read_csv_kwargs) -> pd.DataFrame:
@@ -84,19 +89,27 @@ def read_table(path, *, format: str | None = None, **read_csv_kwargs) -> pd.Data
 def _csv_options(kind: str, read_csv_kwargs: dict) -> dict:
     """pandas.read_csv options of every bnfs reader: the separator of the format and the
     missing-value markers :data:`MISSING_VALUES`, unless the caller says otherwise."""
-    return {"sep": "," if kind == "csv" else "\t", "keep_default_na": False,
-            "na_values": list(MISSING_VALUES), **read_csv_kwargs}
+    return {
+        "sep": "," if kind == "csv" else "\t",
+        "keep_default_na": False,
+        "na_values": list(MISSING_VALUES),
+        **read_csv_kwargs,
+    }
 
 
 def _check_header(path: Path, sep: str) -> None:
     """Refuse a repeated column name (pandas would silently rename the second 'a' 'a.1')."""
-    header = pd.read_csv(path, sep=sep, header=None, nrows=1, dtype=str,
-                         keep_default_na=False).iloc[0].tolist()
+    header = (
+        pd.read_csv(path, sep=sep, header=None, nrows=1, dtype=str, keep_default_na=False)
+        .iloc[0]
+        .tolist()
+    )
     seen = set()
     for name in header:
         if name in seen:
-            raise ValueError(f"{str(path)!r} names column {name!r} twice; column names must "
-                             "be unique")
+            raise ValueError(
+                f"{str(path)!r} names column {name!r} twice; column names must be unique"
+            )
         seen.add(name)
 
 
@@ -109,8 +122,9 @@ def _checked_path(path) -> Path:
     return path
 
 
-def iter_blocks(path, *, chunksize: int = 1_000_000, format: str | None = None,
-                **read_csv_kwargs) -> Iterator[pd.DataFrame]:
+def iter_blocks(
+    path, *, chunksize: int = 1_000_000, format: str | None = None, **read_csv_kwargs
+) -> Iterator[pd.DataFrame]:
     """The rows of a data file as DataFrames of at most ``chunksize`` rows.
 
     CSV/TSV are read with :func:`pandas.read_csv` in chunks, every chunk with the column
@@ -164,14 +178,24 @@ def iter_blocks(path, *, chunksize: int = 1_000_000, format: str | None = None,
                 rows += block.shape[0]
                 yield block
     except (ValueError, TypeError, pd.errors.ParserError) as err:
-        raise ValueError(f"cannot read {str(path)!r} after row {rows}: {err}; the first "
-                         f"{chunksize} rows set each column's type (int, float or text), "
-                         "pass dtype={column: ...} to choose it") from None
+        raise ValueError(
+            f"cannot read {str(path)!r} after row {rows}: {err}; the first "
+            f"{chunksize} rows set each column's type (int, float or text), "
+            "pass dtype={column: ...} to choose it"
+        ) from None
 
 
-def read_dataset(path, *, chunksize: int = 1_000_000, format: str | None = None,
-                 dropna: bool = False, max_levels: int = 256,
-                 discrete: Sequence[str] | None = None, memmap=None, **read_csv_kwargs):
+def read_dataset(
+    path,
+    *,
+    chunksize: int = 1_000_000,
+    format: str | None = None,
+    dropna: bool = False,
+    max_levels: int = 256,
+    discrete: Sequence[str] | None = None,
+    memmap=None,
+    **read_csv_kwargs,
+):
     """A :class:`~bnfs.Dataset` from a file too large for a DataFrame: the file is read in
     blocks of ``chunksize`` rows (:func:`iter_blocks`), each encoded and dropped, so memory
     holds the integer codes (one byte per cell up to 256 levels), about twice over at the
@@ -194,13 +218,15 @@ def read_dataset(path, *, chunksize: int = 1_000_000, format: str | None = None,
     from bnfs._chunks import dataset_from_chunks
 
     blocks = iter_blocks(path, chunksize=chunksize, format=format, **read_csv_kwargs)
-    return dataset_from_chunks(blocks, dropna=dropna, max_levels=max_levels, discrete=discrete,
-                               memmap=memmap)
+    return dataset_from_chunks(
+        blocks, dropna=dropna, max_levels=max_levels, discrete=discrete, memmap=memmap
+    )
 
 
 def _open_text(path: Path):
     if path.suffix.lower() == ".gz":
         import gzip
+
         return gzip.open(path, "rt", encoding="utf-8")
     return open(path, encoding="utf-8")
 
@@ -228,7 +254,7 @@ def parse_arff(text: str) -> pd.DataFrame:
         if lowered.startswith("@relation"):
             continue
         if lowered.startswith("@attribute"):
-            name, kind = _attribute(line[len("@attribute"):].strip(), number)
+            name, kind = _attribute(line[len("@attribute") :].strip(), number)
             if name in names:
                 raise ValueError(f"ARFF line {number}: attribute {name!r} is declared twice")
             names.append(name)
@@ -236,8 +262,9 @@ def parse_arff(text: str) -> pd.DataFrame:
             continue
         if lowered.startswith("@data"):
             break
-        raise ValueError(f"ARFF line {number}: expected @relation, @attribute or @data, got "
-                         f"{line[:40]!r}")
+        raise ValueError(
+            f"ARFF line {number}: expected @relation, @attribute or @data, got {line[:40]!r}"
+        )
     else:
         raise ValueError("ARFF text has no @data section")
     if not names:
@@ -257,16 +284,19 @@ def parse_arff(text: str) -> pd.DataFrame:
                     continue
                 parts = text.split(None, 1)
                 if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) >= len(names):
-                    raise ValueError(f"ARFF sparse row item {text!r} is not 'index value' "
-                                     f"with an index below {len(names)}")
+                    raise ValueError(
+                        f"ARFF sparse row item {text!r} is not 'index value' "
+                        f"with an index below {len(names)}"
+                    )
                 value = parts[1].strip()
                 quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
                 row[int(parts[0])] = (value[1:-1] if quoted else value, quoted or item[1])
         else:
             row = _split_row(line)
         if len(row) != len(names):
-            raise ValueError(f"ARFF data row has {len(row)} values for {len(names)} attributes: "
-                             f"{line[:60]!r}")
+            raise ValueError(
+                f"ARFF data row has {len(row)} values for {len(names)} attributes: {line[:60]!r}"
+            )
         rows.append(row)
     columns = {}
     for j, (name, kind) in enumerate(zip(names, kinds)):
@@ -280,8 +310,10 @@ def parse_arff(text: str) -> pd.DataFrame:
         elif isinstance(kind, list):
             unknown = sorted({v for v in values if v is not None} - set(kind))
             if unknown:
-                raise ValueError(f"ARFF attribute {name!r} holds {unknown[:3]}, not among its "
-                                 f"declared levels {kind[:5]}")
+                raise ValueError(
+                    f"ARFF attribute {name!r} holds {unknown[:3]}, not among its "
+                    f"declared levels {kind[:5]}"
+                )
             columns[name] = pd.Categorical(values, categories=kind)
         else:
             columns[name] = pd.Series(values, dtype=object)
@@ -323,7 +355,7 @@ def _attribute(spec: str, number: int) -> tuple[str, object]:
         end = spec.find(quote, 1)
         if end < 0:
             raise ValueError(f"ARFF line {number}: the attribute name's quote is not closed")
-        name, rest = spec[1:end], spec[end + 1:].strip()
+        name, rest = spec[1:end], spec[end + 1 :].strip()
     else:
         parts = spec.split(None, 1)
         if len(parts) != 2:
@@ -333,10 +365,13 @@ def _attribute(spec: str, number: int) -> tuple[str, object]:
     if rest.startswith("{"):
         inside = rest.strip()[1:-1]
         if not rest.strip().endswith("}") or not inside.strip():
-            raise ValueError(f"ARFF line {number}: nominal attribute {name!r} needs levels "
-                             "in {...}")
-        levels = [v.strip().strip('"') for v in next(csv.reader(
-            io.StringIO(inside), quotechar="'", skipinitialspace=True))]
+            raise ValueError(
+                f"ARFF line {number}: nominal attribute {name!r} needs levels in {{...}}"
+            )
+        levels = [
+            v.strip().strip('"')
+            for v in next(csv.reader(io.StringIO(inside), quotechar="'", skipinitialspace=True))
+        ]
         if len(set(levels)) != len(levels):
             raise ValueError(f"ARFF line {number}: attribute {name!r} repeats a level")
         return name, levels

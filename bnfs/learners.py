@@ -44,11 +44,36 @@ TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
 
 _LISTS = ("blacklist", "whitelist")
 _TEST = ("test", "alpha", *TEST_OPTIONS)
-_HILL = ("score", "max_parents", *_LISTS, "start", "iss", "tabu", "max_tabu", "restarts",
-         "perturb_moves", "max_iter", "max_time", "checkpoint", "seed", "scan_order", "progress",
-         "n_jobs")
-_HYBRID = ("test", "alpha", "score", "max_cond_size", *_LISTS, "max_parents", "iss",
-           "scan_order", "progress", "n_jobs")
+_HILL = (
+    "score",
+    "max_parents",
+    *_LISTS,
+    "start",
+    "iss",
+    "tabu",
+    "max_tabu",
+    "restarts",
+    "perturb_moves",
+    "max_iter",
+    "max_time",
+    "checkpoint",
+    "seed",
+    "scan_order",
+    "progress",
+    "n_jobs",
+)
+_HYBRID = (
+    "test",
+    "alpha",
+    "score",
+    "max_cond_size",
+    *_LISTS,
+    "max_parents",
+    "iss",
+    "scan_order",
+    "progress",
+    "n_jobs",
+)
 _NETWORK = (*_TEST, "max_cond_size", *_LISTS, "progress")
 _LOCAL = (*_TEST, *_LISTS)
 
@@ -86,42 +111,106 @@ def _entry(name: str, module: str, kind: str, *options: str) -> tuple[str, Learn
 
 
 #: name -> :class:`Learner`, in the order listings show them
-REGISTRY: dict[str, Learner] = dict([
-    _entry("learn", "search.automatic", "score", "score", "candidates", "folds", "one_se",
-           "iss", "max_parents", *_LISTS, "seed", "max_time", "n_jobs", "progress",
-           "checkpoint"),
-    _entry("hill_climbing", "search.hill_climbing", "score", *_HILL),
-    _entry("tabu_search", "search.hill_climbing", "score", *_HILL),
-    _entry("sparse_candidate", "search.sparse_candidate", "score", "score", "k", "max_parents",
-           "max_rounds", *_LISTS, "start", "iss", "post_process", "seed", "max_time",
-           "scan_order", "progress", "n_jobs"),
-    _entry("screen_based", "search.screen_based", "score", "score", "theta", "max_parents",
-           *_LISTS, "iss", "post_process", "seed", "progress", "n_jobs"),
-    _entry("rsmax2", "search.hybrid", "hybrid", "restrict", "maximize", *_HYBRID, "tabu",
-           "adjust_df"),
-    _entry("mmhc", "search.hybrid", "hybrid", *_HYBRID, "adjust_df"),
-    _entry("h2pc", "search.hybrid", "hybrid", *_HYBRID),
-    _entry("pc_stable", "constraint.pc", "constraint", *_NETWORK, "orientation", "n_jobs"),
-    _entry("tpda", "constraint.tpda", "constraint", *_NETWORK),
-    _entry("grow_shrink", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
-    _entry("iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
-    _entry("inter_iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
-    _entry("fast_iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs",
-           "rows_per_cell"),
-    _entry("grow_shrink_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
-    _entry("iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
-    _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
-    _entry("fast_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "rows_per_cell"),
-    _entry("kiamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "k", "seed"),
-    _entry("hiton_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
-    _entry("mmmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
-    _entry("pcmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
-    _entry("hiton_pc", "constraint.markov_blanket", "neighbours", *_LOCAL, "max_cond_size",
-           "symmetry"),
-    _entry("mmpc", "constraint.markov_blanket", "neighbours", *_LOCAL, "max_cond_size",
-           "symmetry"),
-    _entry("hpc", "constraint.hpc", "neighbours", *_LOCAL, "max_cond_size"),
-])
+REGISTRY: dict[str, Learner] = dict(
+    [
+        _entry(
+            "learn",
+            "search.automatic",
+            "score",
+            "score",
+            "candidates",
+            "folds",
+            "one_se",
+            "iss",
+            "max_parents",
+            *_LISTS,
+            "seed",
+            "max_time",
+            "n_jobs",
+            "progress",
+            "checkpoint",
+        ),
+        _entry("hill_climbing", "search.hill_climbing", "score", *_HILL),
+        _entry("tabu_search", "search.hill_climbing", "score", *_HILL),
+        _entry(
+            "sparse_candidate",
+            "search.sparse_candidate",
+            "score",
+            "score",
+            "k",
+            "max_parents",
+            "max_rounds",
+            *_LISTS,
+            "start",
+            "iss",
+            "post_process",
+            "seed",
+            "max_time",
+            "scan_order",
+            "progress",
+            "n_jobs",
+        ),
+        _entry(
+            "screen_based",
+            "search.screen_based",
+            "score",
+            "score",
+            "theta",
+            "max_parents",
+            *_LISTS,
+            "iss",
+            "post_process",
+            "seed",
+            "progress",
+            "n_jobs",
+        ),
+        _entry(
+            "rsmax2",
+            "search.hybrid",
+            "hybrid",
+            "restrict",
+            "maximize",
+            *_HYBRID,
+            "tabu",
+            "adjust_df",
+        ),
+        _entry("mmhc", "search.hybrid", "hybrid", *_HYBRID, "adjust_df"),
+        _entry("h2pc", "search.hybrid", "hybrid", *_HYBRID),
+        _entry("pc_stable", "constraint.pc", "constraint", *_NETWORK, "orientation", "n_jobs"),
+        _entry("tpda", "constraint.tpda", "constraint", *_NETWORK),
+        _entry("grow_shrink", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
+        _entry("iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
+        _entry("inter_iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
+        _entry(
+            "fast_iamb",
+            "constraint.blanket_networks",
+            "constraint",
+            *_NETWORK,
+            "n_jobs",
+            "rows_per_cell",
+        ),
+        _entry("grow_shrink_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
+        _entry("iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
+        _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
+        _entry("fast_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "rows_per_cell"),
+        _entry("kiamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "k", "seed"),
+        _entry("hiton_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
+        _entry("mmmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
+        _entry("pcmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
+        _entry(
+            "hiton_pc",
+            "constraint.markov_blanket",
+            "neighbours",
+            *_LOCAL,
+            "max_cond_size",
+            "symmetry",
+        ),
+        _entry(
+            "mmpc", "constraint.markov_blanket", "neighbours", *_LOCAL, "max_cond_size", "symmetry"
+        ),
+        _entry("hpc", "constraint.hpc", "neighbours", *_LOCAL, "max_cond_size"),
+    ]
+)
 
 
 def get(name) -> Learner:
@@ -129,8 +218,9 @@ def get(name) -> Learner:
     try:
         return REGISTRY[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown learner {name!r}; the learners are "
-                         f"{', '.join(REGISTRY)}") from None
+        raise ValueError(
+            f"unknown learner {name!r}; the learners are {', '.join(REGISTRY)}"
+        ) from None
 
 
 def names(*kinds: str) -> tuple[str, ...]:
@@ -146,5 +236,6 @@ def check_options(name: str, options: Mapping | Iterable[str]) -> None:
     entry = get(name)
     unknown = sorted(set(options) - entry.options)
     if unknown:
-        raise ValueError(f"{name} does not take {unknown[0]}; it takes "
-                         f"{', '.join(sorted(entry.options))}")
+        raise ValueError(
+            f"{name} does not take {unknown[0]}; it takes {', '.join(sorted(entry.options))}"
+        )

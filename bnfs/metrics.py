@@ -23,8 +23,9 @@ def _check_same_nodes(a, b) -> None:
     if set(a.nodes) != set(b.nodes):
         only_a = sorted(set(a.nodes) - set(b.nodes))[:5]
         only_b = sorted(set(b.nodes) - set(a.nodes))[:5]
-        raise ValueError(f"graphs have different nodes (only in learned: {only_a}, only in "
-                         f"true: {only_b})")
+        raise ValueError(
+            f"graphs have different nodes (only in learned: {only_a}, only in true: {only_b})"
+        )
 
 
 def _as_cpdag(graph: DAG | PDAG) -> PDAG:
@@ -106,7 +107,9 @@ def arc_scores(learned: DAG | PDAG, true: DAG | PDAG) -> dict[str, float]:
     return _prf(tp, len(ml) - tp, len(mt) - tp)
 
 
-def blanket_scores(found: Iterable[str] | DAG | PDAG, true: DAG | PDAG, target: str) -> dict[str, float]:
+def blanket_scores(
+    found: Iterable[str] | DAG | PDAG, true: DAG | PDAG, target: str
+) -> dict[str, float]:
     """Precision, recall and F1 of a Markov blanket of ``target`` against the blanket in
     the true network. ``found`` is a list of names or a learned graph.
 
@@ -138,7 +141,7 @@ def _configurations(train: np.ndarray, test: np.ndarray, arities) -> tuple[np.nd
         key = key * arity + both[:, j]
         if j + 1 < len(arities):
             key = np.unique(key, return_inverse=True)[1].astype(np.int64)
-    return key[: len(train)], key[len(train):]
+    return key[: len(train)], key[len(train) :]
 
 
 def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
@@ -170,9 +173,11 @@ def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
         if not isinstance(value, Dataset) or not value.is_discrete:
             raise TypeError(f"{what} must be a discrete Dataset")
     if train.names != test.names or any(
-            list(train.states[v]) != list(test.states[v]) for v in train.names):
-        raise ValueError("train and test must have the same columns and levels "
-                         "(take both from one Dataset)")
+        list(train.states[v]) != list(test.states[v]) for v in train.names
+    ):
+        raise ValueError(
+            "train and test must have the same columns and levels (take both from one Dataset)"
+        )
     if set(dag.nodes) != set(train.names):
         raise ValueError("the DAG's nodes must be the data's columns")
     if iss <= 0:
@@ -184,8 +189,11 @@ def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
         arities = [train.arity(u) for u in parents]
         q = float(np.prod(arities, dtype=np.float64))
         if parents:
-            a, b = _configurations(np.column_stack([train.column(u) for u in parents]),
-                                   np.column_stack([test.column(u) for u in parents]), arities)
+            a, b = _configurations(
+                np.column_stack([train.column(u) for u in parents]),
+                np.column_stack([test.column(u) for u in parents]),
+                arities,
+            )
         else:
             a, b = np.zeros(train.n_rows, np.int64), np.zeros(test.n_rows, np.int64)
         size = int(max(a.max(initial=0), b.max(initial=0))) + 1

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from bnfs.graph import DAG
 from bnfs._validate import check_seed
+from bnfs.graph import DAG
 
 __all__ = ["DiscreteNetwork", "read_bif", "write_bif", "parse_bif"]
 
@@ -62,14 +62,18 @@ class DiscreteNetwork:
             table = np.asarray(cpts[v], dtype=np.float64)
             shape = tuple(len(self.states[p]) for p in dag.parents(v)) + (len(self.states[v]),)
             if table.shape != shape:
-                raise ValueError(f"table of {v!r} has shape {table.shape}, expected {shape} "
-                                 f"(parents {dag.parents(v)})")
+                raise ValueError(
+                    f"table of {v!r} has shape {table.shape}, expected {shape} "
+                    f"(parents {dag.parents(v)})"
+                )
             if (table < 0).any() or not np.allclose(table.sum(axis=-1), 1.0, atol=1e-6):
                 raise ValueError(f"table of {v!r} has rows that are not probability distributions")
             self.cpts[v] = table
 
     @classmethod
-    def fit(cls, dag: DAG, data, pseudo_count: float = 0.0, name: str = "network") -> "DiscreteNetwork":
+    def fit(
+        cls, dag: DAG, data, pseudo_count: float = 0.0, name: str = "network"
+    ) -> DiscreteNetwork:
         """Estimate the tables of ``dag`` from discrete data.
 
         Maximum likelihood when ``pseudo_count`` is 0; otherwise each cell gets
@@ -97,8 +101,9 @@ class DiscreteNetwork:
             counts = counts + float(pseudo_count)
             totals = counts.sum(axis=-1, keepdims=True)
             with np.errstate(invalid="ignore", divide="ignore"):
-                cpts[v] = np.where(totals > 0, counts / np.where(totals > 0, totals, 1),
-                                   1.0 / shape[-1])
+                cpts[v] = np.where(
+                    totals > 0, counts / np.where(totals > 0, totals, 1), 1.0 / shape[-1]
+                )
         states = {v: tuple(str(s) for s in data.states[v]) for v in dag.nodes}
         return cls(dag, states, cpts, name=name)
 
@@ -142,19 +147,24 @@ class DiscreteNetwork:
                 order = np.argsort(config, kind="stable")
                 bounds = np.flatnonzero(np.diff(config[order])) + 1
                 for block in np.split(order, bounds):
-                    out[block] = np.searchsorted(cumulative[config[block[0]]], draws[block],
-                                                 side="right")
+                    out[block] = np.searchsorted(
+                        cumulative[config[block[0]]], draws[block], side="right"
+                    )
             else:
                 out[:] = np.searchsorted(cumulative[0], draws, side="right")
             codes[v] = np.minimum(out, table.shape[-1] - 1)
-        return pd.DataFrame({
-            v: pd.Categorical.from_codes(codes[v], categories=list(self.states[v]))
-            for v in self.dag.nodes})
+        return pd.DataFrame(
+            {
+                v: pd.Categorical.from_codes(codes[v], categories=list(self.states[v]))
+                for v in self.dag.nodes
+            }
+        )
 
     def to_pgmpy(self):
         """A pgmpy ``DiscreteBayesianNetwork`` with these tables."""
-        from bnfs.export import _pgmpy_model_class
         from pgmpy.factors.discrete import TabularCPD
+
+        from bnfs.export import _pgmpy_model_class
 
         model = _pgmpy_model_class()(self.dag.arcs)
         model.add_nodes_from(self.dag.nodes)
@@ -162,10 +172,16 @@ class DiscreteNetwork:
             parents = self.dag.parents(v)
             table = self.cpts[v]
             values = table.reshape(-1, table.shape[-1]).T
-            model.add_cpds(TabularCPD(
-                v, table.shape[-1], values, evidence=parents or None,
-                evidence_card=[len(self.states[p]) for p in parents] or None,
-                state_names={u: list(self.states[u]) for u in [v, *parents]}))
+            model.add_cpds(
+                TabularCPD(
+                    v,
+                    table.shape[-1],
+                    values,
+                    evidence=parents or None,
+                    evidence_card=[len(self.states[p]) for p in parents] or None,
+                    state_names={u: list(self.states[u]) for u in [v, *parents]},
+                )
+            )
         return model
 
 
@@ -177,9 +193,11 @@ def check_table_size(node: str, shape, prefix: str = "") -> None:
     """Refuse, before allocating, a table of ``node`` with more than MAX_TABLE_CELLS cells."""
     cells = math.prod(int(k) for k in shape)
     if cells > MAX_TABLE_CELLS:
-        raise ValueError(f"{prefix}the table of {node!r} ({' x '.join(map(str, shape))}) has "
-                         f"{cells:,} cells, more than the {MAX_TABLE_CELLS:,} bnfs holds in "
-                         "memory; fewer parents (max_parents) or fewer levels make it fit")
+        raise ValueError(
+            f"{prefix}the table of {node!r} ({' x '.join(map(str, shape))}) has "
+            f"{cells:,} cells, more than the {MAX_TABLE_CELLS:,} bnfs holds in "
+            "memory; fewer parents (max_parents) or fewer levels make it fit"
+        )
 
 
 # --- BIF -----------------------------------------------------------------------------------
@@ -198,11 +216,13 @@ def _numbers(tokens: list[str], child: str, count: int) -> np.ndarray:
     try:
         values = np.array(tokens, dtype=np.float64)
     except ValueError:
-        raise ValueError(f"BIF: non-numeric probability in the table of {child!r}: "
-                         f"{tokens[:5]}") from None
+        raise ValueError(
+            f"BIF: non-numeric probability in the table of {child!r}: {tokens[:5]}"
+        ) from None
     if values.size != count:
-        raise ValueError(f"BIF: the table of {child!r} needs {count} values here, got "
-                         f"{values.size}")
+        raise ValueError(
+            f"BIF: the table of {child!r} needs {count} values here, got {values.size}"
+        )
     return values
 
 
@@ -287,7 +307,9 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                     levels = until("}")
                     expect(";")
                     if len(levels) != k:
-                        raise ValueError(f"BIF: variable {var!r} declares {k} levels, lists {len(levels)}")
+                        raise ValueError(
+                            f"BIF: variable {var!r} declares {k} levels, lists {len(levels)}"
+                        )
                     if var in states:
                         raise ValueError(f"BIF: variable {var!r} is declared twice")
                     if len(set(levels)) != len(levels):
@@ -316,8 +338,10 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                     pos += 1
                     values = _numbers(until(";"), child, table.size)
                     if parents:
-                        raise ValueError(f"BIF: 'table' form with parents (node {child!r}) is "
-                                         "not supported; list one row per parent configuration")
+                        raise ValueError(
+                            f"BIF: 'table' form with parents (node {child!r}) is "
+                            "not supported; list one row per parent configuration"
+                        )
                     table[...] = values
                 elif toks[pos] == "default":
                     pos += 1
@@ -327,9 +351,13 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                     config = until(")")
                     values = _numbers(until(";"), child, k)
                     try:
-                        index = tuple(states[p].index(s) for p, s in zip(parents, config, strict=True))
+                        index = tuple(
+                            states[p].index(s) for p, s in zip(parents, config, strict=True)
+                        )
                     except ValueError:
-                        raise ValueError(f"BIF: bad parent configuration {config} for {child!r}") from None
+                        raise ValueError(
+                            f"BIF: bad parent configuration {config} for {child!r}"
+                        ) from None
                     table[index] = values
                 else:  # property ... ;
                     until(";")
@@ -396,15 +424,22 @@ def check_bif_names(names, states: Mapping) -> None:
     for v in names:
         if not isinstance(v, str) or not _BIF_NAME.match(v):
             suggestion = re.sub(r"[^\w.-]+", "_", str(v))
-            raise ValueError(f"BIF cannot hold the variable name {v!r}: use letters, digits, "
-                             f"'_', '-' and '.' only (rename it, e.g. {suggestion!r})")
+            raise ValueError(
+                f"BIF cannot hold the variable name {v!r}: use letters, digits, "
+                f"'_', '-' and '.' only (rename it, e.g. {suggestion!r})"
+            )
         for level in states[v]:
             text = str(level)
-            if not text or any(c.isspace() or not c.isprintable() for c in text) or \
-                    any(bad in text for bad in _BIF_LEVEL_FORBIDDEN):
-                raise ValueError(f"BIF cannot hold the level {text!r} of {v!r}: a level has "
-                                 "no spaces or control characters and none of { } ( ) [ ] , ; "
-                                 "| \" // /* (recode it)")
+            if (
+                not text
+                or any(c.isspace() or not c.isprintable() for c in text)
+                or any(bad in text for bad in _BIF_LEVEL_FORBIDDEN)
+            ):
+                raise ValueError(
+                    f"BIF cannot hold the level {text!r} of {v!r}: a level has "
+                    "no spaces or control characters and none of { } ( ) [ ] , ; "
+                    '| " // /* (recode it)'
+                )
 
 
 def write_bif(network: DiscreteNetwork, path=None) -> str:
@@ -422,20 +457,29 @@ def write_bif(network: DiscreteNetwork, path=None) -> str:
     'network asia {'
     """
     if not isinstance(network, DiscreteNetwork):
-        raise TypeError(f"write_bif needs a DiscreteNetwork (a DAG with its tables, e.g. "
-                        f"DiscreteNetwork.fit(dag, data)), got {type(network).__name__}")
+        raise TypeError(
+            f"write_bif needs a DiscreteNetwork (a DAG with its tables, e.g. "
+            f"DiscreteNetwork.fit(dag, data)), got {type(network).__name__}"
+        )
     check_bif_names(network.dag.nodes, network.states)
     name = re.sub(r"[^\w.-]+", "_", network.name) or "network"
     lines = [f"network {name} {{", "}"]
     for v in network.dag.nodes:
         levels = ", ".join(network.states[v])
-        lines += [f"variable {v} {{", f"  type discrete [ {len(network.states[v])} ] {{ {levels} }};", "}"]
+        lines += [
+            f"variable {v} {{",
+            f"  type discrete [ {len(network.states[v])} ] {{ {levels} }};",
+            "}",
+        ]
     for v in network.dag.nodes:
         parents = network.dag.parents(v)
         table = network.cpts[v]
         if not parents:
-            lines += [f"probability ( {v} ) {{",
-                      "  table " + ", ".join(_fmt(x) for x in table) + ";", "}"]
+            lines += [
+                f"probability ( {v} ) {{",
+                "  table " + ", ".join(_fmt(x) for x in table) + ";",
+                "}",
+            ]
             continue
         lines.append(f"probability ( {v} | {', '.join(parents)} ) {{")
         for index in np.ndindex(*table.shape[:-1]):

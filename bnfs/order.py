@@ -140,7 +140,7 @@ class OnlineTopologicalOrder(_ArcPool):
         self.work = np.zeros((3, max(self.n_nodes, 1)), dtype=np.int64)
 
     @classmethod
-    def from_arcs(cls, n_nodes: int, arcs, order=None) -> "OnlineTopologicalOrder":
+    def from_arcs(cls, n_nodes: int, arcs, order=None) -> OnlineTopologicalOrder:
         """Build from arcs known to be acyclic, with ``order`` a topological order of them
         (checked); without ``order`` the arcs are inserted one by one."""
         self = cls(n_nodes, capacity=2 * max(len(arcs), n_nodes))
@@ -164,8 +164,11 @@ class OnlineTopologicalOrder(_ArcPool):
         would close a cycle. Adding an arc already present returns True."""
         x, y = self._check(x, y)
         self._reserve()
-        return bool(_k.pk_try_add(self.pos, self.node_at, self.heads, self.arcs, self.meta,
-                                  self.mark, self.work, x, y))
+        return bool(
+            _k.pk_try_add(
+                self.pos, self.node_at, self.heads, self.arcs, self.meta, self.mark, self.work, x, y
+            )
+        )
 
     def apply(self, ops: np.ndarray) -> np.ndarray:
         """Run edit operations ``(kind, x, y)`` in compiled code (kind 0 add, 1 remove,

@@ -71,8 +71,9 @@ def use_dask(client=None):
         import distributed  # noqa: F401  (registers joblib's "dask" backend)
         from joblib import parallel_backend
     except ImportError:
-        raise ImportError("running on Dask needs dask.distributed: "
-                          "pip install 'dask[distributed]'") from None
+        raise ImportError(
+            "running on Dask needs dask.distributed: pip install 'dask[distributed]'"
+        ) from None
     if client is not None and not isinstance(client, distributed.Client):
         raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")
     options = {} if client is None else {"client": client}

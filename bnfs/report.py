@@ -49,24 +49,35 @@ def _inline(svg: str) -> str:
 
 
 def _rows(pairs) -> str:
-    return "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
-                   for k, v in pairs)
+    return "".join(
+        f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>" for k, v in pairs
+    )
 
 
 def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
-            f"<body><h1>{html.escape(title)}</h1>{body}</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
+        f"<body><h1>{html.escape(title)}</h1>{body}</body></html>\n"
+    )
 
 
 def _provenance(learning: dict) -> str:
-    pairs = [(k, v if isinstance(v, (str, int, float, bool)) or v is None
-              else json.dumps(v, default=str)) for k, v in learning.items()]
+    pairs = [
+        (
+            k,
+            v
+            if isinstance(v, (str, int, float, bool)) or v is None
+            else json.dumps(v, default=str),
+        )
+        for k, v in learning.items()
+    ]
     return f"<h2>Provenance</h2><table>{_rows(pairs)}</table>"
 
 
-def network_report(graph, *, title: str, highlight: str | None = None,
-                   facts: dict | None = None) -> str:
+def network_report(
+    graph, *, title: str, highlight: str | None = None, facts: dict | None = None
+) -> str:
     """HTML page: the graph (with ``highlight``'s blanket coloured), its blanket by role,
     ``facts`` (data, scores, timings) and the learning provenance (``graph.learning``).
 
@@ -77,21 +88,29 @@ def network_report(graph, *, title: str, highlight: str | None = None,
     >>> page.startswith("<!DOCTYPE html>"), "Markov blanket of either" in page
     (True, True)
     """
-    body = [f"<div class=\"figure\">{svg_of(graph, highlight)}</div>"]
+    body = [f'<div class="figure">{svg_of(graph, highlight)}</div>']
     if facts:
         body.append(f"<h2>Summary</h2><table>{_rows(facts.items())}</table>")
     if highlight is not None:
         roles = graph.blanket_parts(highlight).items()
-        body.append(f"<h2>Markov blanket of {html.escape(highlight)}</h2><table>"
-                    + _rows((role, ", ".join(names) or "-") for role, names in roles)
-                    + "</table>")
+        body.append(
+            f"<h2>Markov blanket of {html.escape(highlight)}</h2><table>"
+            + _rows((role, ", ".join(names) or "-") for role, names in roles)
+            + "</table>"
+        )
     body.append(_provenance(getattr(graph, "learning", {}) or {}))
     return _page(title, "".join(body))
 
 
-def selection_report(*, title: str, features: list[str], facts: dict,
-                     curve: list[tuple[int, float]] | None = None,
-                     graph=None, highlight: str | None = None) -> str:
+def selection_report(
+    *,
+    title: str,
+    features: list[str],
+    facts: dict,
+    curve: list[tuple[int, float]] | None = None,
+    graph=None,
+    highlight: str | None = None,
+) -> str:
     """HTML page of a selection: the features, ``facts`` (method, timings, scores), a plot
     of accuracy against the number of features (``curve``) and, when the selector learned
     one, the network.
@@ -103,24 +122,29 @@ def selection_report(*, title: str, features: list[str], facts: dict,
     >>> "Accuracy against the number of features" in page
     True
     """
-    body = [f"<h2>Selected features ({len(features)})</h2><p>"
-            + (", ".join(f"<code>{html.escape(str(f))}</code>" for f in features) or "none")
-            + "</p>",
-            f"<h2>Summary</h2><table>{_rows(facts.items())}</table>"]
+    body = [
+        f"<h2>Selected features ({len(features)})</h2><p>"
+        + (", ".join(f"<code>{html.escape(str(f))}</code>" for f in features) or "none")
+        + "</p>",
+        f"<h2>Summary</h2><table>{_rows(facts.items())}</table>",
+    ]
     if curve:
-        body.append("<h2>Accuracy against the number of features</h2>"
-                    f"<div class=\"figure\">{_curve_svg(curve)}</div>")
+        body.append(
+            "<h2>Accuracy against the number of features</h2>"
+            f'<div class="figure">{_curve_svg(curve)}</div>'
+        )
     if graph is not None:
-        body.append(f"<h2>Learned network</h2><div class=\"figure\">{svg_of(graph, highlight)}"
-                    "</div>")
+        body.append(f'<h2>Learned network</h2><div class="figure">{svg_of(graph, highlight)}</div>')
         body.append(_provenance(getattr(graph, "learning", {}) or {}))
     return _page(title, "".join(body))
 
 
 def _curve_svg(curve: list[tuple[int, float]]) -> str:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     figure, axes = plt.subplots(figsize=(6, 3.5))
     counts, scores = zip(*curve)
     axes.plot(counts, scores, marker="o")

@@ -46,16 +46,23 @@ def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, floa
         kind = DISCRETE_SCORES[score]
     else:
         if data.discrete_names:
-            raise ValueError("mixed discrete and continuous data: discretize the continuous "
-                             f"columns {list(data.continuous_names[:5])} (bnfs.discretize) or "
-                             "drop the discrete ones")
+            raise ValueError(
+                "mixed discrete and continuous data: discretize the continuous "
+                f"columns {list(data.continuous_names[:5])} (bnfs.discretize) or "
+                "drop the discrete ones"
+            )
         score = {"loglik": "loglik-g", "bic": "bic-g", "aic": "aic-g"}.get(score, score)
         if score not in GAUSSIAN_SCORES:
-            raise ValueError(f"score for continuous data must be one of {sorted(GAUSSIAN_SCORES)}, "
-                             f"got {score!r}")
+            raise ValueError(
+                f"score for continuous data must be one of {sorted(GAUSSIAN_SCORES)}, got {score!r}"
+            )
         kind = GAUSSIAN_SCORES[score]
-    if isinstance(iss, bool) or not isinstance(iss, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(iss) or iss <= 0:
+    if (
+        isinstance(iss, bool)
+        or not isinstance(iss, (int, float, np.integer, np.floating))
+        or not np.isfinite(iss)
+        or iss <= 0
+    ):
         raise ValueError(f"iss must be a positive number, got {iss!r}")
     return score, kind, float(iss)
 
@@ -124,11 +131,22 @@ class Scorer:
             if self._scaled is None:  # see unit_scaled: no overflow near the float range's ends
                 self._scaled = unit_scaled(self.data.values)
             values, log_scale = self._scaled
-            value = _k.gaussian_local_score(values, v, par, len(pa), self.kind) \
+            value = (
+                _k.gaussian_local_score(values, v, par, len(pa), self.kind)
                 - self.data.n_rows * log_scale[v]
+            )
         else:
-            value = _k.local_score(self.data.codes, self.data.arities, v, par, len(pa),
-                                   self.kind, self.iss, self._cfg, self._counts)
+            value = _k.local_score(
+                self.data.codes,
+                self.data.arities,
+                v,
+                par,
+                len(pa),
+                self.kind,
+                self.iss,
+                self._cfg,
+                self._counts,
+            )
         self.n_evaluations += 1
         self._cache[key] = float(value)
         return float(value)

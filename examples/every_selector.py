@@ -33,8 +33,10 @@ SELECTORS = {
 def main() -> None:
     frame = bnfs.datasets.load_lucas0()
     X, y = frame.drop(columns="Lung_cancer"), frame["Lung_cancer"]
-    print(f"LUCAS0: {len(X)} rows, {X.shape[1]} features; true blanket of Lung_cancer: "
-          f"{bnfs.datasets.lucas0_network().markov_blanket('Lung_cancer')}")
+    print(
+        f"LUCAS0: {len(X)} rows, {X.shape[1]} features; true blanket of Lung_cancer: "
+        f"{bnfs.datasets.lucas0_network().markov_blanket('Lung_cancer')}"
+    )
     print(f"{'selector':38} {'s':>6} {'SVM acc':>8}  features")
     for name, selector in SELECTORS.items():
         svm = make_pipeline(OneHotEncoder(handle_unknown="ignore"), LinearSVC(C=1.0))

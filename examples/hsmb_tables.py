@@ -35,14 +35,19 @@ PAPER_TABLE_2 = {  # data set: (BAHSIC features, R^2, HSMB features, R^2)
 
 
 def corral_sets():
-    for name, n_features, related in [("Corral-7", 7, False), ("Corral-46", 46, False),
-                                      ("Corral-rel-7", 7, True), ("Corral-rel-46", 46, True)]:
-        yield name, n_features, related
+    yield from [
+        ("Corral-7", 7, False),
+        ("Corral-46", 46, False),
+        ("Corral-rel-7", 7, True),
+        ("Corral-rel-46", 46, True),
+    ]
 
 
 def table_1(rows: int, seeds: int) -> None:
-    print(f"Table 1: selected features ({rows} rows, seed 0; [k/{seeds}]: samples where the "
-          "method returns the paper's HSMB set, the optimal set plus R on the 7-feature sets)")
+    print(
+        f"Table 1: selected features ({rows} rows, seed 0; [k/{seeds}]: samples where the "
+        "method returns the paper's HSMB set, the optimal set plus R on the 7-feature sets)"
+    )
     header = f"{'data set':14} {'method':7} {'ours (seed 0)':34} {'paper':18} {'time s':>7}"
     print(header)
     print("-" * len(header))
@@ -54,8 +59,11 @@ def table_1(rows: int, seeds: int) -> None:
             frame = datasets.corral(n_features, related=related, n=rows, seed=seed)
             X, y = frame.drop(columns="Y"), frame["Y"]
             chosen, times = {}, {}
-            for method, selector in [("GS", MarkovBlanketSelector("grow_shrink_mb")),
-                                     ("FCBF", FCBF()), ("HSMB", HSMB())]:
+            for method, selector in [
+                ("GS", MarkovBlanketSelector("grow_shrink_mb")),
+                ("FCBF", FCBF()),
+                ("HSMB", HSMB()),
+            ]:
                 start = time.perf_counter()
                 selector.fit(X, y)
                 times[method] = time.perf_counter() - start
@@ -72,8 +80,10 @@ def table_1(rows: int, seeds: int) -> None:
             features, seconds = shown[method]
             ours = ",".join(features) if len(features) <= 8 else f"{len(features)} features"
             ours += f"  [{hits[method]}/{seeds}]"
-            print(f"{name if i == 0 else '':14} {method:7} {ours:34} "
-                  f"{PAPER_TABLE_1[name][i]:18} {seconds:7.2f}")
+            print(
+                f"{name if i == 0 else '':14} {method:7} {ours:34} "
+                f"{PAPER_TABLE_1[name][i]:18} {seconds:7.2f}"
+            )
     print()
 
 
@@ -86,8 +96,10 @@ def r_squared(X, y) -> float:
 
 def table_2(rows: int) -> None:
     print(f"Table 2: regression ({rows} rows, seed 0; R^2 of an RBF SVR, 5-fold CV)")
-    header = (f"{'data set':15} {'BAHSIC ours':16} {'R2':>5} {'paper':>15} {'R2':>5}   "
-              f"{'HSMB ours':16} {'R2':>5} {'paper':>15} {'R2':>5} {'HSMB s':>7}")
+    header = (
+        f"{'data set':15} {'BAHSIC ours':16} {'R2':>5} {'paper':>15} {'R2':>5}   "
+        f"{'HSMB ours':16} {'R2':>5} {'paper':>15} {'R2':>5} {'HSMB s':>7}"
+    )
     print(header)
     print("-" * len(header))
     for n_features in (22, 38, 138):
@@ -103,9 +115,11 @@ def table_2(rows: int) -> None:
         def show(features):
             return ",".join(features) if len(features) <= 4 else f"{len(features)} features"
 
-        print(f"{name:15} {show(bahsic):16} {r_squared(X[bahsic], y):5.2f} {paper[0]:>15} "
-              f"{paper[1]:5.2f}   {show(hsmb):16} {r_squared(X[hsmb], y):5.2f} {paper[2]:>15} "
-              f"{paper[3]:5.2f} {seconds:7.2f}")
+        print(
+            f"{name:15} {show(bahsic):16} {r_squared(X[bahsic], y):5.2f} {paper[0]:>15} "
+            f"{paper[1]:5.2f}   {show(hsmb):16} {r_squared(X[hsmb], y):5.2f} {paper[2]:>15} "
+            f"{paper[3]:5.2f} {seconds:7.2f}"
+        )
     best = datasets.regression(22, n=rows, seed=0)
     print(f"(x1, x2 together: R^2 {r_squared(best[['x1', 'x2']], best['y']):.2f})")
 

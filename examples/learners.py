@@ -24,8 +24,16 @@ NETWORK_LEARNERS = {
     "inter_iamb": lambda d: bnfs.inter_iamb(d, "g2", 0.01),
     "fast_iamb": lambda d: bnfs.fast_iamb(d, "g2", 0.01),
 }
-LOCAL_LEARNERS = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb",
-                  "hiton_mb", "mmmb", "pcmb")
+LOCAL_LEARNERS = (
+    "grow_shrink_mb",
+    "iamb_mb",
+    "inter_iamb_mb",
+    "fast_iamb_mb",
+    "kiamb_mb",
+    "hiton_mb",
+    "mmmb",
+    "pcmb",
+)
 
 
 def main() -> None:
@@ -36,8 +44,10 @@ def main() -> None:
     args = parser.parse_args()
     truth = bnfs.datasets.network(args.network)
     data = bnfs.Dataset(bnfs.datasets.sample(args.network, args.rows, seed=0))
-    print(f"{args.network}: {args.rows} rows, {truth.n_nodes} nodes, {truth.n_arcs} arcs; "
-          f"blanket of {args.target}: {truth.markov_blanket(args.target)}")
+    print(
+        f"{args.network}: {args.rows} rows, {truth.n_nodes} nodes, {truth.n_arcs} arcs; "
+        f"blanket of {args.target}: {truth.markov_blanket(args.target)}"
+    )
     print("(the first call of each kernel includes numba compilation unless cached)")
     print(f"{'learner':18} {'seconds':>8} {'SHD':>5} {'blanket F1':>10}")
     for name, learn in NETWORK_LEARNERS.items():

@@ -12,6 +12,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture(scope="session")
 def asia():
     from bnfs import datasets
+
     return datasets.network_model("asia")
 
 
@@ -22,9 +23,17 @@ def path_without_graphviz() -> str:
     return os.pathsep.join(f for f in folders if not shutil.which("dot", path=f))
 
 
-@pytest.fixture(params=["without graphviz", pytest.param(
-    "with graphviz", marks=pytest.mark.skipif(shutil.which("dot") is None,
-                                              reason="graphviz 'dot' is not installed here"))])
+@pytest.fixture(
+    params=[
+        "without graphviz",
+        pytest.param(
+            "with graphviz",
+            marks=pytest.mark.skipif(
+                shutil.which("dot") is None, reason="graphviz 'dot' is not installed here"
+            ),
+        ),
+    ]
+)
 def drawing_env(request):
     """Environment for a subprocess that draws: once with ``dot`` hidden from PATH (always
     run, so CI proves the fallback), once with graphviz when this machine has it."""

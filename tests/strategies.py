@@ -20,8 +20,9 @@ def equivalent_dag(g: DAG, data, steps: int = 4) -> DAG:
     (pa(v) = pa(u) + u), drawn with hypothesis's ``data``."""
     other = g.copy()
     for _ in range(steps):
-        covered = [(u, v) for u, v in other.arcs
-                   if set(other.parents(v)) == set(other.parents(u)) | {u}]
+        covered = [
+            (u, v) for u, v in other.arcs if set(other.parents(v)) == set(other.parents(u)) | {u}
+        ]
         if not covered:
             break
         other.reverse_arc(*data.draw(st.sampled_from(covered)))

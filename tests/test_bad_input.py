@@ -20,23 +20,53 @@ REFUSED = [
     ("one row", lambda f: bnfs.hill_climbing(f.iloc[:1]), ValueError, "single level"),
     ("alpha as text", lambda f: bnfs.pc_stable(f, alpha="0.05"), TypeError, "alpha"),
     ("alpha above 1", lambda f: bnfs.pc_stable(f, alpha=1.5), ValueError, "alpha"),
-    ("float max_parents", lambda f: bnfs.hill_climbing(f, max_parents=2.5), TypeError,
-     "max_parents"),
-    ("bool max_parents", lambda f: bnfs.hill_climbing(f, max_parents=True), TypeError,
-     "max_parents"),
-    ("negative max_parents", lambda f: bnfs.hill_climbing(f, max_parents=-1), ValueError,
-     "max_parents"),
+    (
+        "float max_parents",
+        lambda f: bnfs.hill_climbing(f, max_parents=2.5),
+        TypeError,
+        "max_parents",
+    ),
+    (
+        "bool max_parents",
+        lambda f: bnfs.hill_climbing(f, max_parents=True),
+        TypeError,
+        "max_parents",
+    ),
+    (
+        "negative max_parents",
+        lambda f: bnfs.hill_climbing(f, max_parents=-1),
+        ValueError,
+        "max_parents",
+    ),
     ("negative k", lambda f: bnfs.sparse_candidate(f, k=-1), ValueError, "k must be"),
-    ("blacklist unknown node", lambda f: bnfs.hill_climbing(f, blacklist=[("nope", "asia")]),
-     ValueError, "'nope'"),
-    ("whitelist two-cycle", lambda f: bnfs.hill_climbing(
-        f, whitelist=[("asia", "tub"), ("tub", "asia")]), ValueError, "cycle"),
-    ("whitelist three-cycle", lambda f: bnfs.hill_climbing(
-        f, whitelist=[("asia", "tub"), ("tub", "lung"), ("lung", "asia")]), ValueError, "cycle"),
+    (
+        "blacklist unknown node",
+        lambda f: bnfs.hill_climbing(f, blacklist=[("nope", "asia")]),
+        ValueError,
+        "'nope'",
+    ),
+    (
+        "whitelist two-cycle",
+        lambda f: bnfs.hill_climbing(f, whitelist=[("asia", "tub"), ("tub", "asia")]),
+        ValueError,
+        "cycle",
+    ),
+    (
+        "whitelist three-cycle",
+        lambda f: bnfs.hill_climbing(
+            f, whitelist=[("asia", "tub"), ("tub", "lung"), ("lung", "asia")]
+        ),
+        ValueError,
+        "cycle",
+    ),
     ("unknown target", lambda f: bnfs.iamb_mb(f, "nope"), ValueError, "'nope'"),
     ("list target", lambda f: bnfs.hiton_mb(f, ["asia"]), ValueError, "target"),
-    ("identifier column", lambda f: bnfs.pc_stable(f.assign(id=[f"r{i}" for i in range(300)])),
-     ValueError, "column 'id' has 300 levels"),
+    (
+        "identifier column",
+        lambda f: bnfs.pc_stable(f.assign(id=[f"r{i}" for i in range(300)])),
+        ValueError,
+        "column 'id' has 300 levels",
+    ),
     ("negative iss", lambda f: bnfs.hill_climbing(f, score="bde", iss=-1), ValueError, "iss"),
     ("unknown score", lambda f: bnfs.hill_climbing(f, score="xx"), ValueError, "score"),
     ("text seed", lambda f: bnfs.hill_climbing(f, restarts=1, seed="a"), TypeError, "seed"),
@@ -45,25 +75,52 @@ REFUSED = [
     ("theta 0", lambda f: bnfs.screen_based(f, theta=0), ValueError, "theta"),
     ("R 0", lambda f: bnfs.boot_strength(f, R=0), ValueError, "R must be"),
     ("negative max_time", lambda f: bnfs.hill_climbing(f, max_time=-1), ValueError, "max_time"),
-    ("unknown selector learner", lambda f: bnfs.MarkovBlanketSelector("zz").fit(
-        f.drop(columns="lung"), f["lung"]), ValueError, "learner"),
-    ("one-class target", lambda f: bnfs.MarkovBlanketSelector().fit(
-        f.drop(columns="lung"), ["yes"] * len(f)), ValueError, "class"),
+    (
+        "unknown selector learner",
+        lambda f: bnfs.MarkovBlanketSelector("zz").fit(f.drop(columns="lung"), f["lung"]),
+        ValueError,
+        "learner",
+    ),
+    (
+        "one-class target",
+        lambda f: bnfs.MarkovBlanketSelector().fit(f.drop(columns="lung"), ["yes"] * len(f)),
+        ValueError,
+        "class",
+    ),
     ("list of rows", lambda f: bnfs.hill_climbing(f.to_numpy().tolist()), TypeError, "data"),
     ("array without names", lambda f: bnfs.hill_climbing(f.to_numpy()), ValueError, "names"),
-    ("negative seed", lambda f: bnfs.hill_climbing(f, restarts=1, seed=-1), ValueError,
-     "seed must be >= 0"),
-    ("negative bootstrap seed", lambda f: bnfs.boot_strength(f, R=2, seed=-1), ValueError,
-     "seed must be >= 0"),
+    (
+        "negative seed",
+        lambda f: bnfs.hill_climbing(f, restarts=1, seed=-1),
+        ValueError,
+        "seed must be >= 0",
+    ),
+    (
+        "negative bootstrap seed",
+        lambda f: bnfs.boot_strength(f, R=2, seed=-1),
+        ValueError,
+        "seed must be >= 0",
+    ),
     ("float bootstrap seed", lambda f: bnfs.boot_strength(f, R=2, seed=1.5), TypeError, "seed"),
-    ("negative sampling seed", lambda f: bnfs.datasets.sample("asia", 10, seed=-2), ValueError,
-     "seed must be >= 0"),
-    ("write_bif of a DAG", lambda f: bnfs.write_bif(bnfs.datasets.network("asia")), TypeError,
-     "DiscreteNetwork"),
-    ("averaged_network of a list", lambda f: bnfs.averaged_network([0.5, 1.0]), TypeError,
-     "boot_strength"),
-    ("strengths above 1", lambda f: bnfs.inclusion_threshold([0.5, 2.0]), ValueError,
-     r"\[0, 1\]"),
+    (
+        "negative sampling seed",
+        lambda f: bnfs.datasets.sample("asia", 10, seed=-2),
+        ValueError,
+        "seed must be >= 0",
+    ),
+    (
+        "write_bif of a DAG",
+        lambda f: bnfs.write_bif(bnfs.datasets.network("asia")),
+        TypeError,
+        "DiscreteNetwork",
+    ),
+    (
+        "averaged_network of a list",
+        lambda f: bnfs.averaged_network([0.5, 1.0]),
+        TypeError,
+        "boot_strength",
+    ),
+    ("strengths above 1", lambda f: bnfs.inclusion_threshold([0.5, 2.0]), ValueError, r"\[0, 1\]"),
     ("from_json of a number", lambda f: bnfs.from_json(42), TypeError, "JSON text or a path"),
     ("from_json of a list", lambda f: bnfs.from_json("[1, 2]"), ValueError, "bnfs-graph"),
     ("draw a frame", lambda f: bnfs.export.draw(f, "x.svg"), TypeError, "DAG or PDAG"),
@@ -73,26 +130,46 @@ REFUSED = [
     ("roles of None", lambda f: bnfs.export.blanket_roles(None, "a"), TypeError, "DAG or PDAG"),
     ("report picture of a frame", lambda f: bnfs.report.svg_of(f), TypeError, "DAG or PDAG"),
     ("ARFF from bytes", lambda f: bnfs.io.parse_arff(b"@relation r"), TypeError, "ARFF"),
-    ("dask without a client", lambda f: bnfs.parallel.use_dask("localhost").__enter__(),
-     TypeError, "distributed.Client"),
-    ("draw into no folder", lambda f: bnfs.export.draw(bnfs.datasets.network("asia"),
-                                                "no/such/folder/x.svg"), ValueError, "folder"),
+    (
+        "dask without a client",
+        lambda f: bnfs.parallel.use_dask("localhost").__enter__(),
+        TypeError,
+        "distributed.Client",
+    ),
+    (
+        "draw into no folder",
+        lambda f: bnfs.export.draw(bnfs.datasets.network("asia"), "no/such/folder/x.svg"),
+        ValueError,
+        "folder",
+    ),
 ]
 
-DISCRETE_SELECTORS = ["MarkovBlanketSelector", "SRS", "SLFS", "HybridSelector", "FCBF", "CFS",
-                      "InformationGain", "TBNClassifier"]
+DISCRETE_SELECTORS = [
+    "MarkovBlanketSelector",
+    "SRS",
+    "SLFS",
+    "HybridSelector",
+    "FCBF",
+    "CFS",
+    "InformationGain",
+    "TBNClassifier",
+]
 
 
 @pytest.mark.parametrize("selector", DISCRETE_SELECTORS)
-@pytest.mark.parametrize("parameter, value, message", [
-    ("discretizer", "nonsense", "discretizer must be one of"),
-    ("discretizer", None, "discretizer must be one of"),
-    ("n_bins", 1, "n_bins must be an integer >= 2"),
-    ("n_bins", 2.5, "n_bins must be an integer >= 2"),
-    ("n_bins", True, "n_bins must be an integer >= 2"),
-])
-def test_selector_parameters_are_checked_even_when_unused(asia, selector, parameter, value,
-                                                          message):
+@pytest.mark.parametrize(
+    "parameter, value, message",
+    [
+        ("discretizer", "nonsense", "discretizer must be one of"),
+        ("discretizer", None, "discretizer must be one of"),
+        ("n_bins", 1, "n_bins must be an integer >= 2"),
+        ("n_bins", 2.5, "n_bins must be an integer >= 2"),
+        ("n_bins", True, "n_bins must be an integer >= 2"),
+    ],
+)
+def test_selector_parameters_are_checked_even_when_unused(
+    asia, selector, parameter, value, message
+):
     """asia has no continuous column, so the discretizer never runs: still refused."""
     X, y = asia.drop(columns="lung"), asia["lung"]
     with pytest.raises(ValueError, match=message):
@@ -116,22 +193,37 @@ def test_refused_with_a_precise_message(asia, label, call, error, message):
     pd.testing.assert_frame_equal(asia, before)  # never mutated
 
 
-@pytest.mark.parametrize("frame, error, message", [
-    (pd.DataFrame(), ValueError, "no columns"),
-    (pd.DataFrame({"a": pd.Series([], dtype=object)}), ValueError, "no rows"),
-    (pd.DataFrame({"x": [1.0, np.inf, 2.0], "y": ["a", "b", "a"]}), ValueError,
-     "column 'x' has infinite"),
-    (pd.DataFrame({"x": ["a", None, "b"], "y": ["a", "b", "a"]}), ValueError,
-     "column 'x' has 1 missing"),
-    (pd.DataFrame({"x": pd.array(["a", pd.NA, "b"]), "y": ["a", "b", "a"]}), ValueError,
-     "column 'x'"),
-    (pd.DataFrame({"x": [1, "a", 2], "y": ["a", "b", "a"]}), TypeError, "column 'x' mixes"),
-    (pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]), ValueError, "duplicate column"),
-    (pd.DataFrame({("a", 1): [1, 2], "b": [1, 2]}), TypeError, "column names must be strings"),
-    (pd.DataFrame({"a": np.arange(10_000), "b": np.arange(10_000) % 2}), ValueError,
-     "column 'a' has 10000 levels"),
-    (pd.DataFrame({"a": [1 + 1j, 2j], "b": [1, 2]}), TypeError, "column 'a' has complex"),
-])
+@pytest.mark.parametrize(
+    "frame, error, message",
+    [
+        (pd.DataFrame(), ValueError, "no columns"),
+        (pd.DataFrame({"a": pd.Series([], dtype=object)}), ValueError, "no rows"),
+        (
+            pd.DataFrame({"x": [1.0, np.inf, 2.0], "y": ["a", "b", "a"]}),
+            ValueError,
+            "column 'x' has infinite",
+        ),
+        (
+            pd.DataFrame({"x": ["a", None, "b"], "y": ["a", "b", "a"]}),
+            ValueError,
+            "column 'x' has 1 missing",
+        ),
+        (
+            pd.DataFrame({"x": pd.array(["a", pd.NA, "b"]), "y": ["a", "b", "a"]}),
+            ValueError,
+            "column 'x'",
+        ),
+        (pd.DataFrame({"x": [1, "a", 2], "y": ["a", "b", "a"]}), TypeError, "column 'x' mixes"),
+        (pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]), ValueError, "duplicate column"),
+        (pd.DataFrame({("a", 1): [1, 2], "b": [1, 2]}), TypeError, "column names must be strings"),
+        (
+            pd.DataFrame({"a": np.arange(10_000), "b": np.arange(10_000) % 2}),
+            ValueError,
+            "column 'a' has 10000 levels",
+        ),
+        (pd.DataFrame({"a": [1 + 1j, 2j], "b": [1, 2]}), TypeError, "column 'a' has complex"),
+    ],
+)
 def test_datasets_refuse_hostile_frames(frame, error, message):
     with pytest.raises(error, match=message):
         bnfs.Dataset(frame)
@@ -141,8 +233,9 @@ def test_documented_handling_of_odd_but_valid_input(asia):
     assert bnfs.hill_climbing(asia[["asia"]]).n_arcs == 0  # one column: the empty graph
     unicode = asia.rename(columns={"asia": "äsiä 🫁"})
     assert "äsiä 🫁" in bnfs.hill_climbing(unicode).nodes
-    levels = bnfs.Dataset(pd.DataFrame({"a": pd.Categorical(["x", "y"], categories=["x", "y", "z"]),
-                                        "b": ["u", "v"]}))
+    levels = bnfs.Dataset(
+        pd.DataFrame({"a": pd.Categorical(["x", "y"], categories=["x", "y", "z"]), "b": ["u", "v"]})
+    )
     assert levels.states["a"] == ("x", "y")  # unused categories dropped, as bnlearn does
     more_levels_than_rows = pd.DataFrame({"a": list("abcd"), "b": list("xxyy")})
     assert bnfs.hill_climbing(more_levels_than_rows).n_arcs <= 1
@@ -156,8 +249,8 @@ def _public_functions():
     import bnfs.export
     import bnfs.metrics
     import bnfs.network
-    modules = [bnfs, bnfs.io, bnfs.export, bnfs.metrics, bnfs.parallel, bnfs.report,
-               bnfs.network]
+
+    modules = [bnfs, bnfs.io, bnfs.export, bnfs.metrics, bnfs.parallel, bnfs.report, bnfs.network]
     seen = {}
     for module in modules:
         for name in getattr(module, "__all__", ()):
@@ -178,9 +271,11 @@ def test_every_public_function_refuses_garbage_cleanly(name, function, tmp_path,
     import warnings
 
     monkeypatch.chdir(tmp_path)  # a "nonsense" path must not exist
-    required = [p for p in inspect.signature(function).parameters.values()
-                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                       p.POSITIONAL_OR_KEYWORD)]
+    required = [
+        p
+        for p in inspect.signature(function).parameters.values()
+        if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
     for garbage in GARBAGE:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -190,11 +285,25 @@ def test_every_public_function_refuses_garbage_cleanly(name, function, tmp_path,
                 pass
 
 
-SELECTORS = [bnfs.MarkovBlanketSelector("iamb_mb"), bnfs.HSMB(), bnfs.BAHSIC(2), bnfs.SRS(),
-             bnfs.SLFS(), bnfs.FCBF(), bnfs.CFS(), bnfs.InformationGain(2),
-             bnfs.HybridSelector()]
-NULLABLE = {"Float64": [0.5, pd.NA], "Int64": [3, pd.NA], "boolean": [True, pd.NA],
-            "string": ["u", pd.NA], "category": ["u", None], "object": ["u", None]}
+SELECTORS = [
+    bnfs.MarkovBlanketSelector("iamb_mb"),
+    bnfs.HSMB(),
+    bnfs.BAHSIC(2),
+    bnfs.SRS(),
+    bnfs.SLFS(),
+    bnfs.FCBF(),
+    bnfs.CFS(),
+    bnfs.InformationGain(2),
+    bnfs.HybridSelector(),
+]
+NULLABLE = {
+    "Float64": [0.5, pd.NA],
+    "Int64": [3, pd.NA],
+    "boolean": [True, pd.NA],
+    "string": ["u", pd.NA],
+    "category": ["u", None],
+    "object": ["u", None],
+}
 
 
 @pytest.mark.parametrize("dtype", NULLABLE)
@@ -207,8 +316,9 @@ def test_missing_values_of_every_dtype_are_refused_by_name(selector, dtype):
     y = rng.integers(0, 2, 60)
     good, bad = NULLABLE[dtype]
     column = pd.Series([good if i % 7 else bad for i in range(60)], dtype=dtype)
-    X = pd.DataFrame({"signal": y + rng.normal(0, 0.3, 60), "holes": column,
-                      "noise": rng.normal(size=60)})
+    X = pd.DataFrame(
+        {"signal": y + rng.normal(0, 0.3, 60), "holes": column, "noise": rng.normal(size=60)}
+    )
     before = X.copy()
     with pytest.raises(ValueError, match=r"column 'holes' of X has 9 missing value"):
         selector.fit(X, y)
@@ -223,8 +333,12 @@ def test_missing_values_of_every_dtype_are_refused_by_name(selector, dtype):
 def test_nullable_columns_without_missing_values_are_used():
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 200)
-    X = pd.DataFrame({"signal": pd.array(y * 2.0 + rng.normal(0, 0.3, 200), dtype="Float64"),
-                      "noise": pd.array(rng.normal(size=200), dtype="Float64")})
+    X = pd.DataFrame(
+        {
+            "signal": pd.array(y * 2.0 + rng.normal(0, 0.3, 200), dtype="Float64"),
+            "noise": pd.array(rng.normal(size=200), dtype="Float64"),
+        }
+    )
     assert bnfs.HSMB().fit(X, pd.array(y, dtype="Int64")).selected_ == ["signal"]
     assert bnfs.BAHSIC(1).fit(X, y).selected_ == ["signal"]
 
@@ -232,8 +346,12 @@ def test_nullable_columns_without_missing_values_are_used():
 def test_nullable_class_labels_keep_their_type():
     rng = np.random.default_rng(2)
     y = pd.Series(rng.integers(0, 2, 120), dtype="Int64")
-    X = pd.DataFrame({"a": (y.to_numpy(dtype=int) + rng.integers(0, 2, 120)).astype(str),
-                      "b": rng.integers(0, 3, 120).astype(str)})
+    X = pd.DataFrame(
+        {
+            "a": (y.to_numpy(dtype=int) + rng.integers(0, 2, 120)).astype(str),
+            "b": rng.integers(0, 3, 120).astype(str),
+        }
+    )
     model = bnfs.TBNClassifier().fit(X, y)
     assert model.classes_.dtype.kind == "i" and set(model.predict(X)) <= {0, 1}
 
@@ -241,8 +359,11 @@ def test_nullable_class_labels_keep_their_type():
 def test_messages_name_the_problem(asia, tmp_path):
     """Calls that raised an unrelated error now say what is wrong."""
     frame = asia
-    with pytest.raises(TypeError, match="unexpected keyword argument 'max_time'.*takes "
-                       "threshold, adjust_df, min_rows_per_cell"):
+    with pytest.raises(
+        TypeError,
+        match="unexpected keyword argument 'max_time'.*takes "
+        "threshold, adjust_df, min_rows_per_cell",
+    ):
         bnfs.pc_stable(frame, max_time=5)
     with pytest.raises(TypeError, match="unexpected keyword argument 'n_jobs'"):
         bnfs.iamb_mb(frame, "either", n_jobs=2)
@@ -263,11 +384,13 @@ def test_messages_name_the_problem(asia, tmp_path):
 
 def test_sizes_from_the_input_are_bounded_before_allocating():
     rng = np.random.default_rng(1)
-    frame = pd.DataFrame({f"c{i}": [f"v{k}" for k in rng.integers(0, 200, 2000)]
-                          for i in range(5)})
+    frame = pd.DataFrame({f"c{i}": [f"v{k}" for k in rng.integers(0, 200, 2000)] for i in range(5)})
     dag = bnfs.DAG(list(frame.columns), [(f"c{i}", "c4") for i in range(4)])
-    with pytest.raises(ValueError, match=r"the table of 'c4' \(200 x 200 x 200 x 200 x 200\) "
-                       "has 320,000,000,000 cells"):
+    with pytest.raises(
+        ValueError,
+        match=r"the table of 'c4' \(200 x 200 x 200 x 200 x 200\) "
+        "has 320,000,000,000 cells",
+    ):
         bnfs.DiscreteNetwork.fit(dag, bnfs.Dataset(frame))
     floats = pd.DataFrame({"a": rng.normal(size=50), "b": rng.normal(size=50)})
     with pytest.raises(ValueError, match="n_bins=10000000000 is more than the 50 rows"):

@@ -10,8 +10,10 @@ import bnfs
 from bnfs import datasets
 
 pybnlearn = pytest.importorskip(
-    "pybnlearn", reason="bnlearn-port, the parity oracle, is not installed: pip install '.[test]' "
-                        "(its wheels are for Linux x86_64 only)")
+    "pybnlearn",
+    reason="bnlearn-port, the parity oracle, is not installed: pip install '.[test]' "
+    "(its wheels are for Linux x86_64 only)",
+)
 
 
 def _sample(name: str, rows: int):
@@ -40,23 +42,37 @@ def _both(frame, algorithm: str, score: str, **options):
 
 @pytest.mark.parametrize("algorithm", ["hc", "tabu"])
 @pytest.mark.parametrize("score", ["bic", "bde", "k2", "aic"])
-@pytest.mark.parametrize("name, rows", [("asia", 2000), ("child", 2000), ("insurance", 3000),
-                                        ("alarm", 3000)])
+@pytest.mark.parametrize(
+    "name, rows", [("asia", 2000), ("child", 2000), ("insurance", 3000), ("alarm", 3000)]
+)
 def test_the_graph_is_bnlearns(name, rows, score, algorithm):
     ours, theirs = _both(_sample(name, rows), algorithm, score, scan_order="columns")
     assert ours == theirs, (sorted(ours - theirs), sorted(theirs - ours))
 
 
-@pytest.mark.parametrize("algorithm, options", [
-    ("hc", {"max_parents": 2}), ("tabu", {"max_parents": 1}), ("tabu", {"tabu": 3}),
-    ("tabu", {"tabu": 30}), ("hc", {"iss": 10.0}),
-    ("hc", {"blacklist": [("Age", "RiskAversion"), ("SocioEcon", "GoodStudent")],
-            "whitelist": [("DrivingSkill", "DrivHist")]}),
-    ("tabu", {"whitelist": [("Theft", "ThisCarDam")], "max_parents": 3})])
+@pytest.mark.parametrize(
+    "algorithm, options",
+    [
+        ("hc", {"max_parents": 2}),
+        ("tabu", {"max_parents": 1}),
+        ("tabu", {"tabu": 3}),
+        ("tabu", {"tabu": 30}),
+        ("hc", {"iss": 10.0}),
+        (
+            "hc",
+            {
+                "blacklist": [("Age", "RiskAversion"), ("SocioEcon", "GoodStudent")],
+                "whitelist": [("DrivingSkill", "DrivHist")],
+            },
+        ),
+        ("tabu", {"whitelist": [("Theft", "ThisCarDam")], "max_parents": 3}),
+    ],
+)
 def test_options_are_bnlearns(algorithm, options):
     score = "bde" if "iss" in options else "bic"
-    ours, theirs = _both(_sample("insurance", 2000), algorithm, score, scan_order="columns",
-                         **options)
+    ours, theirs = _both(
+        _sample("insurance", 2000), algorithm, score, scan_order="columns", **options
+    )
     assert ours == theirs, (sorted(ours - theirs), sorted(theirs - ours))
 
 
@@ -84,10 +100,12 @@ def test_pc_stable_skeleton_with_mi_adf_is_bnlearns(name, rows):
     frame = datasets.sample(name, rows, seed=2).astype(str)
     frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
     ours = bnfs.pc_stable(frame, "mi_adf", alpha=0.05)
-    theirs = pybnlearn.pc_stable(frame[sorted(frame.columns)].astype("category"),
-                                 test="mi-adf", alpha=0.05)
+    theirs = pybnlearn.pc_stable(
+        frame[sorted(frame.columns)].astype("category"), test="mi-adf", alpha=0.05
+    )
     assert {frozenset(p) for p in ours.arcs + ours.edges} == {
-        frozenset(arc) for arc in _bnlearn_arcs(theirs)}
+        frozenset(arc) for arc in _bnlearn_arcs(theirs)
+    }
 
 
 def test_one_way_mmpc_is_bnlearns_learn_nbr():
@@ -124,15 +142,21 @@ def test_pc_stable_with_bnlearns_orientation_is_bnlearns_graph(name, rows, test)
     the data's order."""
     frame = _fresh_sample(name, rows)
     ours = bnfs.pc_stable(bnfs.CITest(frame, test, 0.05), orientation="bnlearn")
-    theirs = pybnlearn.pc_stable(frame.astype("category"), test=test.replace("_", "-"),
-                                 alpha=0.05)
+    theirs = pybnlearn.pc_stable(frame.astype("category"), test=test.replace("_", "-"), alpha=0.05)
     assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
 
 
-@pytest.mark.parametrize("algorithm, name, rows, test", [
-    *[(a, "asia", 2000, t) for a in ("grow_shrink", "iamb", "inter_iamb", "fast_iamb")
-      for t in ("mi", "x2")],
-    *[(a, "alarm", 500, "mi") for a in ("grow_shrink", "iamb", "inter_iamb")]])
+@pytest.mark.parametrize(
+    "algorithm, name, rows, test",
+    [
+        *[
+            (a, "asia", 2000, t)
+            for a in ("grow_shrink", "iamb", "inter_iamb", "fast_iamb")
+            for t in ("mi", "x2")
+        ],
+        *[(a, "alarm", 500, "mi") for a in ("grow_shrink", "iamb", "inter_iamb")],
+    ],
+)
 def test_blanket_learners_are_bnlearns_on_these_samples(algorithm, name, rows, test):
     """bnlearn's collider rule (dependence given the centre plus every subset of the smaller
     blanket), whole graphs. On other samples the blankets themselves can differ from
@@ -140,7 +164,8 @@ def test_blanket_learners_are_bnlearns_on_these_samples(algorithm, name, rows, t
     frame = _fresh_sample(name, rows)  # (fast.iamb's blankets differ on alarm-500)
     ours = getattr(bnfs, algorithm)(bnfs.CITest(frame, test, 0.05))
     theirs = getattr(pybnlearn, algorithm.replace("grow_shrink", "gs"))(
-        frame.astype("category"), test=test, alpha=0.05)
+        frame.astype("category"), test=test, alpha=0.05
+    )
     assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
 
 
@@ -156,31 +181,43 @@ def test_local_node_lists_are_bnlearns():
         black, white = list(picked[:2]), list(picked[2:])
         kept = factors.drop(columns=black)
         arcs = [(node, w) for w in white] + [(w, node) for w in white]
-        for ours, method, kind in [(bnfs.mmpc, "mmpc", "nbr"),
-                                   (bnfs.hiton_pc, "si.hiton.pc", "nbr"),
-                                   (bnfs.grow_shrink_mb, "gs", "mb"),
-                                   (bnfs.iamb_mb, "iamb", "mb"),
-                                   (bnfs.inter_iamb_mb, "inter.iamb", "mb")]:
+        for ours, method, kind in [
+            (bnfs.mmpc, "mmpc", "nbr"),
+            (bnfs.hiton_pc, "si.hiton.pc", "nbr"),
+            (bnfs.grow_shrink_mb, "gs", "mb"),
+            (bnfs.iamb_mb, "iamb", "mb"),
+            (bnfs.inter_iamb_mb, "inter.iamb", "mb"),
+        ]:
             options = {"symmetry": False, "adjust_df": False} if kind == "nbr" else {}
             found = ours(frame, node, "mi", blacklist=black, whitelist=white, **options)
-            theirs = getattr(pybnlearn, f"learn_{kind}")(kept, node, method=method, test="mi",
-                                                         alpha=0.05, whitelist=arcs)
+            theirs = getattr(pybnlearn, f"learn_{kind}")(
+                kept, node, method=method, test="mi", alpha=0.05, whitelist=arcs
+            )
             assert sorted(found) == sorted(map(str, theirs)), (method, node)
 
 
-@pytest.mark.parametrize("whitelist, blacklist", [
-    (None, None),
-    ([("LungParench", "CO2")], [("DuctFlow", "HypDistrib"), ("HypDistrib", "DuctFlow")])])
+@pytest.mark.parametrize(
+    "whitelist, blacklist",
+    [
+        (None, None),
+        ([("LungParench", "CO2")], [("DuctFlow", "HypDistrib"), ("HypDistrib", "DuctFlow")]),
+    ],
+)
 def test_pc_stable_propagates_directions_as_bnlearns_cpdag(whitelist, blacklist):
     """child-1000 (seed 11): Meek's rules orient CardiacMixing -> Disease where bnlearn's
     cpdag() scan orients it the other way; orientation="bnlearn" follows the scan, with the
     lists' arcs kept immutable."""
     frame = _sample("child", 1000).astype(str)
     frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
-    ours = bnfs.pc_stable(bnfs.CITest(frame, "mi", 0.05), orientation="bnlearn",
-                          whitelist=whitelist, blacklist=blacklist)
-    theirs = pybnlearn.pc_stable(frame.astype("category"), test="mi", alpha=0.05,
-                                 whitelist=whitelist, blacklist=blacklist)
+    ours = bnfs.pc_stable(
+        bnfs.CITest(frame, "mi", 0.05),
+        orientation="bnlearn",
+        whitelist=whitelist,
+        blacklist=blacklist,
+    )
+    theirs = pybnlearn.pc_stable(
+        frame.astype("category"), test="mi", alpha=0.05, whitelist=whitelist, blacklist=blacklist
+    )
     assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
     if whitelist is None:
         assert ("Disease", "CardiacMixing") in ours.arcs

@@ -6,8 +6,7 @@ import pandas as pd
 import pytest
 
 import bnfs
-from bnfs.bootstrap import (averaged_network, blanket_frequency, boot_strength,
-                            inclusion_threshold)
+from bnfs.bootstrap import averaged_network, blanket_frequency, boot_strength, inclusion_threshold
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +40,7 @@ def test_inclusion_threshold_follows_bnlearn():
 
 def test_averaged_network_beats_one_search_on_alarm():
     from bnfs.metrics import skeleton_scores
+
     truth = bnfs.datasets.network("alarm")
     # 1,000 rows: where one search varies most from sample to sample, averaging pays (with
     # 3,000 rows one bnlearn-exact hc search is already as good as the average)
@@ -48,17 +48,27 @@ def test_averaged_network_beats_one_search_on_alarm():
     strength = boot_strength(data, R=20, seed=0)
     averaged, single = averaged_network(strength), bnfs.hill_climbing(data)
     assert bnfs.shd(averaged, truth) < bnfs.shd(single, truth)  # 28 against 33
-    assert skeleton_scores(averaged, truth)["precision"] > skeleton_scores(single, truth)["precision"]
+    assert (
+        skeleton_scores(averaged, truth)["precision"] > skeleton_scores(single, truth)["precision"]
+    )
     assert averaged.learning["threshold"] == inclusion_threshold(strength)
     strict = averaged_network(strength, threshold=0.99)
     assert set(map(frozenset, strict.arcs + strict.edges)) <= set(
-        map(frozenset, averaged.arcs + averaged.edges))
+        map(frozenset, averaged.arcs + averaged.edges)
+    )
 
 
 def test_cycles_and_even_splits_stay_undirected():
-    rows = [("a", "b", 1.0, 1.0), ("b", "a", 1.0, 0.0), ("b", "c", 1.0, 1.0),
-            ("c", "b", 1.0, 0.0), ("c", "a", 0.9, 1.0), ("a", "c", 0.9, 0.0),
-            ("c", "d", 0.8, 0.5), ("d", "c", 0.8, 0.5)]
+    rows = [
+        ("a", "b", 1.0, 1.0),
+        ("b", "a", 1.0, 0.0),
+        ("b", "c", 1.0, 1.0),
+        ("c", "b", 1.0, 0.0),
+        ("c", "a", 0.9, 1.0),
+        ("a", "c", 0.9, 0.0),
+        ("c", "d", 0.8, 0.5),
+        ("d", "c", 0.8, 0.5),
+    ]
     strength = pd.DataFrame(rows, columns=["from", "to", "strength", "direction"])
     graph = averaged_network(strength, threshold=0.5)
     assert sorted(graph.arcs) == [("a", "b"), ("b", "c")]
@@ -72,8 +82,9 @@ def test_blanket_frequency(asia):
     assert {"smoke", "either"} <= set(local[local >= 0.5].index)
     network = blanket_frequency(asia, "lung", "hill_climbing", R=4, seed=1, n_jobs=2)
     assert network["either"] == 1.0
-    pd.testing.assert_series_equal(network, blanket_frequency(asia, "lung", "hill_climbing",
-                                                              R=4, seed=1))
+    pd.testing.assert_series_equal(
+        network, blanket_frequency(asia, "lung", "hill_climbing", R=4, seed=1)
+    )
 
 
 def test_errors(asia):
@@ -90,14 +101,19 @@ def test_errors(asia):
 def test_bootstrap_on_a_local_dask_cluster(asia):
     distributed = pytest.importorskip("distributed")
     from bnfs.parallel import use_dask
+
     expected = boot_strength(asia, R=6, seed=7)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         with use_dask(client):
             on_dask = boot_strength(asia, R=6, seed=7)
             frequency = blanket_frequency(asia, "lung", "hiton_mb", R=4, seed=1)
         assert len(client.scheduler_info()["workers"]) == 2
     pd.testing.assert_frame_equal(on_dask, expected)
-    pd.testing.assert_series_equal(frequency, blanket_frequency(asia, "lung", "hiton_mb", R=4,
-                                                                seed=1))
+    pd.testing.assert_series_equal(
+        frequency, blanket_frequency(asia, "lung", "hiton_mb", R=4, seed=1)
+    )

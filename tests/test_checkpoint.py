@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bnfs
 import bnfs._checkpoint as checkpoint_module
@@ -52,11 +53,16 @@ def crash_after(monkeypatch, calls: int):
         if count[0] > calls:
             raise MemoryError("simulated crash")
         return original(self, *args, **kwargs)
+
     monkeypatch.setattr(SearchState, "run", run)
 
 
-SEARCHES = [{}, {"tabu": 10}, {"restarts": 3, "perturb_moves": 3, "seed": 4},
-            {"tabu": 5, "restarts": 2, "seed": 1, "max_iter": 25}]
+SEARCHES = [
+    {},
+    {"tabu": 10},
+    {"restarts": 3, "perturb_moves": 3, "seed": 4},
+    {"tabu": 5, "restarts": 2, "seed": 1, "max_iter": 25},
+]
 
 
 @pytest.mark.parametrize("options", SEARCHES, ids=["hc", "tabu", "restarts", "tabu-restarts"])
@@ -85,10 +91,15 @@ def test_hill_climbing_resumes_after_crashes(alarm, tmp_path, monkeypatch, every
 
 
 @settings(max_examples=25)
-@given(crash=st.integers(1, 20), tabu=st.sampled_from([0, 4]), restarts=st.integers(0, 2),
-       seed=st.integers(0, 2**32 - 1))
-def test_any_crash_point_resumes_to_the_same_graph(asia_small, tmp_path_factory, crash, tabu,
-                                                   restarts, seed):
+@given(
+    crash=st.integers(1, 20),
+    tabu=st.sampled_from([0, 4]),
+    restarts=st.integers(0, 2),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_any_crash_point_resumes_to_the_same_graph(
+    asia_small, tmp_path_factory, crash, tabu, restarts, seed
+):
     options = {"tabu": tabu, "restarts": restarts, "perturb_moves": 2, "seed": seed}
     reference = bnfs.hill_climbing(asia_small, progress=False, **options)
     path = tmp_path_factory.mktemp("crash") / "search.json"
@@ -106,8 +117,7 @@ def test_any_crash_point_resumes_to_the_same_graph(asia_small, tmp_path_factory,
     assert resumed.learning["moves"] == reference.learning["moves"]
 
 
-def test_interrupted_search_continues_from_its_checkpoint(alarm, tmp_path, monkeypatch,
-                                                          every_move):
+def test_interrupted_search_continues_from_its_checkpoint(alarm, tmp_path, monkeypatch, every_move):
     reference = bnfs.hill_climbing(alarm, progress=False, restarts=2, seed=0)
     path = tmp_path / "search.json"
     slices = 0
@@ -119,6 +129,7 @@ def test_interrupted_search_continues_from_its_checkpoint(alarm, tmp_path, monke
             if checks[0] > 15:
                 self.reason = "interrupted"
             return self.reason is not None
+
         with monkeypatch.context() as patch, warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             patch.setattr(Budget, "spent", spent)
@@ -172,8 +183,9 @@ def test_checkpoint_refuses_another_run(alarm, tmp_path):
     path = tmp_path / "search.json"
     bnfs.hill_climbing(alarm, progress=False, max_parents=3, checkpoint=path)
     # what does not change the result may change
-    dag = bnfs.hill_climbing(alarm, progress=False, max_parents=3, checkpoint=path, n_jobs=2,
-                             max_time=100.0)
+    dag = bnfs.hill_climbing(
+        alarm, progress=False, max_parents=3, checkpoint=path, n_jobs=2, max_time=100.0
+    )
     assert dag.learning["resumed"]
     with pytest.raises(ValueError, match="other data or other arguments"):
         bnfs.hill_climbing(alarm, progress=False, max_parents=2, checkpoint=path)
@@ -210,6 +222,7 @@ def test_a_failed_write_keeps_the_previous_checkpoint(alarm, tmp_path, monkeypat
 
     def failing_fsync(fd):
         raise OSError("disk full")
+
     store = checkpoint_module.Checkpoint(path, "hill_climbing", "x")
     monkeypatch.setattr(os, "fsync", failing_fsync)
     with pytest.raises(OSError, match="disk full"):
@@ -226,6 +239,7 @@ def crash_replicates(monkeypatch, tasks: int):
         if count[0] > tasks:
             raise MemoryError("simulated crash")
         return original(*args, **kwargs)
+
     monkeypatch.setattr(bootstrap_module, "_replicates", replicates)
 
 
@@ -265,8 +279,9 @@ def _tampered(path: Path, edit, redigest: bool) -> Path:
     document = json.loads(path.read_text())
     edit(document["state"])
     if redigest:
-        document["digest"] = checkpoint_module.state_digest(document["fingerprint"],
-                                                            document["state"])
+        document["digest"] = checkpoint_module.state_digest(
+            document["fingerprint"], document["state"]
+        )
     out = path.with_name(f"tampered-{redigest}.json")
     out.write_text(json.dumps(document))
     return out
@@ -279,6 +294,7 @@ def _set(key, value):
             state[target][rest[0]] = value
         else:
             state[target] = value
+
     return edit
 
 
@@ -289,29 +305,43 @@ def _cycle(state):
     parents[parent] = parents[parent] + [child]
 
 
-@pytest.mark.parametrize("edit, message", [
-    (_set("best.score", 1e300), "is not the score of its graph"),
-    (_set("complete", False), "complete=False"),
-    (_set("climb", 7), "climb 7 of 2 restarts"),
-    (_cycle, "directed cycle"),
-    (_set("parents", [[99]] * 8), "not another node"),
-    (_set("counters", [-1] * 8), "counters out of range"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (_set("best.score", 1e300), "is not the score of its graph"),
+        (_set("complete", False), "complete=False"),
+        (_set("climb", 7), "climb 7 of 2 restarts"),
+        (_cycle, "directed cycle"),
+        (_set("parents", [[99]] * 8), "not another node"),
+        (_set("counters", [-1] * 8), "counters out of range"),
+    ],
+)
 def test_a_checkpoints_state_is_verified_not_trusted(asia_small, tmp_path, edit, message):
     """An edited state is refused: by its digest, and when the digest is recomputed, by the
     consistency checks (scores recompute from their graphs, graphs are DAGs of these nodes,
     counters in range)."""
     path = tmp_path / "search.json"
-    reference = bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
-                                   checkpoint=path)
-    assert bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
-                              checkpoint=path) == reference  # the untouched one resumes
+    reference = bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3, checkpoint=path)
+    assert (
+        bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3, checkpoint=path)
+        == reference
+    )  # the untouched one resumes
     with pytest.raises(ValueError, match="changed after bnfs wrote it"):
-        bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
-                           checkpoint=_tampered(path, edit, redigest=False))
+        bnfs.hill_climbing(
+            asia_small,
+            progress=False,
+            restarts=2,
+            seed=3,
+            checkpoint=_tampered(path, edit, redigest=False),
+        )
     with pytest.raises(ValueError, match=f"is damaged .*{message}"):
-        bnfs.hill_climbing(asia_small, progress=False, restarts=2, seed=3,
-                           checkpoint=_tampered(path, edit, redigest=True))
+        bnfs.hill_climbing(
+            asia_small,
+            progress=False,
+            restarts=2,
+            seed=3,
+            checkpoint=_tampered(path, edit, redigest=True),
+        )
 
 
 def test_a_checkpoint_path_is_never_read_without_bound(asia_small, tmp_path, monkeypatch):
@@ -333,7 +363,8 @@ def test_a_checkpoint_path_is_never_read_without_bound(asia_small, tmp_path, mon
 def test_a_bootstraps_saved_replicates_are_checked(asia_small, tmp_path):
     path = tmp_path / "boot.json"
     bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=path)
-    tampered = _tampered(path, lambda s: s["replicates"]["0"][0].append(["asia", "nope"]),
-                         redigest=True)
+    tampered = _tampered(
+        path, lambda s: s["replicates"]["0"][0].append(["asia", "nope"]), redigest=True
+    )
     with pytest.raises(ValueError, match="is damaged .*a saved graph holds"):
         bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=tampered)

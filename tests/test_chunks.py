@@ -21,11 +21,16 @@ def _same(a, b):
 def mixed():
     rng = np.random.default_rng(0)
     n = 1000
-    return pd.DataFrame({
-        "i": rng.integers(0, 5, n), "x": rng.normal(size=n),
-        "s": rng.choice(["b", "a", "c"], n), "b": rng.random(n) < 0.3,
-        "c": pd.Categorical(rng.choice(["lo", "hi"], n), categories=["lo", "mid", "hi"]),
-        "None": rng.choice(["None", "Some"], n)})
+    return pd.DataFrame(
+        {
+            "i": rng.integers(0, 5, n),
+            "x": rng.normal(size=n),
+            "s": rng.choice(["b", "a", "c"], n),
+            "b": rng.random(n) < 0.3,
+            "c": pd.Categorical(rng.choice(["lo", "hi"], n), categories=["lo", "mid", "hi"]),
+            "None": rng.choice(["None", "Some"], n),
+        }
+    )
 
 
 @pytest.mark.parametrize("net", ["asia", "child"])
@@ -50,7 +55,7 @@ def test_parquet_batches(tmp_path):
 
 
 def test_blocks_keep_types_levels_and_categories(mixed, tmp_path):
-    blocks = [mixed.iloc[i:i + 90] for i in range(0, len(mixed), 90)]
+    blocks = [mixed.iloc[i : i + 90] for i in range(0, len(mixed), 90)]
     encoded = Dataset.from_chunks(blocks)
     _same(Dataset(mixed), encoded)
     assert encoded.states["c"] == ("lo", "hi")  # observed categories, in category order
@@ -62,14 +67,16 @@ def test_blocks_keep_types_levels_and_categories(mixed, tmp_path):
 
 def test_dask_dataframe(mixed):
     dd = pytest.importorskip("dask.dataframe")
-    _same(Dataset(mixed.drop(columns="c")), Dataset(dd.from_pandas(mixed.drop(columns="c"),
-                                                                    npartitions=4)))
+    _same(
+        Dataset(mixed.drop(columns="c")),
+        Dataset(dd.from_pandas(mixed.drop(columns="c"), npartitions=4)),
+    )
 
 
 def test_dropna_and_missing_rows(mixed):
     holes = mixed.copy()
     holes.loc[[5, 501], "s"] = None
-    blocks = [holes.iloc[i:i + 100] for i in range(0, len(holes), 100)]
+    blocks = [holes.iloc[i : i + 100] for i in range(0, len(holes), 100)]
     _same(Dataset(holes, dropna=True), Dataset.from_chunks(blocks, dropna=True))
     with pytest.raises(ValueError, match=r"column 's' has a missing value \(row 5\)"):
         Dataset.from_chunks(blocks)
@@ -92,11 +99,16 @@ def test_block_errors(tmp_path):
     with pytest.raises(TypeError, match="DataFrame"):
         Dataset.from_chunks([ints.to_numpy()])
     with pytest.raises(ValueError, match="float in the first block"):
-        Dataset.from_chunks([pd.DataFrame({"f": [0.5, 1.5], "b": ["x", "y"]}),
-                             pd.DataFrame({"f": ["oops"], "b": ["x"]})])
+        Dataset.from_chunks(
+            [
+                pd.DataFrame({"f": [0.5, 1.5], "b": ["x", "y"]}),
+                pd.DataFrame({"f": ["oops"], "b": ["x"]}),
+            ]
+        )
     path = tmp_path / "late.csv"
     pd.DataFrame({"a": [1, 2] * 50 + ["text"], "b": ["x", "y"] * 50 + ["x"]}).to_csv(
-        path, index=False)
+        path, index=False
+    )
     with pytest.raises(ValueError, match="first 10 rows set each column's type"):
         read_dataset(path, chunksize=10)
     assert read_dataset(path, chunksize=10, dtype=str).states["a"] == ("1", "2", "text")
@@ -116,7 +128,7 @@ def test_learners_take_a_file_path(tmp_path):
 
 
 def test_codes_in_a_memory_mapped_file(mixed, tmp_path):
-    blocks = [mixed.iloc[i:i + 90] for i in range(0, len(mixed), 90)]
+    blocks = [mixed.iloc[i : i + 90] for i in range(0, len(mixed), 90)]
     target = tmp_path / "codes.u8"
     mapped = Dataset.from_chunks(blocks, memmap=target)
     _same(Dataset(mixed), mapped)

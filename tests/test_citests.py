@@ -6,7 +6,8 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 import bnfs
@@ -40,15 +41,20 @@ def test_marginal_statistics_equal_scipy():
     assert result.df == dof and result.p_value == pytest.approx(p, rel=1e-8)
     g, p, dof, _ = stats.chi2_contingency(table, correction=False, lambda_="log-likelihood")
     result = CITest(frame, "g2")("HR", "CATECHOL")
-    assert result.statistic == pytest.approx(g, rel=1e-10) and result.p_value == pytest.approx(p, rel=1e-8)
+    assert result.statistic == pytest.approx(g, rel=1e-10) and result.p_value == pytest.approx(
+        p, rel=1e-8
+    )
 
 
 def test_conditional_g2_is_the_sum_over_strata():
     frame = reference.data("asia")
     whole = CITest(frame, "g2")("xray", "dysp", ["either"])
-    parts = [stats.chi2_contingency(pd.crosstab(g["xray"], g["dysp"]).to_numpy(),
-                                    correction=False, lambda_="log-likelihood")[0]
-             for _, g in frame.groupby("either")]
+    parts = [
+        stats.chi2_contingency(
+            pd.crosstab(g["xray"], g["dysp"]).to_numpy(), correction=False, lambda_="log-likelihood"
+        )[0]
+        for _, g in frame.groupby("either")
+    ]
     assert whole.statistic == pytest.approx(sum(parts), rel=1e-10)
     assert whole.df == 2  # (2 - 1)(2 - 1) x 2 strata
 
@@ -124,6 +130,7 @@ def test_compiled_chi_square_tail_equals_scipy(df):
     from scipy import special
 
     from bnfs._kernels.citests import chi2_sf
+
     grid = np.concatenate([np.linspace(0.0, 3 * df + 50, 120), [df, df + 1, df - 0.5, 1e-9]])
     ours = np.array([chi2_sf(float(df), float(x)) for x in grid])
     theirs = special.chdtrc(df, grid)
@@ -161,9 +168,18 @@ def reference_statistics(frame: pd.DataFrame, x: str, y: str, z: list[str]):
 
 # (levels of x, y, z; rows): the table just below / above the smallest scratch (4096 cells),
 # at 2n (n = 3,000: 6,000 cells), high arity with few rows, and the defect's 70 x 70 x 2,000
-BOUNDARY_CASES = [(64, 64, 0, 100), (65, 64, 0, 100), (32, 32, 4, 3000), (32, 32, 6, 3000),
-                  (77, 77, 0, 3000), (78, 78, 0, 3000), (70, 70, 0, 2000), (70, 70, 2, 2000),
-                  (300, 2, 3, 40), (2, 500, 0, 30)]
+BOUNDARY_CASES = [
+    (64, 64, 0, 100),
+    (65, 64, 0, 100),
+    (32, 32, 4, 3000),
+    (32, 32, 6, 3000),
+    (77, 77, 0, 3000),
+    (78, 78, 0, 3000),
+    (70, 70, 0, 2000),
+    (70, 70, 2, 2000),
+    (300, 2, 3, 40),
+    (2, 500, 0, 30),
+]
 
 
 @pytest.mark.parametrize("rx, ry, rz, n", BOUNDARY_CASES)
@@ -173,8 +189,9 @@ def test_tables_at_the_scratch_boundary_are_counted_right(rx, ry, rz, n):
     past its scratch (run without the JIT, an IndexError would say so)."""
     rng = np.random.default_rng(rx * ry + rz)
     x = rng.integers(0, rx, n)
-    frame = pd.DataFrame({"x": x, "y": (x + rng.integers(0, 3, n)) % ry,
-                          "z": rng.integers(0, max(rz, 2), n)}).astype(str)
+    frame = pd.DataFrame(
+        {"x": x, "y": (x + rng.integers(0, 3, n)) % ry, "z": rng.integers(0, max(rz, 2), n)}
+    ).astype(str)
     data = bnfs.Dataset(frame, max_levels=1000)
     z = ["z"] if rz else []
     g2, x2, df = reference_statistics(frame, "x", "y", z)
@@ -188,14 +205,16 @@ def test_tables_at_the_scratch_boundary_are_counted_right(rx, ry, rz, n):
 def test_sorted_and_dense_counting_agree_for_any_scratch(which):
     """The same test counted in a scratch of one cell (always sorted) and of a million."""
     from bnfs._kernels.citests import discrete_statistic
+
     data = bnfs.Dataset(datasets.sample("alarm", 300, seed=4))
     codes, arities = data.codes, data.arities
     cfg = np.empty(data.n_rows, dtype=np.int64)
     for n_z in range(4):
         z = np.arange(2, 2 + n_z, dtype=np.int64)
         for adjust in (False, True):
-            small = discrete_statistic(codes, arities, 0, 1, z, n_z, which, adjust, cfg,
-                                       np.zeros(1, dtype=np.int64))
+            small = discrete_statistic(
+                codes, arities, 0, 1, z, n_z, which, adjust, cfg, np.zeros(1, dtype=np.int64)
+            )
             large = np.zeros(1 << 20, dtype=np.int64)
             dense = discrete_statistic(codes, arities, 0, 1, z, n_z, which, adjust, cfg, large)
             assert not large.any()  # the scratch is left all zeros
@@ -207,8 +226,9 @@ def test_two_seventy_level_columns_do_not_corrupt_memory():
     """The reported crash: 70 x 70 levels, 2,000 rows aborted the interpreter."""
     rng = np.random.default_rng(1)
     x = rng.integers(0, 70, 2000)
-    frame = pd.DataFrame({"x": x, "y": (x + rng.integers(0, 3, 2000)) % 70,
-                          "z": rng.integers(0, 2, 2000)})
+    frame = pd.DataFrame(
+        {"x": x, "y": (x + rng.integers(0, 3, 2000)) % 70, "z": rng.integers(0, 2, 2000)}
+    )
     result = CITest(frame)("x", "y")
     assert not result.independent and result.df == 69 * 69
     assert bnfs.hiton_mb(frame, "x") == ["y"]

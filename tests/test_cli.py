@@ -18,8 +18,17 @@ def run(*args, cwd=None, env=None):
 
 def test_example_learns_prints_and_draws(tmp_path, drawing_env):
     out = tmp_path / "asia.svg"
-    result = run("example", "--network", "asia", "--rows", "3000", "--out", str(out), "--quiet",
-                 env=drawing_env)
+    result = run(
+        "example",
+        "--network",
+        "asia",
+        "--rows",
+        "3000",
+        "--out",
+        str(out),
+        "--quiet",
+        env=drawing_env,
+    )
     assert result.returncode == 0, result.stderr
     assert "Markov blanket of either:" in result.stdout
     assert "parents" in result.stdout and "precision" in result.stdout
@@ -27,12 +36,15 @@ def test_example_learns_prints_and_draws(tmp_path, drawing_env):
     assert root.tag.endswith("svg")
 
 
-@pytest.mark.parametrize("args, message", [
-    (["example", "--network", "nope"], "unknown network 'nope'"),
-    (["example", "--network", "asia", "--target", "zz"], "target 'zz'"),
-    (["example", "--rows", "0"], "positive integer"),
-    (["example", "--out", "x.gif"], "format"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["example", "--network", "nope"], "unknown network 'nope'"),
+        (["example", "--network", "asia", "--target", "zz"], "target 'zz'"),
+        (["example", "--rows", "0"], "positive integer"),
+        (["example", "--out", "x.gif"], "format"),
+    ],
+)
 def test_example_errors_are_one_line(args, message, tmp_path):
     result = run(*args, cwd=tmp_path)
     assert result.returncode == 2
@@ -48,19 +60,23 @@ def test_help():
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     import bnfs
+
     root = tmp_path_factory.mktemp("cli")
     frame = bnfs.datasets.sample("asia", 3000, seed=4)
     frame.to_csv(root / "asia.csv", index=False)
     frame.to_csv(root / "asia.tsv", sep="\t", index=False)
     lines = ["@relation asia"] + [
-        f"@attribute {c} {{{','.join(sorted(frame[c].unique()))}}}" for c in frame.columns]
+        f"@attribute {c} {{{','.join(sorted(frame[c].unique()))}}}" for c in frame.columns
+    ]
     lines += ["@data"] + [",".join(row) for row in frame.astype(str).itertuples(index=False)]
     (root / "asia.arff").write_text("\n".join(lines) + "\n")
     holes = frame.copy()
     holes.loc[3, "tub"] = None
     holes.to_csv(root / "holes.csv", index=False)
-    bnfs.write_bif(bnfs.DiscreteNetwork.fit(bnfs.datasets.network("asia"), frame,
-                                            pseudo_count=1.0), root / "truth.bif")
+    bnfs.write_bif(
+        bnfs.DiscreteNetwork.fit(bnfs.datasets.network("asia"), frame, pseudo_count=1.0),
+        root / "truth.bif",
+    )
     (root / "black.csv").write_text("from,to\nsmoke,lung\n")
     (root / "asia.csv.names").write_text("smoke\nnope\n")
     return root, frame
@@ -68,7 +84,9 @@ def files(tmp_path_factory):
 
 def test_learn_writes_every_format(files):
     import networkx as nx
+
     import bnfs
+
     root, frame = files
     for data in ("asia.csv", "asia.tsv", "asia.arff"):
         out = root / f"{data}.json"
@@ -77,9 +95,12 @@ def test_learn_writes_every_format(files):
         assert "8 variables" in result.stdout
         learned = bnfs.from_json(out.read_text())
         assert learned == bnfs.hill_climbing(frame, "bic", seed=0)
-    for out, extra in (("pc.dot", ["--algorithm", "pc_stable", "--alpha", "0.01", "--n-jobs", "2"]),
-                       ("hc2.json", ["--n-jobs", "-1"]),
-                       ("hc.bif", ["--max-parents", "2"]), ("hc.graphml", [])):
+    for out, extra in (
+        ("pc.dot", ["--algorithm", "pc_stable", "--alpha", "0.01", "--n-jobs", "2"]),
+        ("hc2.json", ["--n-jobs", "-1"]),
+        ("hc.bif", ["--max-parents", "2"]),
+        ("hc.graphml", []),
+    ):
         result = run("learn", str(root / "asia.csv"), "--out", str(root / out), "--quiet", *extra)
         assert result.returncode == 0, result.stderr
     assert '"smoke"' in (root / "pc.dot").read_text()
@@ -88,14 +109,22 @@ def test_learn_writes_every_format(files):
     assert max(len(network.dag.parents(v)) for v in network.dag.nodes) <= 2
     assert set(nx.read_graphml(root / "hc.graphml").nodes) == set(frame.columns)
     blacklisted = root / "black.json"
-    result = run("learn", str(root / "asia.csv"), "--blacklist", str(root / "black.csv"),
-                 "--out", str(blacklisted), "--quiet")
+    result = run(
+        "learn",
+        str(root / "asia.csv"),
+        "--blacklist",
+        str(root / "black.csv"),
+        "--out",
+        str(blacklisted),
+        "--quiet",
+    )
     assert result.returncode == 0, result.stderr
     assert ("smoke", "lung") not in bnfs.from_json(blacklisted.read_text()).arcs
 
 
 def test_blanket_select_score_compare_and_draw(files):
     import bnfs
+
     root, frame = files
     csv = str(root / "asia.csv")
     result = run("blanket", csv, "--target", "either", "--quiet")
@@ -103,8 +132,18 @@ def test_blanket_select_score_compare_and_draw(files):
     assert "Markov blanket of either" in result.stdout and "children" in result.stdout
     result = run("blanket", csv, "--target", "-1", "--algorithm", "hiton_mb")
     assert result.returncode == 0 and "Markov blanket of dysp by hiton_mb" in result.stdout
-    result = run("select", csv, "--target", "lung", "--method", "fcbf", "--cv", "3",
-                 "--classifier", "logistic")
+    result = run(
+        "select",
+        csv,
+        "--target",
+        "lung",
+        "--method",
+        "fcbf",
+        "--cv",
+        "3",
+        "--classifier",
+        "logistic",
+    )
     assert result.returncode == 0, result.stderr
     assert "fcbf kept" in result.stdout and result.stdout.count("accuracy") == 2
     net = root / "asia.csv.json"
@@ -122,23 +161,51 @@ def test_blanket_select_score_compare_and_draw(files):
     assert all(node in text for node in frame.columns)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["learn", "missing.csv", "--out", "x.json"], "no such file: 'missing.csv'"),
-    (["learn", "{root}/asia.csv", "--out", "x.txt"], "--out must end in one of"),
-    (["learn", "{root}/asia.csv", "--out", "x.json", "--alpha", "2"], "expected a number in (0, 1)"),
-    (["learn", "{root}/asia.csv", "--algorithm", "magic", "--out", "x.json"], "invalid choice"),
-    (["blanket", "{root}/asia.csv", "--target", "either", "--algorithm", "hiton_mb",
-      "--blacklist", "{root}/black.csv"], "lists variable names, one per line"),
-    (["blanket", "{root}/asia.csv", "--target", "either", "--algorithm", "hiton_mb",
-      "--blacklist", "{root}/asia.csv.names"], "blacklist entry 'nope' is not a variable"),
-    (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
-    (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
-    (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
-    (["select", "{root}/asia.csv", "--target", "lung", "--cv", "1"], "integer >= 2, got 1"),
-    (["learn", "{root}/asia.csv", "--out", "x.json", "--n-jobs", "0"], "non-zero integer"),
-    (["draw", "{root}/asia.csv", "--out", "x.svg"], "must be .json or .bif"),
-    (["score", "{root}/asia.csv", "{root}/missing.json"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["learn", "missing.csv", "--out", "x.json"], "no such file: 'missing.csv'"),
+        (["learn", "{root}/asia.csv", "--out", "x.txt"], "--out must end in one of"),
+        (
+            ["learn", "{root}/asia.csv", "--out", "x.json", "--alpha", "2"],
+            "expected a number in (0, 1)",
+        ),
+        (["learn", "{root}/asia.csv", "--algorithm", "magic", "--out", "x.json"], "invalid choice"),
+        (
+            [
+                "blanket",
+                "{root}/asia.csv",
+                "--target",
+                "either",
+                "--algorithm",
+                "hiton_mb",
+                "--blacklist",
+                "{root}/black.csv",
+            ],
+            "lists variable names, one per line",
+        ),
+        (
+            [
+                "blanket",
+                "{root}/asia.csv",
+                "--target",
+                "either",
+                "--algorithm",
+                "hiton_mb",
+                "--blacklist",
+                "{root}/asia.csv.names",
+            ],
+            "blacklist entry 'nope' is not a variable",
+        ),
+        (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
+        (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
+        (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
+        (["select", "{root}/asia.csv", "--target", "lung", "--cv", "1"], "integer >= 2, got 1"),
+        (["learn", "{root}/asia.csv", "--out", "x.json", "--n-jobs", "0"], "non-zero integer"),
+        (["draw", "{root}/asia.csv", "--out", "x.svg"], "must be .json or .bif"),
+        (["score", "{root}/asia.csv", "{root}/missing.json"], "no such file"),
+    ],
+)
 def test_errors_are_one_line_with_exit_code_2(files, args, message):
     root, _ = files
     result = run(*[a.format(root=root) for a in args], cwd=root)
@@ -149,8 +216,9 @@ def test_errors_are_one_line_with_exit_code_2(files, args, message):
 
 def test_dropna_and_every_subcommand_has_help_with_examples(files):
     root, _ = files
-    result = run("learn", str(root / "holes.csv"), "--dropna", "--out", str(root / "h.json"),
-                 "--quiet")
+    result = run(
+        "learn", str(root / "holes.csv"), "--dropna", "--out", str(root / "h.json"), "--quiet"
+    )
     assert result.returncode == 0 and "2999 rows" in result.stdout
     for command in ("learn", "blanket", "select", "draw", "score", "compare", "example"):
         result = run(command, "--help")
@@ -159,21 +227,35 @@ def test_dropna_and_every_subcommand_has_help_with_examples(files):
 
 def _svgs(page: str):
     import re
+
     return [ET.fromstring(m) for m in re.findall(r"<svg.*?</svg>", page, flags=re.S)]
 
 
 def test_learn_report_on_alarm(tmp_path, drawing_env):
     import bnfs
+
     frame = bnfs.datasets.sample("alarm", 2000, seed=3)
     frame.to_csv(tmp_path / "alarm.csv", index=False)
     report = tmp_path / "alarm.html"
-    result = run("learn", str(tmp_path / "alarm.csv"), "--out", str(tmp_path / "alarm.json"),
-                 "--report", str(report), "--highlight", "HYPOVOLEMIA", "--quiet",
-                 env=drawing_env)
+    result = run(
+        "learn",
+        str(tmp_path / "alarm.csv"),
+        "--out",
+        str(tmp_path / "alarm.json"),
+        "--report",
+        str(report),
+        "--highlight",
+        "HYPOVOLEMIA",
+        "--quiet",
+        env=drawing_env,
+    )
     assert result.returncode == 0, result.stderr
     page = report.read_text()
-    assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "http://" not in \
-        page.replace("http://www.w3.org", "")  # self-contained
+    assert (
+        page.startswith("<!DOCTYPE html>")
+        and "<script" not in page
+        and "http://" not in page.replace("http://www.w3.org", "")
+    )  # self-contained
     pictures = _svgs(page)
     assert len(pictures) == 1
     text = ET.tostring(pictures[0], encoding="unicode")
@@ -185,9 +267,22 @@ def test_learn_report_on_alarm(tmp_path, drawing_env):
 def test_select_report_has_the_accuracy_curve(files, drawing_env):
     root, _ = files
     report = root / "select.html"
-    result = run("select", str(root / "asia.csv"), "--target", "either", "--method",
-                 "markov_blanket", "--algorithm", "hill_climbing", "--cv", "3",
-                 "--report", str(report), "--quiet", env=drawing_env)
+    result = run(
+        "select",
+        str(root / "asia.csv"),
+        "--target",
+        "either",
+        "--method",
+        "markov_blanket",
+        "--algorithm",
+        "hill_climbing",
+        "--cv",
+        "3",
+        "--report",
+        str(report),
+        "--quiet",
+        env=drawing_env,
+    )
     assert result.returncode == 0, result.stderr
     page = report.read_text()
     assert "http://" not in page.replace("http://www.w3.org", "")  # no metadata URLs
@@ -205,17 +300,37 @@ def test_report_renders_in_headless_chromium(tmp_path):
     screenshot is drawn. Slow and needs chromium, so it runs outside CI."""
     browser = BROWSER
     import bnfs
+
     bnfs.datasets.sample("asia", 2000, seed=0).to_csv(tmp_path / "asia.csv", index=False)
     report = tmp_path / "asia.html"
-    assert run("learn", str(tmp_path / "asia.csv"), "--out", str(tmp_path / "a.json"),
-               "--report", str(report), "--highlight", "either", "--quiet").returncode == 0
+    assert (
+        run(
+            "learn",
+            str(tmp_path / "asia.csv"),
+            "--out",
+            str(tmp_path / "a.json"),
+            "--report",
+            str(report),
+            "--highlight",
+            "either",
+            "--quiet",
+        ).returncode
+        == 0
+    )
     flags = ["--headless", "--no-sandbox", "--disable-gpu"]
-    dom = subprocess.run([browser, *flags, "--dump-dom", report.as_uri()], capture_output=True,
-                         text=True, timeout=120).stdout
+    dom = subprocess.run(
+        [browser, *flags, "--dump-dom", report.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert "<svg" in dom and "either" in dom and "Provenance" in dom
     shot = tmp_path / "shot.png"
-    subprocess.run([browser, *flags, f"--screenshot={shot}", "--window-size=1000,800",
-                    report.as_uri()], capture_output=True, timeout=120)
+    subprocess.run(
+        [browser, *flags, f"--screenshot={shot}", "--window-size=1000,800", report.as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
 
 
@@ -243,6 +358,7 @@ def test_internal_errors_are_one_line_without_verbose(monkeypatch, capsys):
 @pytest.fixture(scope="module")
 def asia_file(tmp_path_factory):
     import bnfs
+
     root = tmp_path_factory.mktemp("every")
     frame = bnfs.datasets.sample("asia", 600, seed=5)
     frame.to_csv(root / "asia.csv", index=False)
@@ -253,31 +369,46 @@ def asia_file(tmp_path_factory):
 
 def _choices(command: str) -> tuple[str, ...]:
     from bnfs import cli
+
     sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
     action = next(a for a in sub.choices[command]._actions if a.dest == "algorithm")
     return tuple(action.choices)
 
 
 # every option of the learning group, with a value that changes nothing for asia's errors
-OPTIONS = {"--score": "bde", "--test": "x2", "--alpha": "0.01", "--threshold": "0.02",
-           "--max-parents": "2", "--blacklist": "black.csv", "--whitelist": "black.csv",
-           "--max-time": "60", "--checkpoint": "c.json", "--seed": "3", "--n-jobs": "2",
-           "--discretize": "interval", "--bins": "2", "--scan-order": "columns"}
+OPTIONS = {
+    "--score": "bde",
+    "--test": "x2",
+    "--alpha": "0.01",
+    "--threshold": "0.02",
+    "--max-parents": "2",
+    "--blacklist": "black.csv",
+    "--whitelist": "black.csv",
+    "--max-time": "60",
+    "--checkpoint": "c.json",
+    "--seed": "3",
+    "--n-jobs": "2",
+    "--discretize": "interval",
+    "--bins": "2",
+    "--scan-order": "columns",
+}
 
 
 @pytest.mark.parametrize("command", ["learn", "blanket", "select"])
-def test_every_listed_algorithm_runs_with_the_api_defaults(asia_file, command, monkeypatch,
-                                                           capsys):
+def test_every_listed_algorithm_runs_with_the_api_defaults(asia_file, command, monkeypatch, capsys):
     """Each algorithm the command lists runs with no option, and gives what the Python call
     with its defaults gives."""
     import bnfs
     from bnfs import cli
+
     root, data = asia_file
     monkeypatch.chdir(root)
     for algorithm in _choices(command):
-        head = {"learn": ["learn", "asia.csv", "--out", f"{algorithm}.json"],
-                "blanket": ["blanket", "asia.csv", "--target", "either"],
-                "select": ["select", "asia.csv", "--target", "either"]}[command]
+        head = {
+            "learn": ["learn", "asia.csv", "--out", f"{algorithm}.json"],
+            "blanket": ["blanket", "asia.csv", "--target", "either"],
+            "select": ["select", "asia.csv", "--target", "either"],
+        }[command]
         assert cli.main(head + ["--algorithm", algorithm, "--quiet"]) == 0, algorithm
         out = capsys.readouterr().out
         learner = getattr(bnfs, algorithm)
@@ -288,40 +419,57 @@ def test_every_listed_algorithm_runs_with_the_api_defaults(asia_file, command, m
             selector = bnfs.MarkovBlanketSelector(algorithm, seed=0, n_jobs=1)
             X = pd.read_csv(root / "asia.csv", keep_default_na=False)
             selector.fit(X.drop(columns="either"), X["either"])
-            assert out.splitlines()[1].strip() == (", ".join(selector.blanket_) or "-"), \
-                (algorithm, out)
+            assert out.splitlines()[1].strip() == (", ".join(selector.blanket_) or "-"), (
+                algorithm,
+                out,
+            )
         elif algorithm in cli.LOCAL_LEARNERS:
-            members = learner(data, "either", seed=0) if algorithm == "kiamb_mb" else \
-                learner(data, "either")
+            members = (
+                learner(data, "either", seed=0)
+                if algorithm == "kiamb_mb"
+                else learner(data, "either")
+            )
             assert out.strip().endswith(": " + (", ".join(members) or "-")), (algorithm, out)
         elif command == "blanket":
             blanket = learner(data).markov_blanket("either")
-            listed = {name for line in out.splitlines()[1:]
-                      for name in line.split(None, 1)[1].split(", ") if name != "-"}
+            listed = {
+                name
+                for line in out.splitlines()[1:]
+                for name in line.split(None, 1)[1].split(", ")
+                if name != "-"
+            }
             assert listed == set(blanket), (algorithm, out)
 
 
 @pytest.mark.parametrize("command", ["learn", "blanket"])
-def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command, monkeypatch,
-                                                             capsys):
+def test_every_listed_algorithm_takes_or_refuses_every_option(
+    asia_file, command, monkeypatch, capsys
+):
     """Every option of the learning group, given to every algorithm the command lists, is
     either used (exit 0) or refused by name (exit 2): never ignored, never a crash; the
     options that define a family of learners are used by all of its members."""
     from bnfs import cli
+
     root, _ = asia_file
     monkeypatch.chdir(root)
-    families = {"--scan-order": ("hill_climbing", "tabu_search", "sparse_candidate"),
-                "--score": cli.SCORE_LEARNERS, "--max-parents": cli.SCORE_LEARNERS,
-                "--blacklist": cli.SCORE_LEARNERS + cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
-                "--test": cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
-                "--seed": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
-                "--discretize": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS}
+    families = {
+        "--scan-order": ("hill_climbing", "tabu_search", "sparse_candidate"),
+        "--score": cli.SCORE_LEARNERS,
+        "--max-parents": cli.SCORE_LEARNERS,
+        "--blacklist": cli.SCORE_LEARNERS + cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
+        "--test": cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
+        "--seed": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
+        "--discretize": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
+    }
     for algorithm in _choices(command):
         for flag, value in OPTIONS.items():
             if (root / "c.json").exists():
                 (root / "c.json").unlink()
-            head = ["learn", "asia.csv", "--out", "o.json"] if command == "learn" else \
-                ["blanket", "asia.csv", "--target", "either"]
+            head = (
+                ["learn", "asia.csv", "--out", "o.json"]
+                if command == "learn"
+                else ["blanket", "asia.csv", "--target", "either"]
+            )
             extra = ["--test", "mi_threshold"] if flag == "--threshold" else []
             if flag in ("--blacklist", "--whitelist") and algorithm in cli.LOCAL_LEARNERS:
                 value = "names.txt"  # a local learner's lists are variable names
@@ -334,20 +482,38 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(asia_file, command
             err = capsys.readouterr().err
             assert code in (0, 2), (algorithm, flag, err)
             if code == 2:
-                named = [f for f in (flag, *extra[:1])
-                         if f"{f} does not apply to {algorithm}" in err]
-                assert named or (flag == "--alpha" and "mi_threshold test of tpda" in err), \
-                    (algorithm, err)
+                named = [
+                    f for f in (flag, *extra[:1]) if f"{f} does not apply to {algorithm}" in err
+                ]
+                assert named or (flag == "--alpha" and "mi_threshold test of tpda" in err), (
+                    algorithm,
+                    err,
+                )
                 assert algorithm not in families.get(flag, ()), (algorithm, flag, err)
 
 
 def test_a_local_learner_takes_node_lists_from_a_file(asia_file, monkeypatch, capsys):
     import bnfs
     from bnfs import cli
+
     root, data = asia_file
     monkeypatch.chdir(root)
-    assert cli.main(["blanket", "asia.csv", "--target", "lung", "--algorithm", "iamb_mb",
-                     "--whitelist", "names.txt", "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                "blanket",
+                "asia.csv",
+                "--target",
+                "lung",
+                "--algorithm",
+                "iamb_mb",
+                "--whitelist",
+                "names.txt",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     members = bnfs.iamb_mb(data, "lung", whitelist=["smoke"])
     assert "smoke" in members
     assert capsys.readouterr().out.strip().endswith(": " + ", ".join(members))
@@ -356,10 +522,25 @@ def test_a_local_learner_takes_node_lists_from_a_file(asia_file, monkeypatch, ca
 def test_tpda_threshold_and_defaults_are_the_apis(asia_file, monkeypatch, capsys):
     import bnfs
     from bnfs import cli
+
     root, data = asia_file
     monkeypatch.chdir(root)
-    assert cli.main(["learn", "asia.csv", "--out", "t.json", "--algorithm", "tpda",
-                     "--threshold", "0.05", "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                "learn",
+                "asia.csv",
+                "--out",
+                "t.json",
+                "--algorithm",
+                "tpda",
+                "--threshold",
+                "0.05",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     learned = bnfs.from_json((root / "t.json").read_text())
     assert learned == bnfs.tpda(data, threshold=0.05) != bnfs.tpda(data)
     assert learned.learning["test"] == "mi_threshold"
@@ -368,14 +549,19 @@ def test_tpda_threshold_and_defaults_are_the_apis(asia_file, monkeypatch, capsys
 def test_blanket_lists_the_undirected_neighbours_of_a_pdag(asia_file, monkeypatch, capsys):
     import bnfs
     from bnfs import cli
+
     root, data = asia_file
     monkeypatch.chdir(root)
     pdag = bnfs.pc_stable(data)
     target = next(v for v in pdag.nodes if pdag.undirected(v))
-    assert cli.main(["blanket", "asia.csv", "--target", target, "--algorithm", "pc_stable",
-                     "--quiet"]) == 0
-    rows = {line.split(None, 1)[0]: line.split(None, 1)[1].split(", ")
-            for line in capsys.readouterr().out.splitlines()[1:]}
+    assert (
+        cli.main(["blanket", "asia.csv", "--target", target, "--algorithm", "pc_stable", "--quiet"])
+        == 0
+    )
+    rows = {
+        line.split(None, 1)[0]: line.split(None, 1)[1].split(", ")
+        for line in capsys.readouterr().out.splitlines()[1:]
+    }
     assert rows["undirected"] == pdag.undirected(target)
     assert set(rows) == {"parents", "children", "undirected", "spouses"}
     page = bnfs.report.network_report(pdag, title="t", highlight=target)
@@ -387,10 +573,10 @@ def test_what_a_new_user_sees_on_stderr(asia_file, monkeypatch, capsys):
     bars that are drawn name the search and count in words; example says where it wrote."""
     import bnfs
     from bnfs import cli
+
     root, data = asia_file
     monkeypatch.chdir(root)
-    assert cli.main(["learn", "asia.csv", "--out", "p.json", "--algorithm", "pc_stable",
-                     "-v"]) == 0
+    assert cli.main(["learn", "asia.csv", "--out", "p.json", "--algorithm", "pc_stable", "-v"]) == 0
     err = capsys.readouterr().err
     assert "bnfs: pc_stable level 0:" in err and "bnfs: pc_stable: " in err
     assert "levels" not in err.replace("pc_stable level", "")  # no bar on a non-terminal
@@ -404,23 +590,30 @@ def test_what_a_new_user_sees_on_stderr(asia_file, monkeypatch, capsys):
 def test_a_bad_output_path_is_refused_before_learning(asia_file, monkeypatch, capsys):
     import bnfs
     from bnfs import cli
+
     root, _ = asia_file
     monkeypatch.chdir(root)
     monkeypatch.setattr(bnfs, "hill_climbing", lambda *a, **k: pytest.fail("it learned"))
     with pytest.raises(SystemExit) as stop:
         cli.main(["learn", "asia.csv", "--out", "o.json", "--report", "nodir/r.html", "--quiet"])
     assert stop.value.code == 2
-    assert "cannot write --report 'nodir/r.html': folder 'nodir' does not exist" in \
-        capsys.readouterr().err
+    assert (
+        "cannot write --report 'nodir/r.html': folder 'nodir' does not exist"
+        in capsys.readouterr().err
+    )
 
 
 def test_warnings_are_one_line_on_the_command_line(tmp_path, monkeypatch, capsys):
     import bnfs
     from bnfs import cli
+
     bnfs.datasets.sample("alarm", 3000, seed=2).to_csv(tmp_path / "alarm.csv", index=False)
     monkeypatch.chdir(tmp_path)
-    assert cli.main(["learn", "alarm.csv", "--out", "a.json", "--max-time", "0.000001",
-                     "--quiet"]) == 0
+    assert (
+        cli.main(["learn", "alarm.csv", "--out", "a.json", "--max-time", "0.000001", "--quiet"])
+        == 0
+    )
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("bnfs learn: warning: hill_climbing "
-                                                   "stopped early")
+    assert len(lines) == 1 and lines[0].startswith(
+        "bnfs learn: warning: hill_climbing stopped early"
+    )

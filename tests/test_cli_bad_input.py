@@ -25,7 +25,8 @@ def folder(tmp_path_factory):
     frame.assign(x=noise).to_csv(root / "inf.csv", index=False)
     frame.assign(id=[f"r{i}" for i in range(500)]).to_csv(root / "unique.csv", index=False)
     pd.DataFrame({"a": [f"v{i}" for i in range(10_000)], "b": ["x", "y"] * 5000}).to_csv(
-        root / "huge.csv", index=False)
+        root / "huge.csv", index=False
+    )
     (root / "dup.csv").write_text("a,a,b\n1,2,1\n2,1,2\n1,1,1\n2,2,2\n")
     (root / "dup.tsv").write_text("a\ta\tb\n1\t2\t1\n2\t1\t2\n")
     holes = frame.astype(str)
@@ -41,25 +42,31 @@ def folder(tmp_path_factory):
     (root / "corrupt.json").write_text("{not json")
     (root / "wrong.json").write_text('{"a": 1}')
     (root / "list.json").write_text("[1, 2]")
-    (root / "noarcs.json").write_text('{"format": "bnfs-graph", "type": "DAG", "nodes": ["a"], '
-                                      '"arcs": [["a"]]}')
-    (root / "bad.bif").write_text("network x {}\nvariable a {\n type discrete [ 2 ] { x, y };\n}"
-                                  "\nprobability ( a ) {\n table 0.5;\n}\n")
+    (root / "noarcs.json").write_text(
+        '{"format": "bnfs-graph", "type": "DAG", "nodes": ["a"], "arcs": [["a"]]}'
+    )
+    (root / "bad.bif").write_text(
+        "network x {}\nvariable a {\n type discrete [ 2 ] { x, y };\n}"
+        "\nprobability ( a ) {\n table 0.5;\n}\n"
+    )
     (root / "net.json").write_text(bnfs.hill_climbing(frame).to_json())
     (root / "black.csv").write_text("from,to\nasia,tub\n")
     (root / "ctrl.csv").write_text("a\x01,b\nu,v\nv,u\nu,u\n")
     (root / "deep.json").write_text("[" * 200_000 + "]" * 200_000)
     parents = ", ".join(f"p{i}" for i in range(20))
     (root / "huge.bif").write_text(
-        "network n {}\n" + "".join(f"variable p{i} {{ type discrete [ 4 ] {{ a, b, c, d }}; }}\n"
-                                   for i in range(20))
+        "network n {}\n"
+        + "".join(f"variable p{i} {{ type discrete [ 4 ] {{ a, b, c, d }}; }}\n" for i in range(20))
         + f"variable x {{ type discrete [ 2 ] {{ u, v }}; }}\nprobability ( x | {parents} ) "
-        "{ default 0.5, 0.5; }\n")
+        "{ default 0.5, 0.5; }\n"
+    )
     rng = np.random.default_rng(1)
-    pd.DataFrame({f"c{i}": [f"v{k}" for k in rng.integers(0, 200, 3000)] for i in range(4)}
-                 ).to_csv(root / "levels.csv", index=False)
+    pd.DataFrame({f"c{i}": [f"v{k}" for k in rng.integers(0, 200, 3000)] for i in range(4)}).to_csv(
+        root / "levels.csv", index=False
+    )
     pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)}).to_csv(
-        root / "floats.csv", index=False)
+        root / "floats.csv", index=False
+    )
     (root / "link.csv").symlink_to(root / "asia.csv")
     frame.rename(columns={"smoke": "smoker status"}).to_csv(root / "spaced.csv", index=False)
     other = bnfs.hill_climbing(bnfs.datasets.sample("cancer", 500, seed=0))
@@ -87,76 +94,150 @@ CASES = [
     (["learn", "asia.csv", "--out", "o.txt"], "--out must end in one of"),
     (["learn", "asia.csv", "--out", "nodir/o.json"], "nodir/o.json"),
     (["learn", "asia.csv", "--out", "o.json", "--whitelist", "cycle.csv"], "directed cycle"),
-    (["learn", "asia.csv", "--out", "o.json", "--blacklist", "unknown.csv"],
-     "blacklist names unknown node 'nope'"),
-    (["learn", "asia.csv", "--out", "o.json", "--blacklist", "three.csv"],
-     "needs two columns (from, to), has 3"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--blacklist", "unknown.csv"],
+        "blacklist names unknown node 'nope'",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--blacklist", "three.csv"],
+        "needs two columns (from, to), has 3",
+    ),
     (["learn", "asia.csv", "--out", "o.json", "--blacklist", "missing.csv"], "no such file"),
-    (["learn", "asia.csv", "--out", "o.json", "--max-parents", "0"],
-     "--max-parents: expected a positive integer, got 0"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--max-parents", "0"],
+        "--max-parents: expected a positive integer, got 0",
+    ),
     (["learn", "asia.csv", "--out", "o.json", "--max-parents", "two"], "--max-parents"),
     (["learn", "asia.csv", "--out", "o.json", "--alpha", "0"], "--alpha: expected a number"),
     (["learn", "asia.csv", "--out", "o.json", "--alpha", "nan"], "--alpha: expected a number"),
-    (["learn", "asia.csv", "--out", "o.json", "--seed", "-3"],
-     "--seed: expected a non-negative integer, got -3"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--seed", "-3"],
+        "--seed: expected a non-negative integer, got -3",
+    ),
     (["learn", "asia.csv", "--out", "o.json", "--seed", "1.5"], "--seed"),
     (["learn", "asia.csv", "--out", "o.json", "--bins", "1"], "--bins: expected an integer >= 2"),
     (["learn", "asia.csv", "--out", "o.json", "--n-jobs", "0"], "non-zero integer"),
     (["learn", "asia.csv", "--out", "o.json", "--algorithm", "magic"], "invalid choice"),
-    (["learn", "asia.csv", "--out", "o.json", "--max-time", "0"],
-     "--max-time: expected a positive number, got 0.0"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--max-time", "0"],
+        "--max-time: expected a positive number, got 0.0",
+    ),
     (["learn", "asia.csv", "--out", "o.json", "--max-time", "inf"], "--max-time"),
-    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--checkpoint",
-      "c.json"], "--checkpoint does not apply to pc_stable"),
-    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "sparse_candidate",
-      "--checkpoint", "c.json"], "--checkpoint does not apply to sparse_candidate"),
-    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "nodir/c.json"],
-     "folder 'nodir' does not exist"),
-    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "net.json"],
-     "not a bnfs checkpoint"),
-    (["learn", "asia.csv", "--out", "o.json", "--report", "r.html", "--highlight", "nope"],
-     "unknown column 'nope'"),
+    (
+        [
+            "learn",
+            "asia.csv",
+            "--out",
+            "o.json",
+            "--algorithm",
+            "pc_stable",
+            "--checkpoint",
+            "c.json",
+        ],
+        "--checkpoint does not apply to pc_stable",
+    ),
+    (
+        [
+            "learn",
+            "asia.csv",
+            "--out",
+            "o.json",
+            "--algorithm",
+            "sparse_candidate",
+            "--checkpoint",
+            "c.json",
+        ],
+        "--checkpoint does not apply to sparse_candidate",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--checkpoint", "nodir/c.json"],
+        "folder 'nodir' does not exist",
+    ),
+    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "net.json"], "not a bnfs checkpoint"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--report", "r.html", "--highlight", "nope"],
+        "unknown column 'nope'",
+    ),
     # learn: outputs never overwrite an input (nor each other), through links too
-    (["learn", "asia.csv", "--out", "o.json", "--report", "asia.csv"],
-     "--report 'asia.csv' is also the data file"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--report", "asia.csv"],
+        "--report 'asia.csv' is also the data file",
+    ),
     (["learn", "asia.csv", "--out", "./sub/../asia.csv"], "does not exist"),
     (["learn", "asia.csv", "--out", "././asia.csv"], "is also the data file"),
     (["learn", "net.json", "--out", "net.json"], "--out 'net.json' is also the data file"),
-    (["learn", "asia.csv", "--out", "o.json", "--report", "o.json"],
-     "--report 'o.json' is also the --out file"),
-    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "asia.csv"],
-     "--checkpoint 'asia.csv' is also the data file"),
-    (["learn", "asia.csv", "--out", "o.json", "--report", "black.csv", "--blacklist",
-      "black.csv"], "--report 'black.csv' is also the blacklist"),
-    (["learn", "asia.csv", "--out", "o.json", "--report", "link.csv"],
-     "--report 'link.csv' is also the data file"),
-    (["select", "asia.csv", "--target", "lung", "--report", "asia.csv"],
-     "--report 'asia.csv' is also the data file"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--report", "o.json"],
+        "--report 'o.json' is also the --out file",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--checkpoint", "asia.csv"],
+        "--checkpoint 'asia.csv' is also the data file",
+    ),
+    (
+        [
+            "learn",
+            "asia.csv",
+            "--out",
+            "o.json",
+            "--report",
+            "black.csv",
+            "--blacklist",
+            "black.csv",
+        ],
+        "--report 'black.csv' is also the blacklist",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--report", "link.csv"],
+        "--report 'link.csv' is also the data file",
+    ),
+    (
+        ["select", "asia.csv", "--target", "lung", "--report", "asia.csv"],
+        "--report 'asia.csv' is also the data file",
+    ),
     (["draw", "net.json", "--out", "net.json"], "--out 'net.json' is also the network file"),
     (["learn", "ctrl.csv", "--out", "o.graphml"], "holds the control character U+0001"),
     # sizes computed from the input are bounded before anything is allocated
     (["draw", "deep.json", "--out", "x.svg"], "nested too deeply"),
     (["draw", "huge.bif", "--out", "x.svg"], "has 2,199,023,255,552 cells, more than the"),
-    (["learn", "levels.csv", "--score", "loglik", "--max-parents", "3", "--out", "x.bif"],
-     "with --max-parents 3: the table of 'c0' (200 x 200 x 200 x 200) has 1,600,000,000"),
-    (["learn", "floats.csv", "--out", "o.json", "--bins", "1000000000000"],
-     "n_bins=1000000000000 is more than the 300 rows"),
-    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "/dev/zero"],
-     "is not a regular file"),
+    (
+        ["learn", "levels.csv", "--score", "loglik", "--max-parents", "3", "--out", "x.bif"],
+        "with --max-parents 3: the table of 'c0' (200 x 200 x 200 x 200) has 1,600,000,000",
+    ),
+    (
+        ["learn", "floats.csv", "--out", "o.json", "--bins", "1000000000000"],
+        "n_bins=1000000000000 is more than the 300 rows",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--checkpoint", "/dev/zero"],
+        "is not a regular file",
+    ),
     # learn: options a learner does not take, BIF that cannot hold the names
-    (["learn", "asia.csv", "--out", "o.json", "--test", "x2"], "--test does not apply to "
-     "hill_climbing"),
-    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--score", "bde"],
-     "--score does not apply to pc_stable"),
-    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "tpda", "--alpha", "0.01"],
-     "--alpha does not apply to the mi_threshold test of tpda"),
-    (["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--threshold", "0.1"],
-     "--threshold applies to the mi_threshold test only"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--test", "x2"],
+        "--test does not apply to hill_climbing",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--score", "bde"],
+        "--score does not apply to pc_stable",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--algorithm", "tpda", "--alpha", "0.01"],
+        "--alpha does not apply to the mi_threshold test of tpda",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--threshold", "0.1"],
+        "--threshold applies to the mi_threshold test only",
+    ),
     (["learn", "asia.csv", "--out", "o.json", "--algorithm", "hiton_mb"], "invalid choice"),
-    (["learn", "spaced.csv", "--out", "o.bif"], "BIF cannot hold the variable name 'smoker "
-     "status'"),
-    (["select", "asia.csv", "--target", "lung", "--method", "hsmb", "--alpha", "0.1"],
-     "--alpha applies to --method markov_blanket, not hsmb"),
+    (
+        ["learn", "spaced.csv", "--out", "o.bif"],
+        "BIF cannot hold the variable name 'smoker status'",
+    ),
+    (
+        ["select", "asia.csv", "--target", "lung", "--method", "hsmb", "--alpha", "0.1"],
+        "--alpha applies to --method markov_blanket, not hsmb",
+    ),
     # blanket
     (["blanket", "asia.csv", "--target", ""], "unknown column ''"),
     (["blanket", "asia.csv", "--target", "-9"], "column index -9 is out of range"),
@@ -167,8 +248,10 @@ CASES = [
     (["select", "oneclass.csv", "--target", "lung"], "y has a single class"),
     (["select", "asia.csv", "--target", "nope"], "unknown column 'nope'"),
     (["select", "asia.csv", "--target", "lung", "--cv", "1"], "--cv: expected an integer >= 2"),
-    (["select", "asia.csv", "--target", "lung", "--cv", "1000"],
-     "--cv 1000 asks for more folds than the 500 rows"),
+    (
+        ["select", "asia.csv", "--target", "lung", "--cv", "1000"],
+        "--cv 1000 asks for more folds than the 500 rows",
+    ),
     (["select", "onerow.csv", "--target", "lung"], "at least 2 samples"),
     (["select", "huge.csv", "--target", "b"], "column 'a' has 10000 levels"),
     (["select", "asia.csv", "--target", "lung", "--report", "nodir/x.html"], "nodir/x.html"),
@@ -197,15 +280,18 @@ CASES = [
     (["example", "--rows", "-5"], "--rows: expected a positive integer, got -5"),
     (["example", "--network", ""], "unknown network ''"),
     (["example", "--seed", "x"], "--seed: expected a non-negative integer"),
-    (["example", "--network", "asia", "--rows", "200", "--out", "nodir/x.svg"],
-     "folder 'nodir' does not exist"),
+    (
+        ["example", "--network", "asia", "--rows", "200", "--out", "nodir/x.svg"],
+        "folder 'nodir' does not exist",
+    ),
     (["example", "--network", "asia", "--rows", "1"], "has a single level"),
 ]
 
 
 def _digests(root):
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in root.iterdir()
-            if p.is_file()}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in root.iterdir() if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("args, message", CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
@@ -226,8 +312,17 @@ def test_hostile_input_is_one_line_with_exit_code_2(folder, monkeypatch, capsys,
 
 def test_checkpoint_and_max_time_on_the_command_line(folder, monkeypatch, capsys):
     monkeypatch.chdir(folder)
-    args = ["learn", "asia.csv", "--algorithm", "tabu_search", "--checkpoint", "tabu.json",
-            "--max-time", "600", "--quiet"]
+    args = [
+        "learn",
+        "asia.csv",
+        "--algorithm",
+        "tabu_search",
+        "--checkpoint",
+        "tabu.json",
+        "--max-time",
+        "600",
+        "--quiet",
+    ]
     assert cli.main(args + ["--out", "first.json"]) == 0
     assert (folder / "tabu.json").exists()
     assert cli.main(args + ["--out", "again.json"]) == 0  # resumes a finished search
@@ -241,13 +336,16 @@ def test_odd_but_valid_cli_input(folder, monkeypatch, capsys):
     states differ from the data's (scoring reads only the structure)."""
     monkeypatch.chdir(folder)
     frame = pd.read_csv("asia.csv")
-    frame.rename(columns={"asia": "âsïa 🫁", "tub": "tub,erc"}).to_csv("unicode.csv",
-                                                                       index=False)
+    frame.rename(columns={"asia": "âsïa 🫁", "tub": "tub,erc"}).to_csv("unicode.csv", index=False)
     assert cli.main(["blanket", "unicode.csv", "--target", "âsïa 🫁", "--quiet"]) == 0
     assert "Markov blanket of âsïa 🫁" in capsys.readouterr().out
     (folder / "swapped.csv").write_text("to,from\nlung,smoke\nbronc,smoke\n")
-    assert cli.main(["learn", "asia.csv", "--out", "swapped.json", "--blacklist", "swapped.csv",
-                     "--quiet"]) == 0
+    assert (
+        cli.main(
+            ["learn", "asia.csv", "--out", "swapped.json", "--blacklist", "swapped.csv", "--quiet"]
+        )
+        == 0
+    )
     learned = bnfs.from_json(folder / "swapped.json")
     by_name = bnfs.hill_climbing(frame, blacklist=[("smoke", "lung"), ("smoke", "bronc")])
     by_position = bnfs.hill_climbing(frame, blacklist=[("lung", "smoke"), ("bronc", "smoke")])

@@ -8,13 +8,15 @@ from bnfs import Dataset, discretize
 
 
 def frame():
-    return pd.DataFrame({
-        "smoke": ["yes", "no", "yes", "no", "yes", "no"],
-        "n": [3, 1, 2, 3, 1, 2],
-        "flag": [True, False, True, True, False, False],
-        "cat": pd.Categorical(["b", "a", "b", "a", "b", "a"], categories=["z", "b", "a"]),
-        "x": [0.1, 2.5, 3.3, 0.7, 9.0, 4.4],
-    })
+    return pd.DataFrame(
+        {
+            "smoke": ["yes", "no", "yes", "no", "yes", "no"],
+            "n": [3, 1, 2, 3, 1, 2],
+            "flag": [True, False, True, True, False, False],
+            "cat": pd.Categorical(["b", "a", "b", "a", "b", "a"], categories=["z", "b", "a"]),
+            "x": [0.1, 2.5, 3.3, 0.7, 9.0, 4.4],
+        }
+    )
 
 
 def test_encoding_round_trip_and_no_mutation():
@@ -61,23 +63,34 @@ def test_take_select_and_column_access():
     assert "smoke" in data and "nope" not in data and ["list"] not in data
 
 
-@pytest.mark.parametrize("bad, error, match", [
-    (pd.DataFrame({"a": [1.0, np.nan, 2.0], "b": [1, 2, 3]}), ValueError, "'a' has 1 missing"),
-    (pd.DataFrame({"a": ["x", None, "y"]}), ValueError, "'a' has 1 missing"),
-    (pd.DataFrame({"a": pd.array([1, pd.NA, 2], dtype="Int64")}), ValueError, "'a' has 1 missing"),
-    (pd.DataFrame({"a": [1, 1, 1], "b": [1, 2, 3]}), ValueError, "'a' has a single level"),
-    (pd.DataFrame({"a": [1.5, 1.5]}), ValueError, "'a' is constant"),
-    (pd.DataFrame({"a": [1.0, np.inf]}), ValueError, "'a' has infinite"),
-    (pd.DataFrame({"a": []}), ValueError, "no rows"),
-    (pd.DataFrame(index=range(3)), ValueError, "no columns"),
-    (pd.DataFrame({"a": [1, "x", 2.5]}), TypeError, "'a' mixes value types"),
-    (pd.DataFrame({"a": [[1], [2]]}), TypeError, "'a'"),
-    (pd.DataFrame([[1, 2]], columns=[0, "b"]), TypeError, "names must be strings"),
-    (pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]), ValueError, "duplicate column name .a."),
-    (pd.DataFrame({"id": [str(i) for i in range(300)]}), ValueError, "'id' has 300 levels"),
-    ([[1, 2]], TypeError, "DataFrame"),
-    (np.zeros(3), ValueError, "2-D"),
-])
+@pytest.mark.parametrize(
+    "bad, error, match",
+    [
+        (pd.DataFrame({"a": [1.0, np.nan, 2.0], "b": [1, 2, 3]}), ValueError, "'a' has 1 missing"),
+        (pd.DataFrame({"a": ["x", None, "y"]}), ValueError, "'a' has 1 missing"),
+        (
+            pd.DataFrame({"a": pd.array([1, pd.NA, 2], dtype="Int64")}),
+            ValueError,
+            "'a' has 1 missing",
+        ),
+        (pd.DataFrame({"a": [1, 1, 1], "b": [1, 2, 3]}), ValueError, "'a' has a single level"),
+        (pd.DataFrame({"a": [1.5, 1.5]}), ValueError, "'a' is constant"),
+        (pd.DataFrame({"a": [1.0, np.inf]}), ValueError, "'a' has infinite"),
+        (pd.DataFrame({"a": []}), ValueError, "no rows"),
+        (pd.DataFrame(index=range(3)), ValueError, "no columns"),
+        (pd.DataFrame({"a": [1, "x", 2.5]}), TypeError, "'a' mixes value types"),
+        (pd.DataFrame({"a": [[1], [2]]}), TypeError, "'a'"),
+        (pd.DataFrame([[1, 2]], columns=[0, "b"]), TypeError, "names must be strings"),
+        (
+            pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]),
+            ValueError,
+            "duplicate column name .a.",
+        ),
+        (pd.DataFrame({"id": [str(i) for i in range(300)]}), ValueError, "'id' has 300 levels"),
+        ([[1, 2]], TypeError, "DataFrame"),
+        (np.zeros(3), ValueError, "2-D"),
+    ],
+)
 def test_bad_input_is_named(bad, error, match):
     with pytest.raises(error, match=match):
         Dataset(bad)

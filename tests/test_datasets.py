@@ -55,15 +55,16 @@ def test_corral(n_features, related):
     else:
         for k in (1, 7):
             assert abs((frame[f"A0_{k}"] == frame.A0).mean() - (8 + k) / 16) < 0.03
-    pd.testing.assert_frame_equal(frame, datasets.synthetic(
-        f"corral-{'rel-' if related else ''}{n_features}", n=4000, seed=1))
+    pd.testing.assert_frame_equal(
+        frame, datasets.synthetic(f"corral-{'rel-' if related else ''}{n_features}", n=4000, seed=1)
+    )
 
 
 @pytest.mark.parametrize("n_features", [22, 38, 138])
 def test_regression(n_features):
     frame = datasets.regression(n_features, n=2000, seed=2)
     assert frame.shape == (2000, n_features + 1) and frame.columns[-1] == "y"
-    resid = frame.y - frame.x1 * np.exp(-frame.x1 ** 2 - frame.x2 ** 2)
+    resid = frame.y - frame.x1 * np.exp(-(frame.x1**2) - frame.x2**2)
     assert abs(resid.std() - 0.1) < 0.01
     if n_features >= 38:
         assert (frame["x2_8"] == frame["x2"]).all()
@@ -78,4 +79,9 @@ def test_lucas0():
     truth = datasets.lucas0_network()
     assert isinstance(truth, DAG) and truth.n_arcs == 12
     assert set(truth.markov_blanket("Lung_cancer")) == {
-        "Smoking", "Genetics", "Coughing", "Fatigue", "Allergy"}
+        "Smoking",
+        "Genetics",
+        "Coughing",
+        "Fatigue",
+        "Allergy",
+    }

@@ -13,8 +13,13 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 def run(script: str, *args: str) -> str:
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-    done = subprocess.run([sys.executable, str(EXAMPLES / script), *args], capture_output=True,
-                          text=True, timeout=600, env=env)
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

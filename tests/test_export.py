@@ -27,7 +27,9 @@ def test_networkx_and_json_round_trip(g):
     cpdag = g.cpdag()
     assert from_json(cpdag.to_json()) == cpdag
     # a CPDAG without undirected edges comes back as a DAG: compare the arcs both ways
-    assert set(from_networkx(cpdag.to_networkx()).to_networkx().edges) == set(cpdag.to_networkx().edges)
+    assert set(from_networkx(cpdag.to_networkx()).to_networkx().edges) == set(
+        cpdag.to_networkx().edges
+    )
 
 
 def test_networkx_errors_and_undirected():
@@ -46,6 +48,7 @@ def test_json_file_round_trip(tmp_path):
     g = datasets.network("asia")
     path = tmp_path / "asia.json"
     from bnfs.export import to_json
+
     to_json(g, path)
     assert from_json(path) == g
 
@@ -82,9 +85,11 @@ def test_bif_round_trip(name, tmp_path):
 
 
 def test_bif_matches_pgmpy_reader():
-    from pgmpy.readwrite import BIFReader
-    from bnfs.datasets import _pgmpy_models_dir
     import gzip
+
+    from pgmpy.readwrite import BIFReader
+
+    from bnfs.datasets import _pgmpy_models_dir
 
     text = gzip.open(_pgmpy_models_dir() / "alarm.bif.gz", "rt").read()
     ours = parse_bif(text)
@@ -98,18 +103,23 @@ def test_bif_matches_pgmpy_reader():
         for index in np.ndindex(*values.shape):
             states = {var: cpd.state_names[var][i] for var, i in zip(cpd.variables, index)}
             ours_index = tuple(ours.states[p].index(states[p]) for p in ours.dag.parents(v))
-            assert ours.cpts[v][ours_index + (ours.states[v].index(states[v]),)] == pytest.approx(values[index])
+            assert ours.cpts[v][ours_index + (ours.states[v].index(states[v]),)] == pytest.approx(
+                values[index]
+            )
         assert sorted(parents) == sorted(ours.dag.parents(v))
 
 
-@pytest.mark.parametrize("column, levels, message", [
-    ("smoker status", ("a", "b"), "variable name 'smoker status'"),
-    ("x", ('12"', "b"), "level '12\"' of 'x'"),
-    ("x", ("a b", "c"), "level 'a b' of 'x'"),
-    ("x", ("a,b", "c"), "level 'a,b' of 'x'"),
-    ("x(1)", ("a", "b"), "variable name 'x(1)'"),
-    ("x", ("{a}", "b"), "level '{a}' of 'x'"),
-])
+@pytest.mark.parametrize(
+    "column, levels, message",
+    [
+        ("smoker status", ("a", "b"), "variable name 'smoker status'"),
+        ("x", ('12"', "b"), "level '12\"' of 'x'"),
+        ("x", ("a b", "c"), "level 'a b' of 'x'"),
+        ("x", ("a,b", "c"), "level 'a,b' of 'x'"),
+        ("x(1)", ("a", "b"), "variable name 'x(1)'"),
+        ("x", ("{a}", "b"), "level '{a}' of 'x'"),
+    ],
+)
 def test_bif_refuses_what_it_cannot_hold_before_writing(column, levels, message, tmp_path):
     frame = pd.DataFrame({column: list(levels) * 4, "y": ["u", "v", "v", "u"] * 2})
     network = DiscreteNetwork.fit(DAG([column, "y"], [(column, "y")]), frame)
@@ -123,8 +133,14 @@ def test_bif_holds_every_writable_name_for_bnfs_and_pgmpy(tmp_path):
     """Odd but writable names and levels (signs, dots, dashes, unicode) come back unchanged
     through bnfs's reader and pgmpy's."""
     from pgmpy.readwrite import BIFReader
-    frame = pd.DataFrame({"dose-mg.2": ["<5", ">=10", "5-10", "1/2"] * 3,
-                          "état": ["oui", "non", "non"] * 4, "_k": ["+1", "-1", "0"] * 4})
+
+    frame = pd.DataFrame(
+        {
+            "dose-mg.2": ["<5", ">=10", "5-10", "1/2"] * 3,
+            "état": ["oui", "non", "non"] * 4,
+            "_k": ["+1", "-1", "0"] * 4,
+        }
+    )
     dag = DAG(list(frame.columns), [("dose-mg.2", "état"), ("_k", "état")])
     network = DiscreteNetwork.fit(dag, frame, pseudo_count=1.0, name="my net")
     text = write_bif(network, tmp_path / "odd.bif")
@@ -138,13 +154,18 @@ def test_bif_holds_every_writable_name_for_bnfs_and_pgmpy(tmp_path):
 
 def test_bif_errors():
     with pytest.raises(ValueError, match="undeclared variable"):
-        parse_bif("variable a { type discrete [ 2 ] { x, y }; } probability ( b ) { table 0.5, 0.5; }")
+        parse_bif(
+            "variable a { type discrete [ 2 ] { x, y }; } probability ( b ) { table 0.5, 0.5; }"
+        )
     with pytest.raises(ValueError, match="misses some parent configurations"):
-        parse_bif("variable a { type discrete [ 2 ] { x, y }; } variable b { type discrete [ 2 ] { x, y }; }"
-                  "probability ( a ) { table 0.5, 0.5; } probability ( b | a ) { (x) 0.5, 0.5; }")
+        parse_bif(
+            "variable a { type discrete [ 2 ] { x, y }; } variable b { type discrete [ 2 ] { x, y }; }"
+            "probability ( a ) { table 0.5, 0.5; } probability ( b | a ) { (x) 0.5, 0.5; }"
+        )
     defaulted = parse_bif(
         "variable a { type discrete [ 2 ] { x, y }; } variable b { type discrete [ 2 ] { x, y }; }"
-        "probability ( a ) { table 0.5, 0.5; } probability ( b | a ) { (x) 0.1, 0.9; default 0.3, 0.7; }")
+        "probability ( a ) { table 0.5, 0.5; } probability ( b | a ) { (x) 0.1, 0.9; default 0.3, 0.7; }"
+    )
     np.testing.assert_allclose(defaulted.cpts["b"], [[0.1, 0.9], [0.3, 0.7]])
 
 
@@ -164,7 +185,8 @@ def test_network_validation_and_fit():
 def _svg_texts(path):
     root = ET.parse(path).getroot()
     return {"".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("text")} | {
-        el.get("id", "") for el in root.iter()}
+        el.get("id", "") for el in root.iter()
+    }
 
 
 def test_draw_with_matplotlib(tmp_path):
@@ -202,7 +224,9 @@ def test_draw_calls_dot_when_present(tmp_path, monkeypatch):
     bindir = tmp_path / "bin"
     bindir.mkdir()
     fake = bindir / "dot"
-    fake.write_text(f"#!{sys.executable}\nimport sys\nopen(sys.argv[-1], 'w').write(sys.stdin.read())\n")
+    fake.write_text(
+        f"#!{sys.executable}\nimport sys\nopen(sys.argv[-1], 'w').write(sys.stdin.read())\n"
+    )
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", str(bindir) + os.pathsep + os.environ["PATH"])
     g = DAG(["a", "b"], [("a", "b")])
@@ -217,8 +241,11 @@ def test_draw_calls_dot_when_present(tmp_path, monkeypatch):
 def test_names_that_xml_cannot_hold_are_refused_where_they_enter():
     """A control character in a name made GraphML and SVG that are not well-formed XML:
     names are refused when a Dataset or a graph is made; a level is refused by BIF."""
-    with pytest.raises(ValueError, match=r"column name 'a\\x01' holds the control character "
-                       "U\\+0001"):
+    with pytest.raises(
+        ValueError,
+        match=r"column name 'a\\x01' holds the control character "
+        "U\\+0001",
+    ):
         Dataset(pd.DataFrame({"a\x01": ["u", "v"], "b": ["u", "v"]}))
     with pytest.raises(ValueError, match="node name 'x\\\\ty' holds the control character"):
         DAG(["x\ty", "z"])
@@ -228,7 +255,9 @@ def test_names_that_xml_cannot_hold_are_refused_where_they_enter():
 
 
 def test_a_second_probability_block_for_a_node_is_refused():
-    text = ("network n {}\nvariable a { type discrete [ 2 ] { x, y }; }\n"
-            "probability ( a ) { table 0.5, 0.5; }\nprobability ( a ) { table 0.1, 0.9; }\n")
+    text = (
+        "network n {}\nvariable a { type discrete [ 2 ] { x, y }; }\n"
+        "probability ( a ) { table 0.5, 0.5; }\nprobability ( a ) { table 0.1, 0.9; }\n"
+    )
     with pytest.raises(ValueError, match="a second probability block for 'a'"):
         parse_bif(text)

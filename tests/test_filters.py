@@ -13,8 +13,15 @@ from bnfs.select.cfs import sffs
 
 
 def test_sffs_floats_back_to_a_better_pair():
-    merits = {(0,): 1.0, (1,): 0.9, (2,): 0.8, (0, 1): 1.5, (0, 2): 1.4, (1, 2): 1.7,
-              (0, 1, 2): 1.6}
+    merits = {
+        (0,): 1.0,
+        (1,): 0.9,
+        (2,): 0.8,
+        (0, 1): 1.5,
+        (0, 2): 1.4,
+        (1, 2): 1.7,
+        (0, 1, 2): 1.6,
+    }
     calls = []
 
     def merit(subset):
@@ -40,6 +47,7 @@ def test_cfs_prefers_relevant_and_non_redundant_features():
     # Hall's merit of {a, b} by hand from symmetrical uncertainties
     data = Dataset(X.assign(y=y.astype(str)))
     from bnfs.select import symmetrical_uncertainty as su
+
     expected = (su(data, "a", "y") + su(data, "b", "y")) / np.sqrt(2 + 2 * su(data, "a", "b"))
     assert cfs.merit_ == pytest.approx(expected)
     with pytest.raises(ValueError, match="patience"):
@@ -71,12 +79,15 @@ def test_bagging_scores_select_inside_the_folds():
     assert (table.n_features <= 5).all()  # FCBF keeps a few of the 11
     again = bagging_scores(X, y, FCBF(), tree, n_estimators=(1, 10), cv=4, seed=1)
     pd.testing.assert_frame_equal(table, again)
-    everything = bagging_scores(X, y, None, paper_classifiers()["naive_bayes"], n_estimators=(1,),
-                                cv=4)
+    everything = bagging_scores(
+        X, y, None, paper_classifiers()["naive_bayes"], n_estimators=(1,), cv=4
+    )
     assert everything.n_features.iloc[0] == 11 and everything.accuracy.iloc[0] > 0.75
     # the false-negative rate counts misses of the chosen positive class
     flipped = bagging_scores(X, y, None, tree, n_estimators=(1,), cv=4, positive=0)
-    assert flipped.fnr.iloc[0] != bagging_scores(X, y, None, tree, n_estimators=(1,), cv=4).fnr.iloc[0]
+    assert (
+        flipped.fnr.iloc[0] != bagging_scores(X, y, None, tree, n_estimators=(1,), cv=4).fnr.iloc[0]
+    )
     with pytest.raises(ValueError, match="binary"):
         bagging_scores(X, np.arange(len(X)) % 3, None, tree)
     with pytest.raises(ValueError, match="positive"):

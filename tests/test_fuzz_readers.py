@@ -5,7 +5,8 @@ ValueError / TypeError with a message, never another exception or a hang.
 """
 
 import pandas as pd
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bnfs import Dataset, datasets, write_bif
 from bnfs.io import parse_arff
@@ -19,8 +20,10 @@ def _seed_bif() -> str:
 
 
 def _seed_arff() -> str:
-    return ("@relation t\n@attribute 'a b' {x,y,'z w'}\n@attribute n numeric\n"
-            "@attribute s string\n@data\nx,1.5,hello\ny,?,'a,b'\n{0 x, 1 2}\n")
+    return (
+        "@relation t\n@attribute 'a b' {x,y,'z w'}\n@attribute n numeric\n"
+        "@attribute s string\n@data\nx,1.5,hello\ny,?,'a,b'\n{0 x, 1 2}\n"
+    )
 
 
 def _seed_csv() -> str:
@@ -48,8 +51,11 @@ def mutated(draw, seed: str):
     return "".join(text)
 
 
-FUZZ = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 CLEAN = (ValueError, TypeError)
 
 
@@ -94,8 +100,11 @@ def test_arff_reader(text):
     check_arff(text)
 
 
-@settings(max_examples=80, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(mutated(_seed_csv()))
 def test_csv_reader(tmp_path, text):
     check_csv(text, tmp_path)

@@ -5,7 +5,8 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bnfs import DAG, PDAG, datasets
 from strategies import equivalent_dag, random_dags
@@ -178,8 +179,20 @@ def test_one_interface_for_dag_and_pdag():
     assert dag.is_directed and not dag.has_edge("c", "d")
     assert pdag.undirected("c") == ["d"] and pdag.edges == [("c", "d")] and pdag.n_edges == 1
     assert dag.blanket_parts("c") == {"parents": ["a", "b"], "children": ["d"], "spouses": []}
-    assert pdag.blanket_parts("c") == {"parents": ["a", "b"], "children": [],
-                                       "undirected": ["d"], "spouses": []}
-    for name in ("neighbours", "undirected", "blanket_parts", "edges", "n_edges",
-                 "is_adjacent", "has_edge", "is_directed"):
+    assert pdag.blanket_parts("c") == {
+        "parents": ["a", "b"],
+        "children": [],
+        "undirected": ["d"],
+        "spouses": [],
+    }
+    for name in (
+        "neighbours",
+        "undirected",
+        "blanket_parts",
+        "edges",
+        "n_edges",
+        "is_adjacent",
+        "has_edge",
+        "is_directed",
+    ):
         assert hasattr(DAG, name) and hasattr(PDAG, name), name

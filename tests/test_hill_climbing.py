@@ -14,7 +14,9 @@ def asia():
     return reference.data("asia")
 
 
-def _no_single_move_improves(dag: DAG, scorer: Scorer, max_parents=None, blacklist=(), whitelist=()):
+def _no_single_move_improves(
+    dag: DAG, scorer: Scorer, max_parents=None, blacklist=(), whitelist=()
+):
     base = {v: scorer.local(v, dag.parents(v)) for v in dag.nodes}
     black = set(blacklist)
     for u in dag.nodes:
@@ -29,13 +31,19 @@ def _no_single_move_improves(dag: DAG, scorer: Scorer, max_parents=None, blackli
                 assert scorer.local(v, removed) - base[v] <= 1e-7, ("remove", u, v)
                 trial = dag.copy()
                 trial.remove_arc(u, v)
-                if (v, u) not in black and (max_parents is None or len(dag.parents(u)) < max_parents):
+                if (v, u) not in black and (
+                    max_parents is None or len(dag.parents(u)) < max_parents
+                ):
                     try:
                         trial.add_arc(v, u)
                     except ValueError:
                         continue
-                    gain = (scorer.local(v, removed) - base[v]
-                            + scorer.local(u, dag.parents(u) + [v]) - base[u])
+                    gain = (
+                        scorer.local(v, removed)
+                        - base[v]
+                        + scorer.local(u, dag.parents(u) + [v])
+                        - base[u]
+                    )
                     assert gain <= 1e-7, ("reverse", u, v)
             elif not dag.has_arc(v, u) and (u, v) not in black:
                 if max_parents is not None and len(pa) >= max_parents:
@@ -64,12 +72,14 @@ def test_constraints_are_obeyed(asia):
     assert all(len(dag.parents(v)) <= 1 for v in dag.nodes)
     assert not any(dag.has_arc(u, v) for u, v in black)
     assert dag.has_arc("asia", "xray")
-    _no_single_move_improves(dag, Scorer(asia), max_parents=1,
-                             blacklist=black + [("xray", "asia")], whitelist=white)
+    _no_single_move_improves(
+        dag, Scorer(asia), max_parents=1, blacklist=black + [("xray", "asia")], whitelist=white
+    )
 
 
 def test_start_graph_and_bnlearn_style_blacklist(asia):
     import pandas as pd
+
     truth = reference.true_dag("asia")
     dag = hill_climbing(asia, start=truth, progress=False)
     assert Scorer(asia).total(dag) >= Scorer(asia).total(truth) - 1e-9
@@ -94,8 +104,10 @@ def test_bic_at_least_bnlearn_hc(name):
 
 # bnlearn's hc and tabu (which these are, move for move) stop at SHD 15 on child here: a
 # local optimum of BIC, not a shortage of data; asia is recovered exactly
-@pytest.mark.parametrize("name, learner, bound", [
-    ("child", hill_climbing, 15), ("child", tabu_search, 15), ("asia", tabu_search, 0)])
+@pytest.mark.parametrize(
+    "name, learner, bound",
+    [("child", hill_climbing, 15), ("child", tabu_search, 15), ("asia", tabu_search, 0)],
+)
 def test_enough_data_recovers_the_network(name, learner, bound):
     frame = datasets.sample(name, 20_000, seed=5)
     dag = learner(frame, "bic", progress=False)
@@ -192,12 +204,14 @@ def test_wide_short_data_is_told_the_cost_up_front():
     """5 rows x 1,000 columns: every pair a candidate makes each move quadratic; the search
     says so before it starts, and names the restricted searches."""
     import warnings
+
     rng = np.random.default_rng(0)
     codes = rng.integers(0, 3, (5, 1000))
     codes[0], codes[1] = 0, 1  # no constant column
     frame = pd.DataFrame(codes, columns=[f"g{i}" for i in range(1000)]).astype(str)
-    with pytest.warns(RuntimeWarning, match="each move scans 999,000 candidate arcs.*"
-                      "sparse_candidate"):
+    with pytest.warns(
+        RuntimeWarning, match="each move scans 999,000 candidate arcs.*sparse_candidate"
+    ):
         hill_climbing(frame, max_iter=1, progress=False)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)

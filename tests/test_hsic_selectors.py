@@ -16,7 +16,7 @@ def test_hsic_equals_its_trace_formula():
     y = x[:, :1] ** 2 + rng.normal(scale=0.1, size=(40, 1))
     k, l = gaussian_gram(x), gaussian_gram(y)
     h = np.eye(40) - 1 / 40
-    assert hsic(centre(k), centre(l)) == pytest.approx(np.trace(h @ k @ h @ l) / 39 ** 2)
+    assert hsic(centre(k), centre(l)) == pytest.approx(np.trace(h @ k @ h @ l) / 39**2)
     d2 = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)
     width2 = np.median(d2[np.triu_indices(40, 1)])
     np.testing.assert_allclose(k, np.exp(-d2 / (2 * width2)), atol=1e-12)
@@ -63,8 +63,13 @@ def test_bahsic_keeps_what_the_target_depends_on():
 def test_mixed_column_types_and_no_mutation():
     rng = np.random.default_rng(4)
     y = rng.integers(0, 2, 300)
-    X = pd.DataFrame({"label": np.where(y == 1, "yes", "no"), "flag": rng.random(300) < 0.5,
-                      "number": rng.normal(size=300)})
+    X = pd.DataFrame(
+        {
+            "label": np.where(y == 1, "yes", "no"),
+            "flag": rng.random(300) < 0.5,
+            "number": rng.normal(size=300),
+        }
+    )
     X.loc[rng.random(300) < 0.1, "label"] = "maybe"
     copy = X.copy()
     assert HSMB().fit(X, y).selected_[0] == "label"

@@ -19,18 +19,22 @@ def _pairs(graph) -> set[frozenset]:
     return {frozenset(p) for p in graph.arcs + graph.edges}
 
 
-@pytest.mark.parametrize("restrict, maximize", [("pc_stable", "hc"), ("pc_stable", "tabu"),
-                                                ("iamb", "hc"), ("tpda", "tabu")])
+@pytest.mark.parametrize(
+    "restrict, maximize",
+    [("pc_stable", "hc"), ("pc_stable", "tabu"), ("iamb", "hc"), ("tpda", "tabu")],
+)
 def test_arcs_follow_the_restrict_skeleton(insurance, restrict, maximize):
     white, black = [("Age", "Mileage")], [("Age", "DrivingSkill"), ("DrivQuality", "Accident")]
-    skeleton = _pairs(getattr(bnfs, restrict)(insurance, progress=False, whitelist=white,
-                                               blacklist=black))  # the lists reach it too
+    skeleton = _pairs(
+        getattr(bnfs, restrict)(insurance, progress=False, whitelist=white, blacklist=black)
+    )  # the lists reach it too
     dag = bnfs.rsmax2(insurance, restrict, maximize, whitelist=white, blacklist=black)
     assert _pairs(dag) <= skeleton and frozenset(white[0]) in skeleton
     assert set(white) <= set(dag.arcs) and not set(black) & set(dag.arcs)
     assert dag.learning["skeleton_edges"] == len(skeleton) and dag.learning["n_tests"] > 0
     unrestricted = (bnfs.hill_climbing if maximize == "hc" else bnfs.tabu_search)(
-        insurance, whitelist=white, blacklist=black, progress=False)
+        insurance, whitelist=white, blacklist=black, progress=False
+    )
     assert dag.learning["score_value"] <= unrestricted.learning["score_value"] + 1e-6
 
 
@@ -52,7 +56,8 @@ def test_the_hybrid_ignores_column_order(insurance, restrict):
     columns = list(insurance.columns)
     np.random.default_rng(3).shuffle(columns)
     assert set(bnfs.rsmax2(insurance[columns], restrict, "tabu").arcs) == set(
-        bnfs.rsmax2(insurance, restrict, "tabu").arcs)
+        bnfs.rsmax2(insurance, restrict, "tabu").arcs
+    )
 
 
 def test_h2pc_is_hpc_then_hill_climbing(insurance):
@@ -70,9 +75,14 @@ def test_hpc_finds_the_neighbourhood_from_an_oracle():
         assert bnfs.hpc(oracle, v) == [u for u in truth.nodes if u in truth.neighbours(v)], v
 
 
-@pytest.mark.parametrize("network, rows, node, missed", [
-    ("asia", 2000, "lung", "smoke"), ("child", 1000, "HypDistrib", "LowerBodyO2"),
-    ("insurance", 1000, "DrivQuality", "Accident")])
+@pytest.mark.parametrize(
+    "network, rows, node, missed",
+    [
+        ("asia", 2000, "lung", "smoke"),
+        ("child", 1000, "HypDistrib", "LowerBodyO2"),
+        ("insurance", 1000, "DrivQuality", "Accident"),
+    ],
+)
 def test_hpc_matches_bnlearn_and_puts_back_what_bnlearn_misses(network, rows, node, missed):
     """bnlearn's false-negative search of its two strongest candidates starts from a set
     holding its own target and can never succeed; bnfs's can (the docstring of hpc)."""
@@ -85,9 +95,13 @@ def test_hpc_matches_bnlearn_and_puts_back_what_bnlearn_misses(network, rows, no
     factors = frame.astype("category")
     tester = CITest(frame, "mi", 0.05)
     for i, v in enumerate(tester.names):
-        theirs = sorted(map(str, pybnlearn.learn_nbr(factors, v, method="hpc", test="mi",
-                                                     alpha=0.05)))
-        assert sorted(tester.names[j] for j in hpc_indices(NodeLists(tester), i, bnlearn=True)) == theirs, v
+        theirs = sorted(
+            map(str, pybnlearn.learn_nbr(factors, v, method="hpc", test="mi", alpha=0.05))
+        )
+        assert (
+            sorted(tester.names[j] for j in hpc_indices(NodeLists(tester), i, bnlearn=True))
+            == theirs
+        ), v
     ours = bnfs.hpc(tester, node)
     assert missed in ours and missed in datasets.network(network).neighbours(node)
     assert missed not in pybnlearn.learn_nbr(factors, node, method="hpc", test="mi", alpha=0.05)

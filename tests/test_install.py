@@ -37,17 +37,28 @@ def _run_read_only(writable: str, tmp_path: Path) -> subprocess.CompletedProcess
     """The probe run with HOME and the package folder read-only, the temporary folder
     ``tmp_path / "tmp"`` writable when ``writable`` names it."""
     (tmp_path / "tmp").mkdir(exist_ok=True)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "WRITABLE_CACHE": writable,
-           "TMPDIR": str(tmp_path / "tmp"), "HOME": str(tmp_path / "home")}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "WRITABLE_CACHE": writable,
+        "TMPDIR": str(tmp_path / "tmp"),
+        "HOME": str(tmp_path / "home"),
+    }
     env.pop("NUMBA_CACHE_DIR", None)
-    return subprocess.run([sys.executable, "-c", READ_ONLY], env=env, capture_output=True,
-                          text=True, timeout=600, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, "-c", READ_ONLY],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
 
 
 def _expected_score() -> float:
     import bnfs
-    return bnfs.Scorer(bnfs.datasets.sample("asia", 300, seed=0), "bic").local("xray",
-                                                                                ["either"])
+
+    return bnfs.Scorer(bnfs.datasets.sample("asia", 300, seed=0), "bic").local("xray", ["either"])
 
 
 def test_a_read_only_install_caches_in_a_private_temporary_folder(tmp_path):
@@ -71,34 +82,59 @@ def test_with_no_writable_folder_kernels_compile_uncached(tmp_path):
     lines = result.stderr.splitlines()
     assert lines[0].startswith("bnfs: no folder to cache compiled kernels in")
     assert "kernels compile on every run" in lines[0]
-    assert lines[1:] == ["bnfs.compile: compiling the numba kernels (not cached: every run "
-                         "compiles them again)"]
+    assert lines[1:] == [
+        "bnfs.compile: compiling the numba kernels (not cached: every run compiles them again)"
+    ]
 
 
 def test_the_first_run_says_kernels_are_compiling_and_later_runs_do_not(tmp_path):
     """With an empty cache the command line says once that kernels compile; a second run
     loads them and says nothing of it."""
     import bnfs
+
     bnfs.datasets.sample("asia", 200, seed=0).to_csv(tmp_path / "asia.csv", index=False)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    command = [sys.executable, "-m", "bnfs.cli", "learn", "asia.csv", "--out", "a.json",
-               "--quiet"]
-    first, second = (subprocess.run(command, env=env, capture_output=True, text=True,
-                                    timeout=900, cwd=tmp_path) for _ in range(2))
+    command = [sys.executable, "-m", "bnfs.cli", "learn", "asia.csv", "--out", "a.json", "--quiet"]
+    first, second = (
+        subprocess.run(command, env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+        for _ in range(2)
+    )
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
     assert first.stderr.count("compiling the numba kernels for their first use") == 1
     assert "compiling" not in second.stderr
-    assert first.stdout.split(":")[1].split(" in ")[0] == second.stdout.split(":")[1].split(
-        " in ")[0]  # same arcs
+    assert (
+        first.stdout.split(":")[1].split(" in ")[0] == second.stdout.split(":")[1].split(" in ")[0]
+    )  # same arcs
 
 
 def test_import_is_light():
     """``import bnfs`` loads neither scikit-learn, scipy.stats nor pgmpy (they cost seconds);
     they come with the functions that use them."""
-    code = ("import sys, bnfs; heavy = [m for m in ('sklearn', 'scipy.stats', 'pgmpy', "
-            "'matplotlib', 'numba') if m in sys.modules]; print(heavy); "
-            "bnfs.MarkovBlanketSelector; print('sklearn' in sys.modules)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    code = (
+        "import sys, bnfs; heavy = [m for m in ('sklearn', 'scipy.stats', 'pgmpy', "
+        "'matplotlib', 'numba') if m in sys.modules]; print(heavy); "
+        "bnfs.MarkovBlanketSelector; print('sklearn' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["[]", "True"]
+
+
+def test_the_version_is_written_once():
+    """pyproject.toml reads the version from bnfs.__version__ (setuptools' dynamic attr)."""
+    import tomllib
+
+    import bnfs
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "bnfs.__version__"}
+    assert bnfs.__version__.count(".") == 2
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    assert f"## {bnfs.__version__}" in changelog  # every release has its entry

@@ -42,19 +42,23 @@ sunny, 85, hot
     assert list(frame["out look"].cat.categories) == ["sunny", "over cast", "rainy"]
     assert frame["temp"].iloc[0] == 85 and np.isnan(frame["temp"].iloc[1])
     assert frame["note"].tolist() == ["hot", "mild day"]
-    sparse = parse_arff("@relation s\n@attribute a numeric\n@attribute b numeric\n@data\n"
-                        "{1 3}\n{0 2, 1 5}\n")
+    sparse = parse_arff(
+        "@relation s\n@attribute a numeric\n@attribute b numeric\n@data\n{1 3}\n{0 2, 1 5}\n"
+    )
     assert sparse.to_numpy().tolist() == [[0, 3], [2, 5]]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("@relation r\n@attribute a numeric\n", "no @data"),
-    ("@relation r\n@data\n1\n", "declares no attributes"),
-    ("@relation r\n@attribute a numeric\n@data\n1,2\n", "2 values for 1 attributes"),
-    ("@relation r\n@attribute a numeric\n@data\nabc\n", "numeric but holds"),
-    ("@relation r\n@attribute a blob\n@data\n1\n", "unknown type"),
-    ("hello\n", "expected @relation"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("@relation r\n@attribute a numeric\n", "no @data"),
+        ("@relation r\n@data\n1\n", "declares no attributes"),
+        ("@relation r\n@attribute a numeric\n@data\n1,2\n", "2 values for 1 attributes"),
+        ("@relation r\n@attribute a numeric\n@data\nabc\n", "numeric but holds"),
+        ("@relation r\n@attribute a blob\n@data\n1\n", "unknown type"),
+        ("hello\n", "expected @relation"),
+    ],
+)
 def test_arff_errors(text, message):
     with pytest.raises(ValueError, match=message):
         parse_arff(text)
@@ -73,15 +77,18 @@ def test_file_errors(tmp_path):
         read_table(tmp_path)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("@relation r\n@attribute a {u,v}\n@data\nw\n", "not among its declared levels"),
-    ("@relation r\n@attribute a {u,v}\n@attribute b numeric\n@data\n{5 1}\n", "index below 2"),
-    ("@relation r\n@attribute a {u,v}\n@attribute b numeric\n@data\n{-1 1}\n", "index below 2"),
-    ("@relation r\n@attribute 'a b {u,v}\n@data\nu\n", "quote is not closed"),
-    ("@relation r\n@attribute a {\n@data\nu\n", "needs levels"),
-    ("@relation r\n@attribute a {u,u}\n@data\nu\n", "repeats a level"),
-    ("@relation r\n@attribute a {u,v}\n@attribute a numeric\n@data\nu,1\n", "declared twice"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("@relation r\n@attribute a {u,v}\n@data\nw\n", "not among its declared levels"),
+        ("@relation r\n@attribute a {u,v}\n@attribute b numeric\n@data\n{5 1}\n", "index below 2"),
+        ("@relation r\n@attribute a {u,v}\n@attribute b numeric\n@data\n{-1 1}\n", "index below 2"),
+        ("@relation r\n@attribute 'a b {u,v}\n@data\nu\n", "quote is not closed"),
+        ("@relation r\n@attribute a {\n@data\nu\n", "needs levels"),
+        ("@relation r\n@attribute a {u,u}\n@data\nu\n", "repeats a level"),
+        ("@relation r\n@attribute a {u,v}\n@attribute a numeric\n@data\nu,1\n", "declared twice"),
+    ],
+)
 def test_arff_defects_found_by_fuzzing(text, message):
     with pytest.raises(ValueError, match=message):
         parse_arff(text)
@@ -91,6 +98,7 @@ def test_arff_defects_found_by_fuzzing(text, message):
 def test_truncated_bif_is_a_value_error(cut):
     from bnfs import datasets, write_bif
     from bnfs.network import parse_bif
+
     text = write_bif(datasets.network_model("asia"))
     with pytest.raises(ValueError, match="BIF"):
         parse_bif(text[:cut])
@@ -99,23 +107,29 @@ def test_truncated_bif_is_a_value_error(cut):
 
 
 def test_one_reader_and_one_set_of_missing_markers(tmp_path, monkeypatch, capsys):
-    """"None" is a state (child, insurance), "NA" and empty cells are missing: the same for
+    """ "None" is a state (child, insurance), "NA" and empty cells are missing: the same for
     read_table, Dataset(path), Dataset.from_csv, read_dataset and the command line."""
     import bnfs
     from bnfs import cli
     from bnfs.io import MISSING_VALUES, read_dataset
+
     frame = bnfs.datasets.sample("child", 400, seed=1)
     assert "None" in set(frame["DuctFlow"])
     frame.to_csv(tmp_path / "child.csv", index=False)
     path = tmp_path / "child.csv"
-    readers = [bnfs.Dataset(read_table(path)), bnfs.Dataset(path), bnfs.Dataset.from_csv(path),
-               read_dataset(path)]
+    readers = [
+        bnfs.Dataset(read_table(path)),
+        bnfs.Dataset(path),
+        bnfs.Dataset.from_csv(path),
+        read_dataset(path),
+    ]
     for data in readers:
         assert data.states == readers[0].states and "None" in data.states["DuctFlow"]
     monkeypatch.chdir(tmp_path)
     assert cli.main(["learn", "child.csv", "--out", "child.json", "--quiet"]) == 0
-    assert bnfs.from_json((tmp_path / "child.json").read_text()) == \
-        bnfs.hill_climbing(readers[0], progress=False)
+    assert bnfs.from_json((tmp_path / "child.json").read_text()) == bnfs.hill_climbing(
+        readers[0], progress=False
+    )
 
     holes = frame.astype(str)
     holes.loc[[3, 8], "DuctFlow"] = ["NA", ""]
@@ -128,15 +142,19 @@ def test_one_reader_and_one_set_of_missing_markers(tmp_path, monkeypatch, capsys
     assert set(MISSING_VALUES) >= {"", "NA", "NULL"} and "None" not in MISSING_VALUES
     capsys.readouterr()
     assert cli.main(["learn", "holes.csv", "--out", "h.json", "--dropna", "--quiet"]) == 0
-    assert "dropped 3 of 400 rows of holes.csv with missing values (397 left)" in \
-        capsys.readouterr().err
+    assert (
+        "dropped 3 of 400 rows of holes.csv with missing values (397 left)"
+        in capsys.readouterr().err
+    )
 
 
 def test_sparse_arff_omits_zeros_and_a_quoted_question_mark_is_a_value():
     """Weka: a value left out of a sparse row is 0, for a nominal attribute its first
     declared level; an unquoted ? is missing, a quoted '?' is the value '?'."""
-    text = ("@relation r\n@attribute c {x,y}\n@attribute n numeric\n@attribute s {'?',ok}\n"
-            "@data\n{1 2.5}\n{0 y, 2 '?'}\n{}\nx,?,?\n'y',1,'?'\ny, 3, \"ok\"\n")
+    text = (
+        "@relation r\n@attribute c {x,y}\n@attribute n numeric\n@attribute s {'?',ok}\n"
+        "@data\n{1 2.5}\n{0 y, 2 '?'}\n{}\nx,?,?\n'y',1,'?'\ny, 3, \"ok\"\n"
+    )
     frame = parse_arff(text)
     assert frame["c"].tolist() == ["x", "y", "x", "x", "y", "y"]
     assert frame["n"].tolist()[:3] == [2.5, 0.0, 0.0] and np.isnan(frame["n"][3])

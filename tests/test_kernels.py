@@ -47,8 +47,10 @@ def reference_local(frame: pd.DataFrame, child: str, parents, kind: str, iss: fl
     if kind == "aic":
         return loglik - free
     a_jk, a_j = (iss / (q * r), iss / q) if kind == "bde" else (1.0, float(r))
-    return float(np.sum(gammaln(a_jk + n_jk) - gammaln(a_jk))
-                 + np.sum(gammaln(a_j) - gammaln(a_j + n_config)))
+    return float(
+        np.sum(gammaln(a_jk + n_jk) - gammaln(a_jk))
+        + np.sum(gammaln(a_j) - gammaln(a_j + n_config))
+    )
 
 
 def reference_total(frame, dag: DAG, kind: str) -> float:
@@ -78,9 +80,12 @@ def test_hill_climbing_ends_at_a_local_optimum_of_the_reference_score(asia, kind
     best = reference_total(asia, dag, kind)
     assert dag.learning["score_value"] == pytest.approx(best, rel=1e-10)
     local = functools.lru_cache(maxsize=None)(
-        lambda v, parents: reference_local(asia, v, list(parents), kind))
-    scores = [sum(local(v, tuple(sorted(other.parents(v)))) for v in other.nodes)
-              for other in neighbours(dag)]
+        lambda v, parents: reference_local(asia, v, list(parents), kind)
+    )
+    scores = [
+        sum(local(v, tuple(sorted(other.parents(v)))) for v in other.nodes)
+        for other in neighbours(dag)
+    ]
     assert len(scores) > 25
     assert max(scores) <= best + 1e-7
 
@@ -92,28 +97,33 @@ def test_tabu_restarts_and_threads(asia):
     for dag in (tabu, restarted):
         assert dag.learning["score_value"] >= greedy.learning["score_value"] - 1e-9
         assert dag.learning["score_value"] == pytest.approx(reference_total(asia, dag, "bic"))
-    assert bnfs.hill_climbing(asia, restarts=2, perturb_moves=3, seed=1, n_jobs=2,
-                              progress=False) == restarted
+    assert (
+        bnfs.hill_climbing(asia, restarts=2, perturb_moves=3, seed=1, n_jobs=2, progress=False)
+        == restarted
+    )
 
 
 def test_constraints_hold(asia):
     white = [("smoke", "lung")]
     black = [("either", "xray"), ("lung", "either")]
-    dag = bnfs.hill_climbing(asia, "bde", max_parents=1, whitelist=white, blacklist=black,
-                             progress=False)
+    dag = bnfs.hill_climbing(
+        asia, "bde", max_parents=1, whitelist=white, blacklist=black, progress=False
+    )
     assert ("smoke", "lung") in dag.arcs and not set(black) & set(dag.arcs)
     assert max(len(dag.parents(v)) for v in dag.nodes) <= 1
     start = DAG(asia.columns, [("asia", "tub"), ("tub", "either")])
     from_start = bnfs.hill_climbing(asia, start=start, progress=False)
     assert from_start.learning["score_value"] == pytest.approx(
-        reference_total(asia, from_start, "bic"))
+        reference_total(asia, from_start, "bic")
+    )
 
 
 def test_the_parent_table_widens_past_eight_parents():
     """Log-likelihood adds every arc that gains anything: nearly the complete DAG."""
     rng = np.random.default_rng(5)
-    frame = pd.DataFrame(rng.integers(0, 2, size=(120, 11)),
-                         columns=[f"x{i}" for i in range(11)]).astype(str)
+    frame = pd.DataFrame(
+        rng.integers(0, 2, size=(120, 11)), columns=[f"x{i}" for i in range(11)]
+    ).astype(str)
     dag = bnfs.hill_climbing(frame, "loglik", progress=False)
     assert dag.n_arcs >= 50 and max(len(dag.parents(v)) for v in dag.nodes) > 8
     assert dag.learning["score_value"] == pytest.approx(reference_total(frame, dag, "loglik"))
@@ -124,30 +134,33 @@ def test_the_parent_table_widens_past_eight_parents():
 def test_large_tables_are_counted_by_sorting():
     """4^7 cells exceed the dense counting scratch of 400 rows: the sorting path counts."""
     rng = np.random.default_rng(2)
-    frame = pd.DataFrame(rng.integers(0, 4, size=(400, 7)),
-                         columns=list("abcdefg")).astype(str)
+    frame = pd.DataFrame(rng.integers(0, 4, size=(400, 7)), columns=list("abcdefg")).astype(str)
     scorer = Scorer(frame, "bde")
     parents = list("bcdefg")
     for kind in ("bic", "bde", "k2", "loglik"):
         assert Scorer(frame, kind).local("a", parents) == pytest.approx(
-            reference_local(frame, "a", parents, kind), rel=1e-10)
+            reference_local(frame, "a", parents, kind), rel=1e-10
+        )
     assert scorer.local("a", parents[:2]) == pytest.approx(
-        reference_local(frame, "a", parents[:2], "bde"), rel=1e-10)
+        reference_local(frame, "a", parents[:2], "bde"), rel=1e-10
+    )
 
 
-@pytest.mark.parametrize("r_child, r_parent, n", [(64, 64, 100), (65, 64, 100), (2, 2048, 60),
-                                                   (2, 2049, 60), (70, 70, 2000), (300, 3, 40)])
+@pytest.mark.parametrize(
+    "r_child, r_parent, n",
+    [(64, 64, 100), (65, 64, 100), (2, 2048, 60), (2, 2049, 60), (70, 70, 2000), (300, 3, 40)],
+)
 def test_local_scores_at_the_counting_scratch_boundary(r_child, r_parent, n):
     """Families just inside and just past the dense counting scratch (4,096 cells here),
     high arity with few rows: every score equals the pandas reference."""
     rng = np.random.default_rng(r_child + r_parent)
     parent = rng.integers(0, r_parent, n)
-    frame = pd.DataFrame({"a": (parent + rng.integers(0, 3, n)) % r_child,
-                          "b": parent}).astype(str)
+    frame = pd.DataFrame({"a": (parent + rng.integers(0, 3, n)) % r_child, "b": parent}).astype(str)
     data = bnfs.Dataset(frame, max_levels=5000)
     for kind in ("bic", "bde", "k2", "loglik"):
         assert Scorer(data, kind).local("a", ["b"]) == pytest.approx(
-            reference_local(frame, "a", ["b"], kind), rel=1e-10)
+            reference_local(frame, "a", ["b"], kind), rel=1e-10
+        )
 
 
 def test_gaussian_local_score_is_the_regression_likelihood():
@@ -161,7 +174,8 @@ def test_gaussian_local_score_is_the_regression_likelihood():
     loglik = -0.5 * 300 * (math.log(2 * math.pi * sigma2) + 1)
     assert Scorer(frame, "loglik-g").local("y", ["x0", "x1"]) == pytest.approx(loglik, rel=1e-9)
     assert Scorer(frame, "bic-g").local("y", ["x0", "x1"]) == pytest.approx(
-        loglik - 0.5 * math.log(300) * 4, rel=1e-9)
+        loglik - 0.5 * math.log(300) * 4, rel=1e-9
+    )
 
 
 def test_restricted_searches_and_random_post_processing(asia):
@@ -169,29 +183,43 @@ def test_restricted_searches_and_random_post_processing(asia):
     assert max(len(sparse.parents(v)) for v in sparse.nodes) <= 2
     screened = bnfs.screen_based(asia, theta=2, progress=False)
     assert bnfs.screen_based(asia, theta=2, progress=False, n_jobs=2) == screened
-    capped = bnfs.screen_based(asia, theta=2, max_parents=1, progress=False,
-                               blacklist=[("either", "xray"), ("xray", "either")])
+    capped = bnfs.screen_based(
+        asia,
+        theta=2,
+        max_parents=1,
+        progress=False,
+        blacklist=[("either", "xray"), ("xray", "either")],
+    )
     assert max(len(capped.parents(v)) for v in capped.nodes) <= 1
     assert not {("either", "xray"), ("xray", "either")} & set(capped.arcs)
     for dag in (sparse, screened, capped):
         assert dag.learning["score_value"] == pytest.approx(reference_total(asia, dag, "bic"))
     polished = bnfs.post_process(screened, asia, 3000, seed=3)
     assert polished.learning["score_value"] >= screened.learning["score_value"] - 1e-9
-    assert polished.learning["score_value"] == pytest.approx(
-        reference_total(asia, polished, "bic"))
+    assert polished.learning["score_value"] == pytest.approx(reference_total(asia, polished, "bic"))
     assert bnfs.post_process(screened, asia, 3000, seed=3) == polished
 
 
-@pytest.mark.parametrize("options", [
-    {"test": "g2"}, {"test": "x2", "alpha": 0.01}, {"test": "mi_threshold", "threshold": 0.004},
-    {"test": "g2", "adjust_df": True}, {"test": "g2", "min_rows_per_cell": 5},
-    {"test": "mi_adf"}, {"test": "x2_adf", "alpha": 0.01}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"test": "g2"},
+        {"test": "x2", "alpha": 0.01},
+        {"test": "mi_threshold", "threshold": 0.004},
+        {"test": "g2", "adjust_df": True},
+        {"test": "g2", "min_rows_per_cell": 5},
+        {"test": "mi_adf"},
+        {"test": "x2_adf", "alpha": 0.01},
+    ],
+)
 def test_compiled_pc_levels_equal_the_python_path(options, monkeypatch):
     frame = datasets.sample("asia", 1000, seed=3)
     compiled = bnfs.pc_stable(frame, **options)
     assert bnfs.pc_stable(frame, n_jobs=2, **options) == compiled
     monkeypatch.setattr("bnfs.constraint.pc.CITest", type("NotCompiled", (), {}))
-    python = bnfs.pc_stable(CITest(frame[sorted(frame.columns)], **_as_pc_stable_tests(options)))  # as make_test
+    python = bnfs.pc_stable(
+        CITest(frame[sorted(frame.columns)], **_as_pc_stable_tests(options))
+    )  # as make_test
     assert compiled == python
     # the orientation's tests are cached on the Python path: compare the skeleton's
     assert _skeleton_tests(compiled) == _skeleton_tests(python)

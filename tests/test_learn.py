@@ -91,12 +91,26 @@ def test_learn_is_deterministic_and_n_jobs_does_not_matter(asia):
 def test_learn_keeps_knowledge_and_resumes_from_a_checkpoint(asia, tmp_path):
     white, black = [("asia", "dysp")], [("either", "xray")]
     path = tmp_path / "learn.json"
-    dag = bnfs.learn(asia, candidates=["hc", "pc_tabu"], folds=2, whitelist=white,
-                     blacklist=black, max_parents=2, checkpoint=path)
+    dag = bnfs.learn(
+        asia,
+        candidates=["hc", "pc_tabu"],
+        folds=2,
+        whitelist=white,
+        blacklist=black,
+        max_parents=2,
+        checkpoint=path,
+    )
     assert ("asia", "dysp") in dag.arcs and ("either", "xray") not in dag.arcs
     assert max(len(dag.parents(v)) for v in dag.nodes) <= 2 and path.exists()
-    again = bnfs.learn(asia, candidates=["hc", "pc_tabu"], folds=2, whitelist=white,
-                       blacklist=black, max_parents=2, checkpoint=path)
+    again = bnfs.learn(
+        asia,
+        candidates=["hc", "pc_tabu"],
+        folds=2,
+        whitelist=white,
+        blacklist=black,
+        max_parents=2,
+        checkpoint=path,
+    )
     assert again.learning["candidates"] == dag.learning["candidates"]  # read back, not rerun
     with pytest.raises(ValueError, match="checkpoint"):  # other arguments: refused
         bnfs.learn(asia, candidates=["hc", "pc_tabu"], folds=3, checkpoint=path)
@@ -110,7 +124,8 @@ def test_a_damaged_learn_checkpoint_is_refused(asia, tmp_path):
     bnfs.learn(asia, candidates=["hc"], folds=2, checkpoint=path)
     written = json.loads(path.read_text())
     Checkpoint(path, "learn", written["fingerprint"]).save(
-        {"folds": {"hc/0": ["not a number", 1, 2]}})
+        {"folds": {"hc/0": ["not a number", 1, 2]}}
+    )
     with pytest.raises(ValueError, match="damaged"):
         bnfs.learn(asia, candidates=["hc"], folds=2, checkpoint=path)
 
@@ -123,16 +138,19 @@ def test_a_spent_budget_keeps_the_first_candidate(asia):
     assert dag.learning["skipped"] == ["tabu/0", "tabu/1"]
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"candidates": ["magic"]}, ValueError, "candidates must be"),
-    ({"candidates": []}, ValueError, "candidates must be"),
-    ({"candidates": ["hc", "hc"]}, ValueError, "repeated"),
-    ({"candidates": 3}, TypeError, "candidates must be a list"),
-    ({"folds": 1}, ValueError, "folds"),
-    ({"one_se": "yes"}, TypeError, "one_se"),
-    ({"max_time": -1}, ValueError, "max_time"),
-    ({"blacklist": [("asia", "nowhere")]}, ValueError, "nowhere"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"candidates": ["magic"]}, ValueError, "candidates must be"),
+        ({"candidates": []}, ValueError, "candidates must be"),
+        ({"candidates": ["hc", "hc"]}, ValueError, "repeated"),
+        ({"candidates": 3}, TypeError, "candidates must be a list"),
+        ({"folds": 1}, ValueError, "folds"),
+        ({"one_se": "yes"}, TypeError, "one_se"),
+        ({"max_time": -1}, ValueError, "max_time"),
+        ({"blacklist": [("asia", "nowhere")]}, ValueError, "nowhere"),
+    ],
+)
 def test_bad_arguments_are_refused_by_name(asia, kwargs, error, match):
     with pytest.raises(error, match=match):
         bnfs.learn(asia, **kwargs)

@@ -18,8 +18,9 @@ def _accepted(function) -> set[str]:
     params = inspect.signature(function).parameters
     names = {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD} - {"data", "target"}
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        names |= set(TEST_OPTIONS) if "test" in names else \
-            _accepted(bnfs.hill_climbing)  # tabu_search passes its options on
+        names |= (
+            set(TEST_OPTIONS) if "test" in names else _accepted(bnfs.hill_climbing)
+        )  # tabu_search passes its options on
     return names
 
 
@@ -48,7 +49,8 @@ def test_options_a_learner_cannot_honour_are_refused_by_name():
     frame = bnfs.datasets.sample("asia", 300, seed=1)
     with pytest.raises(ValueError, match="pc_stable does not take restarts"):
         bnfs.MarkovBlanketSelector("pc_stable", learner_options={"restarts": 2}).fit(
-            frame.drop(columns=TARGET), frame[TARGET])
+            frame.drop(columns=TARGET), frame[TARGET]
+        )
     with pytest.raises(ValueError, match="hiton_pc does not take progress"):
         bnfs.blanket_frequency(frame, TARGET, "hiton_pc", R=2, learner_options={"progress": 0})
 

@@ -3,14 +3,22 @@
 import pandas as pd
 import pytest
 
-import reference
 import bnfs
+import reference
 from bnfs import datasets, shd
 from bnfs.citests import CITest, DSeparation
 from bnfs.metrics import blanket_scores
 
-BLANKET = [bnfs.grow_shrink_mb, bnfs.iamb_mb, bnfs.inter_iamb_mb, bnfs.fast_iamb_mb,
-           bnfs.kiamb_mb, bnfs.hiton_mb, bnfs.mmmb, bnfs.pcmb]
+BLANKET = [
+    bnfs.grow_shrink_mb,
+    bnfs.iamb_mb,
+    bnfs.inter_iamb_mb,
+    bnfs.fast_iamb_mb,
+    bnfs.kiamb_mb,
+    bnfs.hiton_mb,
+    bnfs.mmmb,
+    bnfs.pcmb,
+]
 PARENTS_CHILDREN = [bnfs.hiton_pc, bnfs.mmpc]
 
 
@@ -20,7 +28,10 @@ def test_oracle_gives_exact_blankets(name):
     oracle = DSeparation(truth)
     for target in truth.nodes:
         for learner in BLANKET:
-            assert set(learner(oracle, target)) == set(truth.markov_blanket(target)), (learner, target)
+            assert set(learner(oracle, target)) == set(truth.markov_blanket(target)), (
+                learner,
+                target,
+            )
         for learner in PARENTS_CHILDREN:
             assert set(learner(oracle, target)) == set(truth.neighbours(target)), (learner, target)
 
@@ -34,10 +45,13 @@ def test_oracle_whole_network_learners_recover_the_cpdag(name):
         assert pdag.learning["algorithm"] == learner.__name__
 
 
-@pytest.mark.parametrize("name, targets", [
-    ("insurance", ["Accident", "Age", "CarValue", "DrivQuality"]),
-    ("alarm", ["HYPOVOLEMIA", "LVFAILURE", "CATECHOL", "HR", "VENTLUNG"]),
-])
+@pytest.mark.parametrize(
+    "name, targets",
+    [
+        ("insurance", ["Accident", "Age", "CarValue", "DrivQuality"]),
+        ("alarm", ["HYPOVOLEMIA", "LVFAILURE", "CATECHOL", "HR", "VENTLUNG"]),
+    ],
+)
 def test_blankets_on_larger_oracles(name, targets):
     truth = datasets.network(name)
     oracle = DSeparation(truth)
@@ -65,7 +79,9 @@ def test_kiamb_is_seeded_and_reaches_iamb_at_k_one():
     frame = reference.data("alarm")
     for target in ("HYPOVOLEMIA", "CATECHOL"):
         assert bnfs.kiamb_mb(frame, target, k=1.0, seed=5) == bnfs.iamb_mb(frame, target)
-        assert bnfs.kiamb_mb(frame, target, k=0.3, seed=7) == bnfs.kiamb_mb(frame, target, k=0.3, seed=7)
+        assert bnfs.kiamb_mb(frame, target, k=0.3, seed=7) == bnfs.kiamb_mb(
+            frame, target, k=0.3, seed=7
+        )
     draws = {tuple(bnfs.kiamb_mb(frame, "CATECHOL", k=0.0, seed=s)) for s in range(8)}
     assert len(draws) > 1  # a random walk over the dependent candidates finds alternatives
 
@@ -83,9 +99,11 @@ def test_iamb_agrees_with_bnlearn_learn_mb(name):
     frame = reference.data(name)
     golden = reference.table(name, "learn_mb_iamb_mi_0.05.tsv")
     test = CITest(frame, "mi", 0.05, adjust_df=False)  # bnlearn's df
-    same = sum(set(bnfs.iamb_mb(test, row.target)) ==
-               (set() if pd.isna(row.mb) else set(str(row.mb).split(",")))
-               for row in golden.itertuples())
+    same = sum(
+        set(bnfs.iamb_mb(test, row.target))
+        == (set() if pd.isna(row.mb) else set(str(row.mb).split(",")))
+        for row in golden.itertuples()
+    )
     assert same >= 0.8 * len(golden)  # ties between equally strong candidates may differ
 
 
@@ -150,7 +168,11 @@ def test_a_local_result_carries_its_provenance(learner):
     assert isinstance(found, list) and found == list(found)
     learning = found.learning
     assert (learning["algorithm"], learning["target"], learning["test"], learning["alpha"]) == (
-        learner, "lung", "x2", 0.01)
+        learner,
+        "lung",
+        "x2",
+        0.01,
+    )
     assert learning["n_tests"] > 0 and learning["seconds"] >= 0
     again = pickle.loads(pickle.dumps(found))  # crosses joblib workers intact
     assert again == found and again.learning == learning
@@ -169,8 +191,9 @@ def test_default_blankets_are_accurate_on_the_largest_blankets(name, learner):
     learn = getattr(bnfs, learner)
 
     def mean_f1(**options):
-        return np.mean([blanket_scores(learn(frame, t, **options), truth, t)["f1"]
-                        for t in targets])
+        return np.mean(
+            [blanket_scores(learn(frame, t, **options), truth, t)["f1"] for t in targets]
+        )
 
     default = mean_f1()
     assert default >= 0.75
@@ -178,9 +201,14 @@ def test_default_blankets_are_accurate_on_the_largest_blankets(name, learner):
     assert learn(frame, targets[0]).learning["adjust_df"] is True
 
 
-LOCAL = [*BLANKET, *PARENTS_CHILDREN, bnfs.hpc,
-         lambda data, target, **lists: bnfs.local_structure(data, target, **lists)
-         .markov_blanket(target)]
+LOCAL = [
+    *BLANKET,
+    *PARENTS_CHILDREN,
+    bnfs.hpc,
+    lambda data, target, **lists: bnfs.local_structure(data, target, **lists).markov_blanket(
+        target
+    ),
+]
 
 
 @pytest.mark.parametrize("learner", LOCAL)
@@ -218,7 +246,12 @@ def test_oracle_whitelist_and_blacklist_on_asia():
     (through the dropped node), so it enters the blanket; whitelisting keeps a non-member."""
     oracle = DSeparation(datasets.network("asia"))
     assert bnfs.iamb_mb(oracle, "either", blacklist=["lung"]) == [
-        "tub", "smoke", "bronc", "xray", "dysp"]
+        "tub",
+        "smoke",
+        "bronc",
+        "xray",
+        "dysp",
+    ]
     assert "asia" in bnfs.hiton_mb(oracle, "either", whitelist=["asia"])
 
 
@@ -259,6 +292,7 @@ def test_blanket_collider_search_on_a_tie_uses_the_later_column():
     assert colliders_from_blankets(adjacency, blankets, tester.test_indices, None) == []
     # with column 1 before column 0, the later column is 0: its blanket {3} is searched
     tester = _Separates({2, 4})
-    found = colliders_from_blankets(adjacency, blankets, tester.test_indices, None,
-                                    rank=[1, 0, 2, 3, 4])
+    found = colliders_from_blankets(
+        adjacency, blankets, tester.test_indices, None, rank=[1, 0, 2, 3, 4]
+    )
     assert found == [(0, 2, 1)] and (2, 3) in tester.seen

@@ -8,23 +8,26 @@ from bnfs.metrics import arc_scores, blanket_scores, shd, skeleton_scores
 NODES = ["a", "b", "c", "d"]
 
 
-@pytest.mark.parametrize("learned, true, expected", [
-    # identical DAGs
-    ([("a", "b"), ("b", "c")], [("a", "b"), ("b", "c")], 0),
-    # equivalent DAGs (chains) have equal CPDAGs
-    ([("b", "a"), ("b", "c")], [("a", "b"), ("b", "c")], 0),
-    # one missing edge
-    ([("a", "b")], [("a", "b"), ("b", "c")], 1),
-    # one extra edge in an otherwise empty graph
-    ([("c", "d")], [], 1),
-    # collider vs chain: the two CPDAG pairs differ in their marks
-    ([("a", "b"), ("c", "b")], [("a", "b"), ("b", "c")], 2),
-    # true a->c<-b<-... with d->c; learned c->d (compelled by Meek's rule 1): only the
-    # c-d pair differs
-    ([("a", "c"), ("b", "c"), ("c", "d")], [("a", "c"), ("b", "c"), ("d", "c")], 1),
-    # everything missing
-    ([], [("a", "c"), ("b", "c"), ("c", "d")], 3),
-])
+@pytest.mark.parametrize(
+    "learned, true, expected",
+    [
+        # identical DAGs
+        ([("a", "b"), ("b", "c")], [("a", "b"), ("b", "c")], 0),
+        # equivalent DAGs (chains) have equal CPDAGs
+        ([("b", "a"), ("b", "c")], [("a", "b"), ("b", "c")], 0),
+        # one missing edge
+        ([("a", "b")], [("a", "b"), ("b", "c")], 1),
+        # one extra edge in an otherwise empty graph
+        ([("c", "d")], [], 1),
+        # collider vs chain: the two CPDAG pairs differ in their marks
+        ([("a", "b"), ("c", "b")], [("a", "b"), ("b", "c")], 2),
+        # true a->c<-b<-... with d->c; learned c->d (compelled by Meek's rule 1): only the
+        # c-d pair differs
+        ([("a", "c"), ("b", "c"), ("c", "d")], [("a", "c"), ("b", "c"), ("d", "c")], 1),
+        # everything missing
+        ([], [("a", "c"), ("b", "c"), ("c", "d")], 3),
+    ],
+)
 def test_shd_hand_computed(learned, true, expected):
     assert shd(DAG(NODES, learned), DAG(NODES, true)) == expected
     assert shd(DAG(NODES, true), DAG(NODES, learned)) == expected

@@ -52,8 +52,9 @@ def _frame(table: np.ndarray) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("iss", [1e-6, 1e-3, 1.0, 10.0, 1e4])
-@pytest.mark.parametrize("counts", [[[1, 0, 5], [7, 0, 0], [2, 2, 90000]],
-                                    [[1, 1], [1, 1]], [[500000, 3], [1, 0]]])
+@pytest.mark.parametrize(
+    "counts", [[[1, 0, 5], [7, 0, 0], [2, 2, 90000]], [[1, 1], [1, 1]], [[500000, 3], [1, 0]]]
+)
 def test_bdeu_and_k2_equal_exact_log_gamma_sums(iss, counts):
     table = np.array(counts)
     frame = _frame(table)
@@ -98,13 +99,15 @@ def test_gaussian_statistics_at_the_ends_of_the_float_range(scale):
     LinAlgError, and bic-g = -inf; scaled safely, every value is what the same data at unit
     scale gives (correlations unchanged, the log-likelihood shifted by -n log(scale))."""
     import bnfs
+
     rng = np.random.default_rng(3)
     x = rng.normal(size=400)
     unit = pd.DataFrame({"x": x, "y": x + rng.normal(size=400), "z": rng.normal(size=400)})
     extreme = unit.assign(x=unit.x * scale, y=unit.y * scale)
     for given in ([], ["z"]):
         assert CITest(extreme, "fisher_z")("x", "y", given).p_value == pytest.approx(
-            CITest(unit, "fisher_z")("x", "y", given).p_value, rel=1e-6)
+            CITest(unit, "fisher_z")("x", "y", given).p_value, rel=1e-6
+        )
     shift = len(unit) * math.log(scale)
     for node, parents in (("y", ["x"]), ("y", ["x", "z"]), ("x", []), ("z", ["y"])):
         value = Scorer(extreme, "bic-g").local(node, parents)

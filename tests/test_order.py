@@ -3,7 +3,8 @@
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
 
@@ -16,8 +17,12 @@ def _assert_valid_order(order: OnlineTopologicalOrder, graph: nx.DiGraph):
     assert all(pos[u] < pos[v] for u, v in graph.edges)
 
 
-edits = st.lists(st.tuples(st.sampled_from(["add", "remove", "reverse"]),
-                           st.integers(0, 11), st.integers(0, 11)), max_size=80)
+edits = st.lists(
+    st.tuples(
+        st.sampled_from(["add", "remove", "reverse"]), st.integers(0, 11), st.integers(0, 11)
+    ),
+    max_size=80,
+)
 
 
 @given(n=st.integers(1, 12), ops=edits)
@@ -110,6 +115,7 @@ def test_bad_nodes_and_ops():
 def test_ordered_reachability_equals_networkx(n, ops):
     """The cycle query of hill climbing: paths found through the Pearce-Kelly order."""
     from bnfs._kernels.order import ordered_reachable
+
     pk = OnlineTopologicalOrder(n, capacity=1)
     graph = nx.DiGraph()
     graph.add_nodes_from(range(n))
@@ -120,6 +126,7 @@ def test_ordered_reachability_equals_networkx(n, ops):
     pos, _, heads, arcs, _, mark, work = pk._state()
     for source in range(n):
         for target in range(n):
-            assert ordered_reachable(pos, heads, arcs, mark, work, source, target) == \
-                nx.has_path(graph, source, target)
+            assert ordered_reachable(pos, heads, arcs, mark, work, source, target) == nx.has_path(
+                graph, source, target
+            )
     assert not mark.any()

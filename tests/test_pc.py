@@ -57,7 +57,9 @@ def test_order_independence_and_sampled_quality():
     truth = reference.true_dag("alarm")
     pdag = pc_stable(frame, "g2", alpha=0.05)
     shuffled = pc_stable(frame[frame.columns[::-1]], "g2", alpha=0.05)
-    assert set(map(frozenset, pdag.skeleton().edges)) == set(map(frozenset, shuffled.skeleton().edges))
+    assert set(map(frozenset, pdag.skeleton().edges)) == set(
+        map(frozenset, shuffled.skeleton().edges)
+    )
     assert shd(pdag, truth) <= 25
     assert skeleton_scores(pdag, truth)["precision"] >= 0.95
     small = pc_stable(frame, "g2", alpha=0.05, max_cond_size=1)
@@ -87,9 +89,16 @@ def test_pc_errors():
     assert pc_stable(tester).learning["n_tests"] == tester.n_tests
 
 
-@pytest.mark.parametrize("options", [
-    {"test": "g2"}, {"test": "x2", "alpha": 0.01}, {"test": "mi_threshold", "threshold": 0.004},
-    {"test": "g2", "adjust_df": True}, {"test": "g2", "min_rows_per_cell": 5}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"test": "g2"},
+        {"test": "x2", "alpha": 0.01},
+        {"test": "mi_threshold", "threshold": 0.004},
+        {"test": "g2", "adjust_df": True},
+        {"test": "g2", "min_rows_per_cell": 5},
+    ],
+)
 def test_compiled_levels_equal_the_python_path(options, monkeypatch):
     frame = reference.data("alarm")
     compiled = pc_stable(frame, **options)

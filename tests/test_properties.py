@@ -5,7 +5,8 @@ reproducibility and independence of n_jobs."""
 import networkx as nx
 import numpy as np
 import pandas as pd
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bnfs
 from bnfs import DAG, PDAG
@@ -75,8 +76,9 @@ def test_constraint_based_graphs_are_valid_pdags(frame):
             assert "no consistent extension" in str(err)
             continue
         assert _acyclic(extension) and set(pdag.arcs) <= set(extension.arcs)
-        assert {frozenset(e) for e in extension.skeleton().edges} == \
-            {frozenset(e) for e in pdag.skeleton().edges}
+        assert {frozenset(e) for e in extension.skeleton().edges} == {
+            frozenset(e) for e in pdag.skeleton().edges
+        }
 
 
 @given(discrete_frames())
@@ -99,13 +101,26 @@ def test_pc_stable_ignores_column_order_and_state_names(frame, random):
     assert bnfs.pc_stable(renamed, alpha=0.05) == base
 
 
-@given(discrete_frames(min_cols=3), st.randoms(use_true_random=False), st.sampled_from([
-    (bnfs.hill_climbing, {}), (bnfs.tabu_search, {"tabu": 4}),
-    (bnfs.hill_climbing, {"restarts": 2, "perturb_moves": 3, "seed": 5}),
-    (bnfs.sparse_candidate, {"k": 2}), (bnfs.hill_climbing, {"score": "bde", "max_parents": 1}),
-    (bnfs.screen_based, {"theta": 1, "post_process": 300, "seed": 2}),
-    (lambda frame, **options: bnfs.post_process(DAG(frame.columns), frame, 300, **options),
-     {"seed": 3})]))
+@given(
+    discrete_frames(min_cols=3),
+    st.randoms(use_true_random=False),
+    st.sampled_from(
+        [
+            (bnfs.hill_climbing, {}),
+            (bnfs.tabu_search, {"tabu": 4}),
+            (bnfs.hill_climbing, {"restarts": 2, "perturb_moves": 3, "seed": 5}),
+            (bnfs.sparse_candidate, {"k": 2}),
+            (bnfs.hill_climbing, {"score": "bde", "max_parents": 1}),
+            (bnfs.screen_based, {"theta": 1, "post_process": 300, "seed": 2}),
+            (
+                lambda frame, **options: bnfs.post_process(
+                    DAG(frame.columns), frame, 300, **options
+                ),
+                {"seed": 3},
+            ),
+        ]
+    ),
+)
 def test_score_based_learners_ignore_column_order(frame, random, case):
     """Moves are scanned by node name: any order of the columns gives the same graph, ties
     between noisy copies included."""
@@ -118,10 +133,24 @@ def test_score_based_learners_ignore_column_order(frame, random, case):
     assert shuffled.nodes == tuple(order)  # the graph lists the nodes as the data did
 
 
-@given(discrete_frames(min_cols=3), st.randoms(use_true_random=False), st.sampled_from([
-    (bnfs.pc_stable, {}), (bnfs.grow_shrink, {}), (bnfs.iamb, {}), (bnfs.inter_iamb, {}),
-    (bnfs.fast_iamb, {}), (bnfs.tpda, {}), (bnfs.mmhc, {}), (bnfs.h2pc, {}),
-    (bnfs.rsmax2, {"restrict": "hiton_pc", "maximize": "tabu"}), (bnfs.learn, {"folds": 2})]))
+@given(
+    discrete_frames(min_cols=3),
+    st.randoms(use_true_random=False),
+    st.sampled_from(
+        [
+            (bnfs.pc_stable, {}),
+            (bnfs.grow_shrink, {}),
+            (bnfs.iamb, {}),
+            (bnfs.inter_iamb, {}),
+            (bnfs.fast_iamb, {}),
+            (bnfs.tpda, {}),
+            (bnfs.mmhc, {}),
+            (bnfs.h2pc, {}),
+            (bnfs.rsmax2, {"restrict": "hiton_pc", "maximize": "tabu"}),
+            (bnfs.learn, {"folds": 2}),
+        ]
+    ),
+)
 def test_constraint_based_and_hybrid_learners_ignore_column_order(frame, random, case):
     """Constraint-based learners test the columns in name order: whole graphs (orientation
     included) are the same for any order of the columns, listed in the data's order."""
@@ -133,9 +162,23 @@ def test_constraint_based_and_hybrid_learners_ignore_column_order(frame, random,
     assert shuffled == base and shuffled.nodes == tuple(order)
 
 
-@given(discrete_frames(min_cols=3), st.randoms(use_true_random=False), st.sampled_from([
-    bnfs.grow_shrink_mb, bnfs.iamb_mb, bnfs.fast_iamb_mb, bnfs.hiton_pc, bnfs.hiton_mb,
-    bnfs.mmpc, bnfs.mmmb, bnfs.pcmb, bnfs.hpc]))
+@given(
+    discrete_frames(min_cols=3),
+    st.randoms(use_true_random=False),
+    st.sampled_from(
+        [
+            bnfs.grow_shrink_mb,
+            bnfs.iamb_mb,
+            bnfs.fast_iamb_mb,
+            bnfs.hiton_pc,
+            bnfs.hiton_mb,
+            bnfs.mmpc,
+            bnfs.mmmb,
+            bnfs.pcmb,
+            bnfs.hpc,
+        ]
+    ),
+)
 def test_local_learners_ignore_column_order(frame, random, learner):
     target = frame.columns[0]
     base = learner(frame, target)
@@ -147,8 +190,13 @@ def test_local_learners_ignore_column_order(frame, random, learner):
     assert bnfs.local_structure(frame[order], target) == structure
 
 
-@given(discrete_frames(min_cols=4), st.randoms(use_true_random=False), st.sampled_from([
-    bnfs.pc_stable, bnfs.grow_shrink, bnfs.iamb, bnfs.inter_iamb, bnfs.fast_iamb, bnfs.tpda]))
+@given(
+    discrete_frames(min_cols=4),
+    st.randoms(use_true_random=False),
+    st.sampled_from(
+        [bnfs.pc_stable, bnfs.grow_shrink, bnfs.iamb, bnfs.inter_iamb, bnfs.fast_iamb, bnfs.tpda]
+    ),
+)
 def test_constraint_based_learners_keep_black_and_whitelists(frame, random, learner):
     """A pair blacklisted both ways is never adjacent (nor tested as a possible adjacency),
     a whitelisted arc is always an arc, an arc blacklisted one way never appears. (The

@@ -8,8 +8,16 @@ import pytest
 import scipy.sparse as sp
 
 import reference
-from bnfs import (DAG, Dataset, Scorer, hill_climbing, post_process, screen_based,
-                  shd, sparse_candidate)
+from bnfs import (
+    DAG,
+    Dataset,
+    Scorer,
+    hill_climbing,
+    post_process,
+    screen_based,
+    shd,
+    sparse_candidate,
+)
 from bnfs._kernels import screen as _screen
 from bnfs.scores import resolve_score
 from bnfs.search.screen_based import co_occurrence
@@ -37,8 +45,9 @@ def test_sparse_candidate_quality_and_constraints(alarm):
     assert dag.learning["score_value"] >= golden["hc_bic"] - 1.0  # within a BIC point of hc
     assert shd(dag, truth) <= 40 and dag.learning["rounds"] >= 1
     black, white = [("HR", "CO"), ("CO", "BP")], [("HYPOVOLEMIA", "LVEDVOLUME")]
-    constrained = sparse_candidate(alarm, k=4, max_parents=2, blacklist=black, whitelist=white,
-                                   progress=False)
+    constrained = sparse_candidate(
+        alarm, k=4, max_parents=2, blacklist=black, whitelist=white, progress=False
+    )
     _valid(constrained, alarm, 2, black, white)
 
 
@@ -59,8 +68,9 @@ def test_screen_based_and_post_processing(alarm):
     again = screen_based(alarm, theta=4, post_process=200_000, seed=3, progress=False)
     assert again == polished
     black = [(u, v) for u, v in dag.arcs[:5]]
-    constrained = screen_based(alarm, max_parents=1, blacklist=black, post_process=50_000,
-                               seed=0, progress=False)
+    constrained = screen_based(
+        alarm, max_parents=1, blacklist=black, post_process=50_000, seed=0, progress=False
+    )
     _valid(constrained, alarm, 1, black)
 
 
@@ -72,11 +82,16 @@ def test_theta_screens_pairs(alarm):
 
 @pytest.mark.kernels
 def test_co_occurrence_counts_non_modal_rows():
-    frame = pd.DataFrame({"a": [0, 1, 1, 0, 1], "b": [1, 1, 0, 0, 1], "c": ["x", "y", "z", "x", "y"]})
+    frame = pd.DataFrame(
+        {"a": [0, 1, 1, 0, 1], "b": [1, 1, 0, 0, 1], "c": ["x", "y", "z", "x", "y"]}
+    )
     rows, cols, counts, on, total = co_occurrence(Dataset(frame), block_cells=2)
     assert on.tolist() == [3, 3, 3]  # c: modal 'x' (twice) is "off"
     assert dict(zip(zip(rows.tolist(), cols.tolist()), counts.tolist())) == {
-        (0, 1): 2, (0, 2): 3, (1, 2): 2}
+        (0, 1): 2,
+        (0, 2): 3,
+        (1, 2): 2,
+    }
     assert total == 3
     rows, cols, counts, _, total = co_occurrence(Dataset(frame), theta=3)
     assert (rows.tolist(), cols.tolist(), total) == ([0], [2], 3)
@@ -94,12 +109,27 @@ def test_binary_gains_equal_the_general_kernel():
         _, kind, iss = resolve_score(data, label, 1.0)
         empty = np.array([Scorer(data, label).local(v) for v in data.names])
         general = np.empty((len(pairs), 2))
-        _screen.pair_gains(data.codes, data.arities, kind, iss, pairs, empty,
-                           np.empty((2, 400), np.int64), np.zeros((2, 1 << 16), np.int64),
-                           general)
+        _screen.pair_gains(
+            data.codes,
+            data.arities,
+            kind,
+            iss,
+            pairs,
+            empty,
+            np.empty((2, 400), np.int64),
+            np.zeros((2, 1 << 16), np.int64),
+            general,
+        )
         fast = np.empty((len(pairs), 2))
-        _screen.binary_pair_gains(together.astype(float), on[rows].astype(float),
-                                  on[cols].astype(float), 400.0, kind, iss, fast)
+        _screen.binary_pair_gains(
+            together.astype(float),
+            on[rows].astype(float),
+            on[cols].astype(float),
+            400.0,
+            kind,
+            iss,
+            fast,
+        )
         np.testing.assert_allclose(fast, general, rtol=1e-10, atol=1e-9)
 
 
@@ -141,8 +171,9 @@ def test_parent_table_widening_changes_nothing(alarm, monkeypatch):
     runs = {
         "hc": lambda: hill_climbing(alarm, progress=False),
         "tabu": lambda: __import__("bnfs").tabu_search(alarm, progress=False),
-        "post": lambda: post_process(DAG(alarm.columns), alarm, n_ops=100_000, seed=2,
-                                     progress=False),
+        "post": lambda: post_process(
+            DAG(alarm.columns), alarm, n_ops=100_000, seed=2, progress=False
+        ),
         "screen": lambda: screen_based(alarm, post_process=20_000, seed=1, progress=False),
     }
     wide = {k: f() for k, f in runs.items()}
@@ -153,12 +184,15 @@ def test_parent_table_widening_changes_nothing(alarm, monkeypatch):
         assert max(len(narrow.parents(v)) for v in narrow.nodes) > 1
 
 
-@pytest.mark.parametrize("learner, options", [
-    (hill_climbing, {"max_parents": 3}),
-    (hill_climbing, {"tabu": 5, "score": "bde"}),
-    (sparse_candidate, {"k": 5}),
-    (screen_based, {"theta": 20}),
-])
+@pytest.mark.parametrize(
+    "learner, options",
+    [
+        (hill_climbing, {"max_parents": 3}),
+        (hill_climbing, {"tabu": 5, "score": "bde"}),
+        (sparse_candidate, {"k": 5}),
+        (screen_based, {"theta": 20}),
+    ],
+)
 def test_threads_never_change_the_result(alarm, learner, options):
     one = learner(alarm, n_jobs=1, **options)
     two = learner(alarm, n_jobs=2, **options)

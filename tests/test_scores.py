@@ -5,12 +5,13 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import reference
-from strategies import equivalent_dag, random_dags
 from bnfs import DAG, Dataset, Scorer, datasets, score
 from bnfs._kernels import scores as _k
+from strategies import equivalent_dag, random_dags
 
 pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
 
@@ -24,23 +25,38 @@ def test_true_network_scores_equal_bnlearn(name):
     assert score(truth, frame, "bde", iss=10) == pytest.approx(golden["bde_iss10"], rel=1e-10)
 
 
-@pytest.mark.parametrize("name, node", [("asia", "either"), ("asia", "dysp"),
-                                        ("alarm", "CATECHOL"), ("alarm", "LVEDVOLUME"),
-                                        ("alarm", "BP")])
+@pytest.mark.parametrize(
+    "name, node",
+    [
+        ("asia", "either"),
+        ("asia", "dysp"),
+        ("alarm", "CATECHOL"),
+        ("alarm", "LVEDVOLUME"),
+        ("alarm", "BP"),
+    ],
+)
 def test_local_scores_equal_pgmpy(name, node):
-    from pgmpy.estimators import AIC, BDeu, BIC, K2
+    from pgmpy.estimators import AIC, BIC, K2, BDeu
 
     frame = reference.data(name)
     truth = reference.true_dag(name)
     parents = truth.parents(node)
-    for label, cls, kwargs in [("bic", BIC, {}), ("aic", AIC, {}), ("k2", K2, {}),
-                               ("bde", BDeu, {"equivalent_sample_size": 1})]:
+    for label, cls, kwargs in [
+        ("bic", BIC, {}),
+        ("aic", AIC, {}),
+        ("k2", K2, {}),
+        ("bde", BDeu, {"equivalent_sample_size": 1}),
+    ]:
         theirs = cls(frame, **kwargs).local_score(node, tuple(parents))
         assert Scorer(frame, label).local(node, parents) == pytest.approx(theirs, rel=1e-8)
 
 
 def _loglik_by_pandas(frame, node, parents):
-    counts = frame.groupby(parents + [node], observed=True).size() if parents else frame.groupby(node).size()
+    counts = (
+        frame.groupby(parents + [node], observed=True).size()
+        if parents
+        else frame.groupby(node).size()
+    )
     if parents:
         totals = counts.groupby(level=list(range(len(parents)))).transform("sum")
     else:
@@ -59,10 +75,12 @@ def test_sparse_path_and_renumbering_match_a_direct_count():
     # the same family through the dense and the sparse counting paths
     par = np.array([data.index(p) for p in parents[:6]], dtype=np.int64)
     cfg = np.empty(300, dtype=np.int64)
-    dense = _k.local_score(data.codes, data.arities, 0, par, 6, _k.BDE, 1.0, cfg,
-                           np.zeros(1 << 16, dtype=np.int64))
-    sparse = _k.local_score(data.codes, data.arities, 0, par, 6, _k.BDE, 1.0, cfg,
-                            np.zeros(4, dtype=np.int64))
+    dense = _k.local_score(
+        data.codes, data.arities, 0, par, 6, _k.BDE, 1.0, cfg, np.zeros(1 << 16, dtype=np.int64)
+    )
+    sparse = _k.local_score(
+        data.codes, data.arities, 0, par, 6, _k.BDE, 1.0, cfg, np.zeros(4, dtype=np.int64)
+    )
     assert dense == pytest.approx(sparse, rel=1e-12)
 
 
@@ -87,7 +105,7 @@ def asia_frame():
 def test_markov_equivalent_dags_score_equal(asia_frame, data):
     g = data.draw(random_dags(max_nodes=8))
     names = list(asia_frame.columns)
-    g = DAG(names[:g.n_nodes], [(names[int(u[1:])], names[int(v[1:])]) for u, v in g.arcs])
+    g = DAG(names[: g.n_nodes], [(names[int(u[1:])], names[int(v[1:])]) for u, v in g.arcs])
     frame = asia_frame[list(g.nodes)]
     other = equivalent_dag(g, data)
     for label in ("bic", "bde", "aic", "loglik"):

@@ -11,8 +11,18 @@ from sklearn.preprocessing import OneHotEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import reference
-from bnfs import (BAHSIC, CFS, FCBF, HSMB, HybridSelector, InformationGain,
-                  MarkovBlanketSelector, SLFS, SRS, TBNClassifier)
+from bnfs import (
+    BAHSIC,
+    CFS,
+    FCBF,
+    HSMB,
+    SLFS,
+    SRS,
+    HybridSelector,
+    InformationGain,
+    MarkovBlanketSelector,
+    TBNClassifier,
+)
 from bnfs.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
@@ -24,8 +34,10 @@ def alarm():
     return frame.drop(columns=TARGET), frame[TARGET]
 
 
-@pytest.mark.parametrize("learner, bound", [("hiton_mb", 0.99), ("pc_stable", 0.99),
-                                            ("iamb_mb", 0.79), ("hill_climbing", 0.79)])
+@pytest.mark.parametrize(
+    "learner, bound",
+    [("hiton_mb", 0.99), ("pc_stable", 0.99), ("iamb_mb", 0.79), ("hill_climbing", 0.79)],
+)
 def test_recovers_the_blanket_of_a_sampled_network(alarm, learner, bound):
     X, y = alarm
     selector = MarkovBlanketSelector(learner).fit(X, y)
@@ -58,8 +70,8 @@ def test_numpy_input_and_no_mutation(alarm):
 def test_continuous_features_are_discretized():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 3000)
-    cause = y + rng.normal(scale=0.5, size=3000)        # dependent on y
-    noise = rng.normal(size=3000)                       # irrelevant
+    cause = y + rng.normal(scale=0.5, size=3000)  # dependent on y
+    noise = rng.normal(size=3000)  # irrelevant
     downstream = cause + rng.normal(scale=0.5, size=3000)  # separated from y by `cause`
     X = pd.DataFrame({"cause": cause, "noise": noise, "downstream": downstream})
     for discretizer in ("quantile", "mdl"):
@@ -70,8 +82,11 @@ def test_continuous_features_are_discretized():
 
 def test_pipeline_and_cross_validation(alarm):
     X, y = alarm
-    pipe = make_pipeline(MarkovBlanketSelector("hiton_mb"), OneHotEncoder(handle_unknown="ignore"),
-                         LogisticRegression(max_iter=500))
+    pipe = make_pipeline(
+        MarkovBlanketSelector("hiton_mb"),
+        OneHotEncoder(handle_unknown="ignore"),
+        LogisticRegression(max_iter=500),
+    )
     scores = cross_val_score(pipe, X.iloc[:2000], y.iloc[:2000], cv=3)
     majority = y.iloc[:2000].value_counts(normalize=True).max()
     assert scores.mean() > majority + 0.03
@@ -88,8 +103,15 @@ def test_seeded_learners_are_reproducible(alarm):
 def test_constant_features_are_never_selected(alarm):
     X, y = alarm
     X = X.assign(CONSTANT="same")
-    for selector in (MarkovBlanketSelector("hiton_mb"), FCBF(), CFS(), InformationGain(50),
-                     HybridSelector(), SRS(), SLFS()):
+    for selector in (
+        MarkovBlanketSelector("hiton_mb"),
+        FCBF(),
+        CFS(),
+        InformationGain(50),
+        HybridSelector(),
+        SRS(),
+        SLFS(),
+    ):
         mask = selector.fit(X, y).get_support()
         assert mask.shape == (X.shape[1],) and not mask[-1], type(selector).__name__
     with pytest.raises(ValueError, match="every feature of X is constant"):
@@ -120,12 +142,13 @@ def test_errors(alarm):
         MarkovBlanketSelector("iamb_mb").fit(X, None)
 
 
-
 def test_symmetrical_uncertainty_equals_its_definition(alarm):
     from scipy.stats import entropy
     from sklearn.metrics import mutual_info_score
+
     from bnfs import Dataset
     from bnfs.select import symmetrical_uncertainty
+
     X, _ = alarm
     data = Dataset(X)
     for a, b in [("CVP", "LVEDVOLUME"), ("HR", "CATECHOL"), ("HR", "HR")]:
@@ -139,9 +162,14 @@ def test_fcbf_keeps_one_of_redundant_features_and_drops_noise():
     rng = np.random.default_rng(1)
     y = rng.integers(0, 3, 2000)
     strong = y + rng.normal(scale=0.3, size=2000)
-    X = pd.DataFrame({"noise": rng.normal(size=2000), "strong": strong,
-                      "twin": strong + rng.normal(scale=0.01, size=2000),
-                      "weak": y + rng.normal(scale=2.0, size=2000)})
+    X = pd.DataFrame(
+        {
+            "noise": rng.normal(size=2000),
+            "strong": strong,
+            "twin": strong + rng.normal(scale=0.01, size=2000),
+            "weak": y + rng.normal(scale=2.0, size=2000),
+        }
+    )
     fcbf = FCBF(threshold=0.02, n_bins=4).fit(X, y)
     assert len({"strong", "twin"} & set(fcbf.selected_)) == 1
     assert "noise" not in fcbf.selected_
@@ -152,8 +180,20 @@ def test_fcbf_keeps_one_of_redundant_features_and_drops_noise():
 
 
 @pytest.mark.filterwarnings("ignore:No features were selected")
-@parametrize_with_checks([MarkovBlanketSelector("iamb_mb"), FCBF(), CFS(), InformationGain(3),
-                          HybridSelector(), HSMB(), BAHSIC(), SRS(), SLFS(), TBNClassifier()])
+@parametrize_with_checks(
+    [
+        MarkovBlanketSelector("iamb_mb"),
+        FCBF(),
+        CFS(),
+        InformationGain(3),
+        HybridSelector(),
+        HSMB(),
+        BAHSIC(),
+        SRS(),
+        SLFS(),
+        TBNClassifier(),
+    ]
+)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 
@@ -162,11 +202,10 @@ def test_hybrid_runs_fcbf_then_the_causal_learner():
     rng = np.random.default_rng(2)
     n = 3000
     y = rng.integers(0, 2, n)
-    cause = np.where(rng.random(n) < 0.85, y, 1 - y)      # y's neighbour
+    cause = np.where(rng.random(n) < 0.85, y, 1 - y)  # y's neighbour
     twin = np.where(rng.random(n) < 0.98, cause, 1 - cause)  # redundant copy of `cause`
-    other = np.where(rng.random(n) < 0.8, y, 1 - y)        # second neighbour
-    X = pd.DataFrame({"cause": cause, "twin": twin, "other": other,
-                      "noise": rng.integers(0, 3, n)})
+    other = np.where(rng.random(n) < 0.8, y, 1 - y)  # second neighbour
+    X = pd.DataFrame({"cause": cause, "twin": twin, "other": other, "noise": rng.integers(0, 3, n)})
     for causal in ("pc", "tpda", "gs", "iamb"):
         hybrid = HybridSelector(causal).fit(X, y)
         assert len({"cause", "twin"} & set(hybrid.fcbf_selected_)) == 1
@@ -181,11 +220,24 @@ def test_hybrid_runs_fcbf_then_the_causal_learner():
         HybridSelector(causal_options=3).fit(X, y)
 
 
-@pytest.mark.parametrize("selector", [
-    MarkovBlanketSelector("hiton_mb"), FCBF(), CFS(), InformationGain(4), HybridSelector("gs"),
-    HSMB(), BAHSIC(4), SRS(), SLFS()], ids=lambda s: type(s).__name__)
+@pytest.mark.parametrize(
+    "selector",
+    [
+        MarkovBlanketSelector("hiton_mb"),
+        FCBF(),
+        CFS(),
+        InformationGain(4),
+        HybridSelector("gs"),
+        HSMB(),
+        BAHSIC(4),
+        SRS(),
+        SLFS(),
+    ],
+    ids=lambda s: type(s).__name__,
+)
 def test_every_selector_in_a_pipeline_with_pandas_or_numpy(selector):
     from bnfs import datasets
+
     frame = datasets.corral(7, n=400, seed=5)
     X, y = frame.drop(columns="Y"), frame["Y"]
     pipe = make_pipeline(selector, LogisticRegression())
@@ -199,18 +251,22 @@ def test_every_selector_in_a_pipeline_with_pandas_or_numpy(selector):
 
 def test_tbn_classifier_in_cross_validation():
     from bnfs import datasets
+
     frame = datasets.corral(7, n=400, seed=5)
     X, y = frame.drop(columns="Y"), frame["Y"]
     assert cross_val_score(TBNClassifier(), X.to_numpy(), y, cv=3).mean() > 0.7
 
 
-@pytest.mark.parametrize("make", [
-    lambda jobs: MarkovBlanketSelector("hill_climbing", n_jobs=jobs),
-    lambda jobs: MarkovBlanketSelector("pc_stable", n_jobs=jobs),
-    lambda jobs: MarkovBlanketSelector("iamb", n_jobs=jobs),
-    lambda jobs: HybridSelector("pc", n_jobs=jobs),
-    lambda jobs: SRS(n_jobs=jobs),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda jobs: MarkovBlanketSelector("hill_climbing", n_jobs=jobs),
+        lambda jobs: MarkovBlanketSelector("pc_stable", n_jobs=jobs),
+        lambda jobs: MarkovBlanketSelector("iamb", n_jobs=jobs),
+        lambda jobs: HybridSelector("pc", n_jobs=jobs),
+        lambda jobs: SRS(n_jobs=jobs),
+    ],
+)
 def test_n_jobs_never_changes_the_selection(alarm, make):
     X, y = alarm
     one, two = make(1).fit(X, y), make(2).fit(X, y)
@@ -227,14 +283,18 @@ def _noise(seed: int = 0, n: int = 300):
 
 def test_an_empty_selection_warns_and_keeps_the_pipeline_running():
     from bnfs import EmptySelectionWarning
+
     X, y = _noise()
-    with pytest.warns(EmptySelectionWarning, match="hiton_mb found the class independent of "
-                      "every feature.*Try a larger alpha"):
+    with pytest.warns(
+        EmptySelectionWarning,
+        match="hiton_mb found the class independent of every feature.*Try a larger alpha",
+    ):
         selector = MarkovBlanketSelector("hiton_mb").fit(X, y)
     assert selector.blanket_ == [] and selector.empty_
     assert selector.get_support().all()  # if_empty="keep_all": every feature passed on
-    pipeline = make_pipeline(MarkovBlanketSelector("hiton_mb"), OneHotEncoder(),
-                             LogisticRegression())
+    pipeline = make_pipeline(
+        MarkovBlanketSelector("hiton_mb"), OneHotEncoder(), LogisticRegression()
+    )
     with pytest.warns(EmptySelectionWarning):
         scores = cross_val_score(pipeline, X, y, cv=3, error_score="raise")
     assert np.isfinite(scores).all()
@@ -249,6 +309,7 @@ def test_an_empty_selection_warns_and_keeps_the_pipeline_running():
 
 def test_select_command_says_once_that_the_selection_is_empty(tmp_path, monkeypatch, capsys):
     from bnfs import cli
+
     X, y = _noise()
     X.assign(y=y).to_csv(tmp_path / "noise.csv", index=False)
     monkeypatch.chdir(tmp_path)
@@ -256,7 +317,8 @@ def test_select_command_says_once_that_the_selection_is_empty(tmp_path, monkeypa
     captured = capsys.readouterr()
     assert "kept 0 of 5 features" in captured.out and "nan" not in captured.out
     warnings_shown = [line for line in captured.err.splitlines() if line.strip()]
-    assert warnings_shown[0].startswith("bnfs select: warning: MarkovBlanketSelector selected "
-                                        "no feature")
+    assert warnings_shown[0].startswith(
+        "bnfs select: warning: MarkovBlanketSelector selected no feature"
+    )
     assert all(line.startswith("bnfs select: warning:") for line in warnings_shown)
     assert "Traceback" not in captured.err and len(warnings_shown) == 2

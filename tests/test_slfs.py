@@ -25,7 +25,9 @@ def _copies(seed=0, n=3000):
 
 def test_copies_hang_under_their_source_and_noise_is_removed():
     y, a, b, noisy, rng = _copies()
-    X = pd.DataFrame({"a": a, "b": b, "a_copy": noisy(a, 0.95), "noise": rng.integers(0, 3, len(y))})
+    X = pd.DataFrame(
+        {"a": a, "b": b, "a_copy": noisy(a, 0.95), "noise": rng.integers(0, 3, len(y))}
+    )
     slfs = SLFS().fit(X, pd.Series(y, name="label"))
     assert slfs.parent_ == {"a": "label", "b": "label", "a_copy": "a"}
     assert slfs.removed_ == {"noise": "irrelevant"}
@@ -84,8 +86,9 @@ def test_tbn_matches_a_hand_computed_posterior():
     clf = TBNClassifier(alpha=1.0, smoothing=1.0).fit(X, y)  # alpha 1: nothing is irrelevant
     # P(y): (4+1)/(8+2) each; P(f=1|y=0) = (1+1)/(4+2), P(f=1|y=1) = (4+1)/(4+2)
     p0, p1 = 5 / 10 * 2 / 6, 5 / 10 * 5 / 6
-    np.testing.assert_allclose(clf.predict_proba(pd.DataFrame({"f": [1]}))[0],
-                               [p0 / (p0 + p1), p1 / (p0 + p1)])
+    np.testing.assert_allclose(
+        clf.predict_proba(pd.DataFrame({"f": [1]}))[0], [p0 / (p0 + p1), p1 / (p0 + p1)]
+    )
 
 
 def test_pipeline_with_continuous_features_and_errors():
@@ -106,6 +109,7 @@ def test_pipeline_with_continuous_features_and_errors():
 
 def test_a_model_fitted_on_a_frame_predicts_numpy_rows_by_position():
     import warnings
+
     frame = datasets.sample("asia", 400, seed=0)
     X, y = frame.drop(columns="either"), frame["either"]
     model = TBNClassifier().fit(X, y)

@@ -26,8 +26,12 @@ def test_singleton_groups_and_no_groups_give_the_lasso(problem):
     lasso = Lasso(alpha=15 / len(y), fit_intercept=False, tol=1e-12, max_iter=100_000)
     expected = lasso.fit(A, y).coef_
     singletons = [np.array([i]) for i in range(A.shape[1])]
-    np.testing.assert_allclose(sparse_group_lasso(A, y, singletons, 15.0, 0.0, tol=1e-13), expected, atol=1e-6)
-    np.testing.assert_allclose(sparse_group_lasso(A, y, singletons, 0.0, 15.0, tol=1e-13), expected, atol=1e-6)
+    np.testing.assert_allclose(
+        sparse_group_lasso(A, y, singletons, 15.0, 0.0, tol=1e-13), expected, atol=1e-6
+    )
+    np.testing.assert_allclose(
+        sparse_group_lasso(A, y, singletons, 0.0, 15.0, tol=1e-13), expected, atol=1e-6
+    )
 
 
 def test_solution_meets_the_optimality_conditions(problem):
@@ -40,7 +44,9 @@ def test_solution_meets_the_optimality_conditions(problem):
         b, g = beta[members], gradient[members]
         if np.linalg.norm(b) == 0:
             # zero group: the soft-thresholded gradient fits in the group ball
-            assert np.linalg.norm(np.sign(g) * np.maximum(np.abs(g) - l1, 0)) <= group * weight + 1e-6
+            assert (
+                np.linalg.norm(np.sign(g) * np.maximum(np.abs(g) - l1, 0)) <= group * weight + 1e-6
+            )
             continue
         nonzero = b != 0
         expected = l1 * np.sign(b[nonzero]) + group * weight * b[nonzero] / np.linalg.norm(b)
@@ -79,8 +85,13 @@ def test_srs_on_continuous_and_multiclass_data():
     rng = np.random.default_rng(3)
     n = 1500
     y = rng.integers(0, 3, n)
-    X = pd.DataFrame({"signal": y + rng.normal(scale=0.5, size=n),
-                      "noise": rng.normal(size=n), "kind": np.where(y == 2, "b", "a")})
+    X = pd.DataFrame(
+        {
+            "signal": y + rng.normal(scale=0.5, size=n),
+            "noise": rng.normal(size=n),
+            "kind": np.where(y == 2, "b", "a"),
+        }
+    )
     srs = SRS().fit(X, y)
     assert "signal" in srs.selected_ and "noise" not in srs.selected_
     with pytest.raises(ValueError, match="lambda_group"):
@@ -91,6 +102,7 @@ def test_srs_on_continuous_and_multiclass_data():
 
 def test_hiton_pc_without_symmetry_keeps_one_of_exact_copies():
     from bnfs import hiton_pc
+
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 2000)
     signal = np.where(rng.random(2000) < 0.85, y, 1 - y)

@@ -68,12 +68,17 @@ def _cache_location() -> str | bool:
         return True
     folder = _private_folder()
     if folder is not None and _numba_caches(folder):
-        log.info("numba cannot cache beside bnfs or in the user's cache folder; "
-                 "caching compiled kernels in %s", folder)
+        log.info(
+            "numba cannot cache beside bnfs or in the user's cache folder; "
+            "caching compiled kernels in %s",
+            folder,
+        )
         return folder
-    log.warning("no folder to cache compiled kernels in (install read-only, HOME and "
-                "the temporary directory not writable): kernels compile on every run; set "
-                "NUMBA_CACHE_DIR to a writable folder to keep them")
+    log.warning(
+        "no folder to cache compiled kernels in (install read-only, HOME and "
+        "the temporary directory not writable): kernels compile on every run; set "
+        "NUMBA_CACHE_DIR to a writable folder to keep them"
+    )
     return False
 
 
@@ -82,6 +87,7 @@ CACHE = _cache_location()
 
 def njit(**options):
     """``numba.njit(**options)``, its cache put where it can be written (see the module)."""
+
     def decorate(function):
         if CACHE is True or not options.get("cache"):
             return numba.njit(**options)(function)
@@ -93,6 +99,7 @@ def njit(**options):
             return numba.njit(**options)(function)
         finally:
             numba.config.CACHE_DIR = saved
+
     return decorate
 
 
@@ -109,11 +116,14 @@ class _FirstCompile(event.Listener):
         if not self.said and module.startswith(__name__):
             self.said = True
             if CACHE is False:
-                compile_log.info("compiling the numba kernels (not cached: every run compiles "
-                                 "them again)")
+                compile_log.info(
+                    "compiling the numba kernels (not cached: every run compiles them again)"
+                )
             else:
-                compile_log.info("compiling the numba kernels for their first use; this takes "
-                                 "up to a minute once, later runs load them from the cache")
+                compile_log.info(
+                    "compiling the numba kernels for their first use; this takes "
+                    "up to a minute once, later runs load them from the cache"
+                )
 
     def on_end(self, event_):
         pass

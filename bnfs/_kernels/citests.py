@@ -267,9 +267,27 @@ def decide(stat, df, cells, n, mode, alpha, threshold, min_rows_per_cell):
 
 
 @njit(cache=True)
-def _first_separating_set(codes, arities, x, y, pool, n_pool, level, which, adjust_df, mode,
-                          alpha, threshold, min_rows_per_cell, cfg, counts, z, sep, known,
-                          second_side):
+def _first_separating_set(
+    codes,
+    arities,
+    x,
+    y,
+    pool,
+    n_pool,
+    level,
+    which,
+    adjust_df,
+    mode,
+    alpha,
+    threshold,
+    min_rows_per_cell,
+    cfg,
+    counts,
+    z,
+    sep,
+    known,
+    second_side,
+):
     """Test x and y given each subset of ``pool[:n_pool]`` of size ``level`` in
     lexicographic order until one separates them; return (found, tests run) and leave the
     separating subset in ``sep``. On the ``second_side``, subsets whose members all have
@@ -285,8 +303,9 @@ def _first_separating_set(codes, arities, x, y, pool, n_pool, level, which, adju
             z[t] = pool[idx[t]]
             seen = seen and known[z[t]]
         if not seen:
-            stat, df, cells = discrete_statistic(codes, arities, x, y, z, level, which,
-                                                 adjust_df, cfg, counts)
+            stat, df, cells = discrete_statistic(
+                codes, arities, x, y, z, level, which, adjust_df, cfg, counts
+            )
             tests += 1
             if decide(stat, df, cells, n, mode, alpha, threshold, min_rows_per_cell):
                 for t in range(level):
@@ -303,9 +322,26 @@ def _first_separating_set(codes, arities, x, y, pool, n_pool, level, which, adju
 
 
 @njit(parallel=True, cache=True)
-def pc_level(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
-             threshold, min_rows_per_cell, second_side, scratch, n_chunks, found, seps,
-             n_tests):
+def pc_level(
+    codes,
+    arities,
+    pairs,
+    adj_ptr,
+    adj_idx,
+    level,
+    which,
+    adjust_df,
+    mode,
+    alpha,
+    threshold,
+    min_rows_per_cell,
+    second_side,
+    scratch,
+    n_chunks,
+    found,
+    seps,
+    n_tests,
+):
     """One round of a PC-stable level: for every pair (x, y), the first subset of size
     ``level`` of x's adjacencies (``adj_idx[adj_ptr[x]:adj_ptr[x + 1]]``, sorted, without
     y) that separates x and y (``found``, ``seps``, ``n_tests`` per pair). In the
@@ -317,20 +353,74 @@ def pc_level(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, m
     nothing else, so the result is the same for any thread count.
     """
     if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
-        _pc_pairs(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode,
-                  alpha, threshold, min_rows_per_cell, second_side, scratch, found, seps,
-                  n_tests, 0, 1)
+        _pc_pairs(
+            codes,
+            arities,
+            pairs,
+            adj_ptr,
+            adj_idx,
+            level,
+            which,
+            adjust_df,
+            mode,
+            alpha,
+            threshold,
+            min_rows_per_cell,
+            second_side,
+            scratch,
+            found,
+            seps,
+            n_tests,
+            0,
+            1,
+        )
         return
     for chunk in prange(n_chunks):
-        _pc_pairs(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode,
-                  alpha, threshold, min_rows_per_cell, second_side, scratch, found, seps,
-                  n_tests, chunk, n_chunks)
+        _pc_pairs(
+            codes,
+            arities,
+            pairs,
+            adj_ptr,
+            adj_idx,
+            level,
+            which,
+            adjust_df,
+            mode,
+            alpha,
+            threshold,
+            min_rows_per_cell,
+            second_side,
+            scratch,
+            found,
+            seps,
+            n_tests,
+            chunk,
+            n_chunks,
+        )
 
 
 @njit(cache=True)
-def _pc_pairs(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
-              threshold, min_rows_per_cell, second_side, scratch, found, seps, n_tests,
-              first, step):
+def _pc_pairs(
+    codes,
+    arities,
+    pairs,
+    adj_ptr,
+    adj_idx,
+    level,
+    which,
+    adjust_df,
+    mode,
+    alpha,
+    threshold,
+    min_rows_per_cell,
+    second_side,
+    scratch,
+    found,
+    seps,
+    n_tests,
+    first,
+    step,
+):
     """:func:`pc_level` for pairs ``first, first + step, ...`` with scratch of their own."""
     p = adj_ptr.shape[0] - 1
     width = 1
@@ -342,15 +432,57 @@ def _pc_pairs(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, 
     z = np.empty(max(level, 1), dtype=np.int64)
     known = np.zeros(p, dtype=np.bool_)
     for e in range(first, pairs.shape[0], step):
-        _pc_pair(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
-                 threshold, min_rows_per_cell, second_side, found, seps, n_tests, e, cfg,
-                 counts, pool, z, known)
+        _pc_pair(
+            codes,
+            arities,
+            pairs,
+            adj_ptr,
+            adj_idx,
+            level,
+            which,
+            adjust_df,
+            mode,
+            alpha,
+            threshold,
+            min_rows_per_cell,
+            second_side,
+            found,
+            seps,
+            n_tests,
+            e,
+            cfg,
+            counts,
+            pool,
+            z,
+            known,
+        )
 
 
 @njit(cache=True)
-def _pc_pair(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, mode, alpha,
-             threshold, min_rows_per_cell, second_side, found, seps, n_tests, e, cfg, counts,
-             pool, z, known):
+def _pc_pair(
+    codes,
+    arities,
+    pairs,
+    adj_ptr,
+    adj_idx,
+    level,
+    which,
+    adjust_df,
+    mode,
+    alpha,
+    threshold,
+    min_rows_per_cell,
+    second_side,
+    found,
+    seps,
+    n_tests,
+    e,
+    cfg,
+    counts,
+    pool,
+    z,
+    known,
+):
     """:func:`pc_level` for pair ``e`` with the given scratch."""
     x, y = pairs[e, 0], pairs[e, 1]
     if second_side:
@@ -361,9 +493,27 @@ def _pc_pair(codes, arities, pairs, adj_ptr, adj_idx, level, which, adjust_df, m
         if adj_idx[t] != y:
             pool[k] = adj_idx[t]
             k += 1
-    ok, tests = _first_separating_set(codes, arities, x, y, pool, k, level, which, adjust_df,
-                                      mode, alpha, threshold, min_rows_per_cell, cfg, counts, z,
-                                      seps[e], known, second_side)
+    ok, tests = _first_separating_set(
+        codes,
+        arities,
+        x,
+        y,
+        pool,
+        k,
+        level,
+        which,
+        adjust_df,
+        mode,
+        alpha,
+        threshold,
+        min_rows_per_cell,
+        cfg,
+        counts,
+        z,
+        seps[e],
+        known,
+        second_side,
+    )
     found[e] = ok
     n_tests[e] = tests
     if second_side:

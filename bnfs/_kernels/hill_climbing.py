@@ -46,7 +46,7 @@ N_SCORES, N_HITS, N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = ran
 @njit(cache=True)
 def mix64(x):
     """SplitMix64 finalizer: a well-spread 64-bit key of an integer."""
-    x = (x + np.uint64(0x9E3779B97F4A7C15))
+    x = x + np.uint64(0x9E3779B97F4A7C15)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return np.int64(x ^ (x >> np.uint64(31)))
@@ -93,8 +93,9 @@ def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, ke
 
 
 @njit(cache=True)
-def _family_score(codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts,
-                  tmp):
+def _family_score(
+    codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
+):
     """Score of ``v`` with parents ``parents_v[:k]`` minus ``u`` (``removing``) or plus ``u``
     (``cfg`` holds the configurations of the current parents, ``q`` their bound)."""
     if removing:
@@ -110,25 +111,73 @@ def _family_score(codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, 
 
 
 @njit(parallel=True, cache=True)
-def score_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k, cfg, q, cfg2,
-                   counts, tmp, out):
+def score_families(
+    codes, arities, kind, iss, v, us, removing, m, parents_v, k, cfg, q, cfg2, counts, tmp, out
+):
     """``out[e]`` = score of ``v``'s parents without / with ``us[e]`` for ``e < m``, dealt
     to ``cfg2.shape[0]`` threads (each with its scratch row)."""
     n_chunks = min(cfg2.shape[0], m)
     if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
         for e in range(m):
-            out[e] = _family_score(codes, arities, kind, iss, v, us[e], removing[e], parents_v,
-                                   k, cfg, q, cfg2[0], counts[0], tmp[0])
+            out[e] = _family_score(
+                codes,
+                arities,
+                kind,
+                iss,
+                v,
+                us[e],
+                removing[e],
+                parents_v,
+                k,
+                cfg,
+                q,
+                cfg2[0],
+                counts[0],
+                tmp[0],
+            )
         return
     for chunk in prange(n_chunks):
         for e in range(chunk, m, n_chunks):
-            out[e] = _family_score(codes, arities, kind, iss, v, us[e], removing[e], parents_v,
-                                   k, cfg, q, cfg2[chunk], counts[chunk], tmp[chunk])
+            out[e] = _family_score(
+                codes,
+                arities,
+                kind,
+                iss,
+                v,
+                us[e],
+                removing[e],
+                parents_v,
+                k,
+                cfg,
+                q,
+                cfg2[chunk],
+                counts[chunk],
+                tmp[chunk],
+            )
 
 
 @njit(cache=True)
-def cached_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k, base_key,
-                    node_score_v, cfg, cfg2, counts, tmp, cache, counters, out):
+def cached_families(
+    codes,
+    arities,
+    kind,
+    iss,
+    v,
+    us,
+    removing,
+    m,
+    parents_v,
+    k,
+    base_key,
+    node_score_v,
+    cfg,
+    cfg2,
+    counts,
+    tmp,
+    cache,
+    counters,
+    out,
+):
     """``out[e]`` = score change of removing / adding ``us[e]`` for ``e < m``: cache hits
     first, then the misses in one parallel batch, stored in the cache."""
     miss = np.empty(m, dtype=np.int64)
@@ -152,8 +201,24 @@ def cached_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k,
         miss_us[t] = us[miss[t]]
         miss_removing[t] = removing[miss[t]]
     values = np.empty(n_miss)
-    score_families(codes, arities, kind, iss, v, miss_us, miss_removing, n_miss, parents_v, k,
-                   cfg, q, cfg2, counts, tmp, values)
+    score_families(
+        codes,
+        arities,
+        kind,
+        iss,
+        v,
+        miss_us,
+        miss_removing,
+        n_miss,
+        parents_v,
+        k,
+        cfg,
+        q,
+        cfg2,
+        counts,
+        tmp,
+        values,
+    )
     for t in range(n_miss):
         store(cache, base_key ^ parent_key(miss_us[t]), values[t])
         counters[N_SCORES] += 1
@@ -161,9 +226,30 @@ def cached_families(codes, arities, kind, iss, v, us, removing, m, parents_v, k,
 
 
 @njit(cache=True)
-def refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, rank, in_graph, parents,
-                npar, phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp, cache,
-                counters):
+def refresh_row(
+    codes,
+    arities,
+    kind,
+    iss,
+    v,
+    cand,
+    n_cand,
+    rev,
+    rank,
+    in_graph,
+    parents,
+    npar,
+    phash,
+    max_parents,
+    node_score,
+    delta,
+    cfg,
+    cfg2,
+    counts,
+    tmp,
+    cache,
+    counters,
+):
     """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``.
 
     For a score-equivalent score (all but K2), adding ``u -> v`` with ``u`` after ``v`` in
@@ -175,8 +261,9 @@ def refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, rank, in_graph,
     """
     k = npar[v]
     base_key = node_key(v) ^ phash[v]
-    node_score[v] = cached_score(codes, arities, v, parents[v], k, kind, iss, cfg, counts[0],
-                                 cache, base_key, counters)
+    node_score[v] = cached_score(
+        codes, arities, v, parents[v], k, kind, iss, cfg, counts[0], cache, base_key, counters
+    )
     width = n_cand[v]
     us = np.empty(width, dtype=np.int64)
     removing = np.empty(width, dtype=np.bool_)
@@ -196,8 +283,27 @@ def refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, rank, in_graph,
         column[m] = c
         m += 1
     gains = np.empty(m)
-    cached_families(codes, arities, kind, iss, v, us, removing, m, parents[v], k, base_key,
-                    node_score[v], cfg, cfg2, counts, tmp, cache, counters, gains)
+    cached_families(
+        codes,
+        arities,
+        kind,
+        iss,
+        v,
+        us,
+        removing,
+        m,
+        parents[v],
+        k,
+        base_key,
+        node_score[v],
+        cfg,
+        cfg2,
+        counts,
+        tmp,
+        cache,
+        counters,
+        gains,
+    )
     for e in range(m):
         delta[v, column[e]] = gains[e]
 
@@ -224,8 +330,28 @@ TOL = 1.4901161193847656e-08
 
 
 @njit(cache=True)
-def best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_node, by_ptr, by_v,
-              by_c, pos, heads, arcs, mark, work, baseline, tabu, counters, ghash):
+def best_move(
+    cand,
+    rev,
+    fixed,
+    in_graph,
+    npar,
+    max_parents,
+    delta,
+    by_node,
+    by_ptr,
+    by_v,
+    by_c,
+    pos,
+    heads,
+    arcs,
+    mark,
+    work,
+    baseline,
+    tabu,
+    counters,
+    ghash,
+):
     """The move one step of bnlearn's ``hc`` or ``tabu`` takes (``hc_opt_step``,
     ``tabu_step``): (child, column, kind), kind 0 addition, 1 removal, 2 reversal, or kind
     -1 when no move gains more than ``baseline`` (0: an improving move; -inf: any move).
@@ -300,10 +426,48 @@ def _in_tabu(tabu, n_tabu, h):
 
 
 @njit(cache=True)
-def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parents, npar,
-           phash, max_parents, node_score, delta, pos, node_at, heads, arcs, meta, mark, work,
-           cfg, cfg2, counts, tmp, cache, counters, max_steps, tabu, max_tabu, ghash,
-           best_parents, best_npar, best_score, by_node, by_ptr, by_v, by_c, rank):
+def search(
+    codes,
+    arities,
+    kind,
+    iss,
+    cand,
+    n_cand,
+    rev,
+    fixed,
+    in_graph,
+    parents,
+    npar,
+    phash,
+    max_parents,
+    node_score,
+    delta,
+    pos,
+    node_at,
+    heads,
+    arcs,
+    meta,
+    mark,
+    work,
+    cfg,
+    cfg2,
+    counts,
+    tmp,
+    cache,
+    counters,
+    max_steps,
+    tabu,
+    max_tabu,
+    ghash,
+    best_parents,
+    best_npar,
+    best_score,
+    by_node,
+    by_ptr,
+    by_v,
+    by_c,
+    rank,
+):
     """Run up to ``max_steps`` moves of bnlearn's ``hc`` (``tabu`` empty) or ``tabu``; see
     the module doc and :func:`best_move`.
 
@@ -319,8 +483,11 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
     steps = 0
     while steps < max_steps:
         # resource stops (status 3, 4) repeat the iteration: undo its bookkeeping then
-        saved_pos, saved_n, saved_loss = counters[TABU_POS], counters[N_TABU], \
-            counters[NON_IMPROVING]
+        saved_pos, saved_n, saved_loss = (
+            counters[TABU_POS],
+            counters[N_TABU],
+            counters[NON_IMPROVING],
+        )
         if tabu_len > 0:
             total = 0.0
             for w in range(n):
@@ -334,17 +501,55 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
             tabu[counters[TABU_POS]] = ghash[0]
             counters[TABU_POS] = (counters[TABU_POS] + 1) % tabu_len
             counters[N_TABU] = min(counters[N_TABU] + 1, tabu_len)
-        v, c, move = best_move(cand, rev, fixed, in_graph, npar, max_parents, delta, by_node,
-                               by_ptr, by_v, by_c, pos, heads, arcs, mark, work, 0.0, tabu,
-                               counters, ghash)
+        v, c, move = best_move(
+            cand,
+            rev,
+            fixed,
+            in_graph,
+            npar,
+            max_parents,
+            delta,
+            by_node,
+            by_ptr,
+            by_v,
+            by_c,
+            pos,
+            heads,
+            arcs,
+            mark,
+            work,
+            0.0,
+            tabu,
+            counters,
+            ghash,
+        )
         if move < 0:
             if tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu:
                 counters[STATUS] = 1
                 return
             counters[NON_IMPROVING] += 1
-            v, c, move = best_move(cand, rev, fixed, in_graph, npar, max_parents, delta,
-                                   by_node, by_ptr, by_v, by_c, pos, heads, arcs, mark, work,
-                                   NEG_INF, tabu, counters, ghash)
+            v, c, move = best_move(
+                cand,
+                rev,
+                fixed,
+                in_graph,
+                npar,
+                max_parents,
+                delta,
+                by_node,
+                by_ptr,
+                by_v,
+                by_c,
+                pos,
+                heads,
+                arcs,
+                mark,
+                work,
+                NEG_INF,
+                tabu,
+                counters,
+                ghash,
+            )
             if move < 0:
                 counters[STATUS] = 1
                 return
@@ -357,8 +562,11 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
             status = 3  # arc pool full: caller grows it and resumes
         if status > 0:
             counters[STATUS] = status
-            counters[TABU_POS], counters[N_TABU], counters[NON_IMPROVING] = \
-                saved_pos, saved_n, saved_loss
+            counters[TABU_POS], counters[N_TABU], counters[NON_IMPROVING] = (
+                saved_pos,
+                saved_n,
+                saved_loss,
+            )
             return
         if tabu_len > 0 and counters[NON_IMPROVING] == saved_loss:  # an improving move
             gain = delta[v, c] + (delta[u, rev[v, c]] if move == 2 else 0.0)
@@ -384,16 +592,79 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
         # the later target in scan order first, so that a twin the earlier one copies is
         # current (see refresh_row)
         if move == 2 and rank[u] > rank[v]:
-            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, rank, in_graph, parents,
-                        npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
-                        tmp, cache, counters)
-        refresh_row(codes, arities, kind, iss, v, cand, n_cand, rev, rank, in_graph, parents,
-                    npar, phash, max_parents, node_score, delta, cfg, cfg2, counts, tmp,
-                    cache, counters)
+            refresh_row(
+                codes,
+                arities,
+                kind,
+                iss,
+                u,
+                cand,
+                n_cand,
+                rev,
+                rank,
+                in_graph,
+                parents,
+                npar,
+                phash,
+                max_parents,
+                node_score,
+                delta,
+                cfg,
+                cfg2,
+                counts,
+                tmp,
+                cache,
+                counters,
+            )
+        refresh_row(
+            codes,
+            arities,
+            kind,
+            iss,
+            v,
+            cand,
+            n_cand,
+            rev,
+            rank,
+            in_graph,
+            parents,
+            npar,
+            phash,
+            max_parents,
+            node_score,
+            delta,
+            cfg,
+            cfg2,
+            counts,
+            tmp,
+            cache,
+            counters,
+        )
         if move == 2 and rank[u] < rank[v]:
-            refresh_row(codes, arities, kind, iss, u, cand, n_cand, rev, rank, in_graph, parents,
-                        npar, phash, max_parents, node_score, delta, cfg, cfg2, counts,
-                        tmp, cache, counters)
+            refresh_row(
+                codes,
+                arities,
+                kind,
+                iss,
+                u,
+                cand,
+                n_cand,
+                rev,
+                rank,
+                in_graph,
+                parents,
+                npar,
+                phash,
+                max_parents,
+                node_score,
+                delta,
+                cfg,
+                cfg2,
+                counts,
+                tmp,
+                cache,
+                counters,
+            )
         steps += 1
         counters[N_MOVES] += 1
         counters[N_ITER] += 1
@@ -401,8 +672,24 @@ def search(codes, arities, kind, iss, cand, n_cand, rev, fixed, in_graph, parent
 
 
 @njit(cache=True)
-def add_gains(codes, arities, kind, iss, v, parents, npar, phash, node_score_v, cfg, cfg2,
-              counts, tmp, cache, counters, out):
+def add_gains(
+    codes,
+    arities,
+    kind,
+    iss,
+    v,
+    parents,
+    npar,
+    phash,
+    node_score_v,
+    cfg,
+    cfg2,
+    counts,
+    tmp,
+    cache,
+    counters,
+    out,
+):
     """``out[u]`` = score change of adding ``u`` to ``v``'s parents (-inf for ``v`` itself
     and current parents): the sparse-candidate selection measure."""
     n = out.shape[0]
@@ -420,8 +707,26 @@ def add_gains(codes, arities, kind, iss, v, parents, npar, phash, node_score_v, 
             m += 1
     removing = np.zeros(m, dtype=np.bool_)
     gains = np.empty(m)
-    cached_families(codes, arities, kind, iss, v, us, removing, m, parents[v], k,
-                    node_key(v) ^ phash[v], node_score_v, cfg, cfg2, counts, tmp, cache,
-                    counters, gains)
+    cached_families(
+        codes,
+        arities,
+        kind,
+        iss,
+        v,
+        us,
+        removing,
+        m,
+        parents[v],
+        k,
+        node_key(v) ^ phash[v],
+        node_score_v,
+        cfg,
+        cfg2,
+        counts,
+        tmp,
+        cache,
+        counters,
+        gains,
+    )
     for e in range(m):
         out[us[e]] = gains[e]

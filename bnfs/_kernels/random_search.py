@@ -12,8 +12,8 @@ the arc from ``parents[v, t]``, so a random arc is drawn in O(1) and removed by 
 
 import numpy as np
 
-from bnfs._kernels import njit
 from bnfs._kernels import hill_climbing as _hc
+from bnfs._kernels import njit
 from bnfs._kernels import order as _o
 from bnfs._kernels import scores as _s
 
@@ -40,8 +40,23 @@ def _below(state, n):
 
 
 @njit(cache=True)
-def _score_with(codes, arities, kind, iss, v, parents, npar, extra, skip, phash, tmp, cfg,
-                counts, cache, counters):
+def _score_with(
+    codes,
+    arities,
+    kind,
+    iss,
+    v,
+    parents,
+    npar,
+    extra,
+    skip,
+    phash,
+    tmp,
+    cfg,
+    counts,
+    cache,
+    counters,
+):
     """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``."""
     key = _hc.node_key(v) ^ phash[v]
     m = 0
@@ -100,10 +115,39 @@ def _add_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs):
 
 
 @njit(cache=True)
-def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_score,
-                         max_parents, forbidden, fixed, pos, node_at, heads, arcs, meta, mark,
-                         work, cfg, counts, tmp, cache, counters, arc_list, arc_slot, n_arcs,
-                         n_ops, p_add, p_remove, rng_state, by_node):
+def random_hill_climbing(
+    codes,
+    arities,
+    kind,
+    iss,
+    parents,
+    npar,
+    phash,
+    node_score,
+    max_parents,
+    forbidden,
+    fixed,
+    pos,
+    node_at,
+    heads,
+    arcs,
+    meta,
+    mark,
+    work,
+    cfg,
+    counts,
+    tmp,
+    cache,
+    counters,
+    arc_list,
+    arc_slot,
+    n_arcs,
+    n_ops,
+    p_add,
+    p_remove,
+    rng_state,
+    by_node,
+):
     """Run ``n_ops`` random operations; return (arcs afterwards, operations done).
 
     A drawn node number k means node ``by_node[k]`` (the nodes in scan order), so the same
@@ -129,8 +173,23 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
                 continue
             if _o.find_arc(heads, arcs, u, v) != -1 or _o.find_arc(heads, arcs, v, u) != -1:
                 continue
-            new = _score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash, tmp,
-                              cfg, counts, cache, counters)
+            new = _score_with(
+                codes,
+                arities,
+                kind,
+                iss,
+                v,
+                parents,
+                npar,
+                u,
+                -1,
+                phash,
+                tmp,
+                cfg,
+                counts,
+                cache,
+                counters,
+            )
             if new - node_score[v] <= EPS:
                 continue
             if npar[v] == width:
@@ -148,8 +207,23 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
             u, v = arc_list[slot, 0], arc_list[slot, 1]
             if (u * n + v) in fixed:
                 continue
-            removed = _score_with(codes, arities, kind, iss, v, parents, npar, -1, u, phash,
-                                  tmp, cfg, counts, cache, counters)
+            removed = _score_with(
+                codes,
+                arities,
+                kind,
+                iss,
+                v,
+                parents,
+                npar,
+                -1,
+                u,
+                phash,
+                tmp,
+                cfg,
+                counts,
+                cache,
+                counters,
+            )
             if r < p_add + p_remove:
                 if removed - node_score[v] <= EPS:
                     continue
@@ -160,8 +234,23 @@ def random_hill_climbing(codes, arities, kind, iss, parents, npar, phash, node_s
             else:
                 if npar[u] >= max_parents or (v * n + u) in forbidden:
                     continue
-                added = _score_with(codes, arities, kind, iss, u, parents, npar, v, -1, phash,
-                                    tmp, cfg, counts, cache, counters)
+                added = _score_with(
+                    codes,
+                    arities,
+                    kind,
+                    iss,
+                    u,
+                    parents,
+                    npar,
+                    v,
+                    -1,
+                    phash,
+                    tmp,
+                    cfg,
+                    counts,
+                    cache,
+                    counters,
+                )
                 if removed - node_score[v] + added - node_score[u] <= EPS:
                     continue
                 if npar[u] == width:

@@ -46,32 +46,68 @@ def pair_gains(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out):
     m = pairs.shape[0]
     n_chunks = min(cfg.shape[0], m)
     if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
-        _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg[0], counts[0],
-                          out, 0, 1)
+        _pair_gains_range(
+            codes, arities, kind, iss, pairs, empty_score, cfg[0], counts[0], out, 0, 1
+        )
         return
     for chunk in prange(n_chunks):
-        _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg[chunk],
-                          counts[chunk], out, chunk, n_chunks)
+        _pair_gains_range(
+            codes,
+            arities,
+            kind,
+            iss,
+            pairs,
+            empty_score,
+            cfg[chunk],
+            counts[chunk],
+            out,
+            chunk,
+            n_chunks,
+        )
 
 
 @njit(cache=True)
-def _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out, first,
-                      step):
+def _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out, first, step):
     parent = np.empty(1, dtype=np.int64)
     for p in range(first, pairs.shape[0], step):
         i, j = pairs[p, 0], pairs[p, 1]
         parent[0] = i
-        out[p, 0] = _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) \
-            - empty_score[j]
+        out[p, 0] = (
+            _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) - empty_score[j]
+        )
         parent[0] = j
-        out[p, 1] = _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) \
-            - empty_score[i]
+        out[p, 1] = (
+            _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) - empty_score[i]
+        )
 
 
 @njit(cache=True)
-def insert_edges(codes, arities, kind, iss, pairs, start, parents, npar, phash, node_score,
-                 max_parents, forbidden, pos, node_at, heads, arcs, meta, mark, work, cfg,
-                 counts, tmp, cache, counters):
+def insert_edges(
+    codes,
+    arities,
+    kind,
+    iss,
+    pairs,
+    start,
+    parents,
+    npar,
+    phash,
+    node_score,
+    max_parents,
+    forbidden,
+    pos,
+    node_at,
+    heads,
+    arcs,
+    meta,
+    mark,
+    work,
+    cfg,
+    counts,
+    tmp,
+    cache,
+    counters,
+):
     """Walk the sorted edge dump once: add each pair in the direction that raises the
     current score more (a tie within rounding: first to second), if it does, fits ``max_parents``, is not forbidden and closes no
     cycle. The arc pool must have a free row per pair. Starts at pair ``start``; returns
@@ -89,8 +125,23 @@ def insert_edges(codes, arities, kind, iss, pairs, start, parents, npar, phash, 
             u, v = (i, j) if d == 0 else (j, i)
             if npar[v] >= max_parents or (u * n + v) in forbidden:
                 continue
-            new = _rs._score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash,
-                                  tmp, cfg, counts, cache, counters)
+            new = _rs._score_with(
+                codes,
+                arities,
+                kind,
+                iss,
+                v,
+                parents,
+                npar,
+                u,
+                -1,
+                phash,
+                tmp,
+                cfg,
+                counts,
+                cache,
+                counters,
+            )
             # the second direction wins only by more than rounding: a score-equivalent
             # tie goes to the pair's first node as parent
             if new - node_score[v] > best + (TIE * max(1.0, abs(new)) if src >= 0 else 0.0):
@@ -105,14 +156,45 @@ def insert_edges(codes, arities, kind, iss, pairs, start, parents, npar, phash, 
                 continue
             if npar[v] == width:
                 return added, p
-            new = _rs._score_with(codes, arities, kind, iss, v, parents, npar, u, -1, phash,
-                                  tmp, cfg, counts, cache, counters)
-            if new - node_score[v] <= EPS or not _o.pk_try_add(pos, node_at, heads, arcs,
-                                                                 meta, mark, work, u, v):
+            new = _rs._score_with(
+                codes,
+                arities,
+                kind,
+                iss,
+                v,
+                parents,
+                npar,
+                u,
+                -1,
+                phash,
+                tmp,
+                cfg,
+                counts,
+                cache,
+                counters,
+            )
+            if new - node_score[v] <= EPS or not _o.pk_try_add(
+                pos, node_at, heads, arcs, meta, mark, work, u, v
+            ):
                 continue
             src, dst = u, v
-        new = _rs._score_with(codes, arities, kind, iss, dst, parents, npar, src, -1, phash,
-                              tmp, cfg, counts, cache, counters)
+        new = _rs._score_with(
+            codes,
+            arities,
+            kind,
+            iss,
+            dst,
+            parents,
+            npar,
+            src,
+            -1,
+            phash,
+            tmp,
+            cfg,
+            counts,
+            cache,
+            counters,
+        )
         parents[dst, npar[dst]] = src
         npar[dst] += 1
         phash[dst] ^= _rs._hc.parent_key(src)
@@ -138,5 +220,6 @@ def binary_pair_gains(n11, on_i, on_j, n_rows, kind, iss, out):
             with_parent[0, 0] = n_rows - a - b + both
             alone[0, 1] = b
             alone[0, 0] = n_rows - b
-            out[p, d] = _s.score_table(with_parent, kind, iss, n_rows) \
-                - _s.score_table(alone, kind, iss, n_rows)
+            out[p, d] = _s.score_table(with_parent, kind, iss, n_rows) - _s.score_table(
+                alone, kind, iss, n_rows
+            )

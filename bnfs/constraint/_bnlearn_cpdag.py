@@ -76,10 +76,14 @@ def _unmark_shielded(a, collider) -> None:
             if a[j, i] not in (FIXED, IMMUTABLE):
                 continue
             marked = any(
-                a[k, i] in (FIXED, IMMUTABLE) and j != k
-                and ((a[j, k] == ABSENT and a[k, j] == ABSENT)
-                     or (a[j, i] == IMMUTABLE and a[k, i] == IMMUTABLE))
-                for k in range(n))
+                a[k, i] in (FIXED, IMMUTABLE)
+                and j != k
+                and (
+                    (a[j, k] == ABSENT and a[k, j] == ABSENT)
+                    or (a[j, i] == IMMUTABLE and a[k, i] == IMMUTABLE)
+                )
+                for k in range(n)
+            )
             if not marked and a[j, i] == FIXED:
                 a[j, i] = a[i, j] = PRESENT
 
@@ -110,8 +114,7 @@ def _creates_unshielded_collider(a, j: int, i: int) -> bool:
     for k in range(len(a)):
         if k in (i, j):
             continue
-        if (a[k, i] >= PRESENT and a[i, k] == ABSENT
-                and a[k, j] == ABSENT and a[j, k] == ABSENT):
+        if a[k, i] >= PRESENT and a[i, k] == ABSENT and a[k, j] == ABSENT and a[j, k] == ABSENT:
             return True
     return False
 
@@ -179,10 +182,16 @@ def _prevent_conflicts(a) -> bool:
         for j in range(n):
             if i == j or not _open(a, i, j):
                 continue
-            chain = [k for k in range(n) if k not in (i, j) and _open(a, i, k)
-                     and a[k, j] >= PRESENT and a[j, k] == ABSENT]
-            if any(a[k, m] == ABSENT and a[m, k] == ABSENT
-                   for x, k in enumerate(chain) for m in chain[x + 1:]):
+            chain = [
+                k
+                for k in range(n)
+                if k not in (i, j) and _open(a, i, k) and a[k, j] >= PRESENT and a[j, k] == ABSENT
+            ]
+            if any(
+                a[k, m] == ABSENT and a[m, k] == ABSENT
+                for x, k in enumerate(chain)
+                for m in chain[x + 1 :]
+            ):
                 a[i, j], a[j, i] = FIXED, ABSENT
                 changed = True
                 break
@@ -211,8 +220,15 @@ def _find_chain(a, i: int, j: int) -> bool:
         if not (a[i, k] >= PRESENT and a[k, i] >= PRESENT):
             continue
         for m in range(n):
-            if (a[k, m] >= PRESENT and a[m, k] == ABSENT and a[m, j] >= PRESENT
-                    and a[j, m] == ABSENT and a[i, m] >= PRESENT and a[m, i] >= PRESENT
-                    and a[k, j] == ABSENT and a[j, k] == ABSENT):
+            if (
+                a[k, m] >= PRESENT
+                and a[m, k] == ABSENT
+                and a[m, j] >= PRESENT
+                and a[j, m] == ABSENT
+                and a[i, m] >= PRESENT
+                and a[m, i] >= PRESENT
+                and a[k, j] == ABSENT
+                and a[j, k] == ABSENT
+            ):
                 return True
     return False

@@ -36,9 +36,12 @@ TestIndices = Callable[[int, int, Sequence[int]], object]
 def unshielded_triples(adjacency: Sequence[set[int]]) -> list[Triple]:
     """Every x - z - y with x, y not adjacent, by centre z, then (x, y) in index order (the
     order bnlearn's ``vstruct.detect`` visits them)."""
-    return [(x, z, y) for z in range(len(adjacency))
-            for x, y in itertools.combinations(sorted(adjacency[z]), 2)
-            if y not in adjacency[x]]
+    return [
+        (x, z, y)
+        for z in range(len(adjacency))
+        for x, y in itertools.combinations(sorted(adjacency[z]), 2)
+        if y not in adjacency[x]
+    ]
 
 
 def _weakest_first(p: float) -> tuple[bool, float]:
@@ -47,9 +50,12 @@ def _weakest_first(p: float) -> tuple[bool, float]:
     return (math.isnan(p), p)
 
 
-def colliders_from_sepsets(adjacency: Sequence[set[int]],
-                           sepsets: Mapping[frozenset, Sequence[frozenset]],
-                           test: TestIndices, order: str = "evidence") -> list[Triple]:
+def colliders_from_sepsets(
+    adjacency: Sequence[set[int]],
+    sepsets: Mapping[frozenset, Sequence[frozenset]],
+    test: TestIndices,
+    order: str = "evidence",
+) -> list[Triple]:
     """The unshielded triples whose centre is in none of the pair's separating sets.
 
     Parameters
@@ -74,9 +80,13 @@ def colliders_from_sepsets(adjacency: Sequence[set[int]],
     return [triple for _, triple in found]
 
 
-def colliders_from_blankets(adjacency: Sequence[set[int]], blankets: Sequence[set[int]],
-                            test: TestIndices, max_cond_size: int | None,
-                            rank: Sequence[int] | None = None) -> list[Triple]:
+def colliders_from_blankets(
+    adjacency: Sequence[set[int]],
+    blankets: Sequence[set[int]],
+    test: TestIndices,
+    max_cond_size: int | None,
+    rank: Sequence[int] | None = None,
+) -> list[Triple]:
     """bnlearn's rule for the blanket-based learners: x - z - y is a collider when x and y
     stay dependent given z plus every subset of the smaller of MB(x) - {z, y} and
     MB(y) - {z, x}; ordered by the largest p-value of those tests, smallest first
@@ -89,8 +99,9 @@ def colliders_from_blankets(adjacency: Sequence[set[int]], blankets: Sequence[se
     """
     rank = range(len(adjacency)) if rank is None else rank
     found = []
-    for x, z, y in sorted(unshielded_triples(adjacency),
-                          key=lambda t: (rank[t[1]], *sorted((rank[t[0]], rank[t[2]])))):
+    for x, z, y in sorted(
+        unshielded_triples(adjacency), key=lambda t: (rank[t[1]], *sorted((rank[t[0]], rank[t[2]])))
+    ):
         first, second = (x, y) if rank[x] < rank[y] else (y, x)
         a, b = blankets[first] - {z, second}, blankets[second] - {z, first}
         pool = a if len(a) < len(b) else b
@@ -107,9 +118,12 @@ def colliders_from_blankets(adjacency: Sequence[set[int]], blankets: Sequence[se
     return [triple for _, triple in found]
 
 
-def all_separating_sets(test: TestIndices, pairs: Iterable[tuple[int, int]],
-                        sepsets: Mapping[frozenset, frozenset],
-                        snapshots: Sequence[Sequence[frozenset]]) -> dict[frozenset, list]:
+def all_separating_sets(
+    test: TestIndices,
+    pairs: Iterable[tuple[int, int]],
+    sepsets: Mapping[frozenset, frozenset],
+    snapshots: Sequence[Sequence[frozenset]],
+) -> dict[frozenset, list]:
     """For PC: every separating set of each pair at the level its edge was removed, from
     either side's adjacencies as they stood at the start of that level (the first one the
     set PC removed the edge with). What makes the collider decision independent of which
@@ -131,8 +145,16 @@ def all_separating_sets(test: TestIndices, pairs: Iterable[tuple[int, int]],
     return out
 
 
-def orient(names, adjacency: list[set[int]], colliders: Iterable[Triple], learning: dict,
-           order=None, arcs=(), propagation: str = "meek", lists: bool = False) -> PDAG:
+def orient(
+    names,
+    adjacency: list[set[int]],
+    colliders: Iterable[Triple],
+    learning: dict,
+    order=None,
+    arcs=(),
+    propagation: str = "meek",
+    lists: bool = False,
+) -> PDAG:
     """The PDAG of a skeleton: the lists' ``arcs`` first, then each collider x -> z <- y in
     the given order, whole or not at all (skipped when either edge already points out of z
     or the two arcs would close a cycle), then Meek's rules 1-3 until nothing changes
@@ -152,9 +174,11 @@ def orient(names, adjacency: list[set[int]], colliders: Iterable[Triple], learni
     learning", JMLR 15, 2014 (conflicting v-structures).
     """
     n = len(names)
-    pdag = PDAG(names if order is None else order,
-                edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
-                learning=learning)
+    pdag = PDAG(
+        names if order is None else order,
+        edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
+        learning=learning,
+    )
     for u, v in sorted(arcs):
         if pdag.has_edge(names[u], names[v]):
             try:
@@ -169,9 +193,14 @@ def orient(names, adjacency: list[set[int]], colliders: Iterable[Triple], learni
         pdag = _bnlearn_propagation(pdag, {(names[u], names[v]) for u, v in arcs}, lists)
     else:
         meek(pdag)
-    logger.info("%s: %d tests, %d adjacencies: %d arcs and %d undirected edges",
-                learning.get("algorithm"), learning.get("n_tests", 0), pdag.n_arcs + pdag.n_edges,
-                pdag.n_arcs, pdag.n_edges)
+    logger.info(
+        "%s: %d tests, %d adjacencies: %d arcs and %d undirected edges",
+        learning.get("algorithm"),
+        learning.get("n_tests", 0),
+        pdag.n_arcs + pdag.n_edges,
+        pdag.n_arcs,
+        pdag.n_edges,
+    )
     return pdag
 
 
@@ -187,9 +216,12 @@ def _bnlearn_propagation(pdag: PDAG, fixed_arcs: set[tuple[str, str]], lists: bo
         a[at[u], at[v]] = a[at[v], at[u]] = PRESENT
     a = bnlearn_propagate(a, lists)
     both = a & a.T
-    return PDAG(nodes, arcs=[(nodes[i], nodes[j]) for i, j in zip(*np.nonzero(a & ~both))],
-                edges=[(nodes[i], nodes[j]) for i, j in zip(*np.nonzero(np.triu(both)))],
-                learning=pdag.learning)
+    return PDAG(
+        nodes,
+        arcs=[(nodes[i], nodes[j]) for i, j in zip(*np.nonzero(a & ~both))],
+        edges=[(nodes[i], nodes[j]) for i, j in zip(*np.nonzero(np.triu(both)))],
+        learning=pdag.learning,
+    )
 
 
 def _apply_collider(pdag: PDAG, x: str, z: str, y: str) -> bool:

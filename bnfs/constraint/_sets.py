@@ -40,10 +40,12 @@ class Knowledge:
 
     def __init__(self, tester, blacklist=None, whitelist=None):
         names = tester.names
-        black = {(tester.index(u), tester.index(v))
-                 for u, v in arc_list(blacklist, "blacklist", names)}
-        white = {(tester.index(u), tester.index(v))
-                 for u, v in arc_list(whitelist, "whitelist", names)}
+        black = {
+            (tester.index(u), tester.index(v)) for u, v in arc_list(blacklist, "blacklist", names)
+        }
+        white = {
+            (tester.index(u), tester.index(v)) for u, v in arc_list(whitelist, "whitelist", names)
+        }
         both = black & white
         if both:
             u, v = min(both)
@@ -53,14 +55,18 @@ class Knowledge:
         clash = self.forbidden & self.required
         if clash:
             u, v = sorted(min(clash, key=sorted))
-            raise ValueError(f"{names[u]!r} and {names[v]!r} are blacklisted both ways and "
-                             "whitelisted")
+            raise ValueError(
+                f"{names[u]!r} and {names[v]!r} are blacklisted both ways and whitelisted"
+            )
         #: arcs the lists fix: whitelisted one way, or the reverse of a one-way blacklist
         self.arcs = {a for a in white if a[::-1] not in white}
-        self.arcs |= {a[::-1] for a in black if frozenset(a) not in self.forbidden
-                      and a[::-1] not in black}
-        self.lists = {"blacklist": sorted((names[u], names[v]) for u, v in black),
-                      "whitelist": sorted((names[u], names[v]) for u, v in white)}
+        self.arcs |= {
+            a[::-1] for a in black if frozenset(a) not in self.forbidden and a[::-1] not in black
+        }
+        self.lists = {
+            "blacklist": sorted((names[u], names[v]) for u, v in black),
+            "whitelist": sorted((names[u], names[v]) for u, v in white),
+        }
 
     def testable(self, x: int, y: int) -> bool:
         """Whether the data decide if x and y are adjacent."""
@@ -82,14 +88,27 @@ class LocalResult(list):
     ('iamb_mb', 'g2', True)
     """
 
-    def __init__(self, names, tester, algorithm: str, target, n_tests: int, seconds: float,
-                 options: dict | None = None):
+    def __init__(
+        self,
+        names,
+        tester,
+        algorithm: str,
+        target,
+        n_tests: int,
+        seconds: float,
+        options: dict | None = None,
+    ):
         super().__init__(names)
-        self.learning = {"algorithm": algorithm, "target": target,
-                         "test": tester.test, "alpha": tester.alpha,
-                         "adjust_df": getattr(tester, "adjust_df", False),
-                         "arguments": dict(options or {}), "n_tests": n_tests,
-                         "seconds": seconds}
+        self.learning = {
+            "algorithm": algorithm,
+            "target": target,
+            "test": tester.test,
+            "alpha": tester.alpha,
+            "adjust_df": getattr(tester, "adjust_df", False),
+            "arguments": dict(options or {}),
+            "n_tests": n_tests,
+            "seconds": seconds,
+        }
 
 
 class NodeLists:
@@ -111,8 +130,10 @@ class NodeLists:
         both = set(black) & set(white)
         if both:
             raise ValueError(f"{tester.names[min(both)]!r} is both black- and whitelisted")
-        self.lists = {"blacklist": [tester.names[v] for v in black],
-                      "whitelist": [tester.names[v] for v in white]}
+        self.lists = {
+            "blacklist": [tester.names[v] for v in black],
+            "whitelist": [tester.names[v] for v in white],
+        }
         if black:
             kept = [v for v in range(len(tester.names)) if v not in set(black)]
             self._global = kept
@@ -156,8 +177,10 @@ def _node_list(tester, nodes, what: str, target) -> list[int]:
     found = []
     for v in nodes:
         if isinstance(v, tuple) and len(v) == 2:
-            raise TypeError(f"the {what} of a local learner lists variable names (as bnlearn's "
-                            f"learn.mb and learn.nbr), not arcs; got {v!r}")
+            raise TypeError(
+                f"the {what} of a local learner lists variable names (as bnlearn's "
+                f"learn.mb and learn.nbr), not arcs; got {v!r}"
+            )
         try:
             index = tester.index(v)
         except ValueError:

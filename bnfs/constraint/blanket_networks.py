@@ -36,15 +36,25 @@ def _neighbours_among_blankets(tester, pair, mbs, max_cond_size):
     if len(mbs[y]) > 1:
         pools.append(b if len(b) < len(a) else a)
     for pool in dict.fromkeys(map(frozenset, pools)):
-        if any(tester.test_indices(x, y, s).independent
-               for s in _subsets(pool, max_cond_size)):
+        if any(tester.test_indices(x, y, s).independent for s in _subsets(pool, max_cond_size)):
             return False
     return True
 
 
-def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm: str,
-                   progress, max_cond_size, n_jobs, arguments=None, blacklist=None,
-                   whitelist=None) -> PDAG:
+def _from_blankets(
+    data,
+    test,
+    alpha,
+    test_options,
+    blanket: Callable,
+    algorithm: str,
+    progress,
+    max_cond_size,
+    n_jobs,
+    arguments=None,
+    blacklist=None,
+    whitelist=None,
+) -> PDAG:
     """bnlearn's blanket-based network learners: the blanket of every node (in parallel),
     the symmetry correction, neighbours = blanket members no subset of the smaller blanket
     separates (in parallel), bnlearn's collider rule (:func:`colliders_from_blankets`),
@@ -64,8 +74,12 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
     for x in range(n):  # symmetry correction: keep y in MB(x) only if x is in MB(y)
         mbs[x] = {y for y in mbs[x] if x in mbs[y]}
     pairs = [(x, y) for x in range(n) for y in sorted(mbs[x]) if x < y and known.testable(x, y)]
-    found = map_tests(tester, functools.partial(_neighbours_among_blankets, mbs=mbs,
-                                                max_cond_size=max_cond_size), pairs, n_jobs)
+    found = map_tests(
+        tester,
+        functools.partial(_neighbours_among_blankets, mbs=mbs, max_cond_size=max_cond_size),
+        pairs,
+        n_jobs,
+    )
     adjacency = [set() for _ in range(n)]
     for x, y in map(sorted, known.required):
         adjacency[x].add(y)
@@ -75,22 +89,46 @@ def _from_blankets(data, test, alpha, test_options, blanket: Callable, algorithm
             adjacency[x].add(y)
             adjacency[y].add(x)
     rank = [tester.column_order.index(v) for v in tester.names]
-    colliders = colliders_from_blankets(adjacency, mbs, tester.test_indices, max_cond_size,
-                                        rank)
-    learning = {"algorithm": algorithm, "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size, **(arguments or {}),
-                              **known.lists, **test_options},
-                "n_tests": tester.n_tests, "n_jobs": n_jobs}
-    pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs,
-                  propagation="bnlearn", lists=bool(blacklist or whitelist))
+    colliders = colliders_from_blankets(adjacency, mbs, tester.test_indices, max_cond_size, rank)
+    learning = {
+        "algorithm": algorithm,
+        "test": tester.test,
+        "alpha": tester.alpha,
+        "arguments": {
+            "max_cond_size": max_cond_size,
+            **(arguments or {}),
+            **known.lists,
+            **test_options,
+        },
+        "n_tests": tester.n_tests,
+        "n_jobs": n_jobs,
+    }
+    pdag = orient(
+        tester.names,
+        adjacency,
+        colliders,
+        learning,
+        tester.column_order,
+        known.arcs,
+        propagation="bnlearn",
+        lists=bool(blacklist or whitelist),
+    )
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
 
-def grow_shrink(data, test: TestName = "g2", alpha: float = 0.05, *,
-                max_cond_size: int | None = None, blacklist=None, whitelist=None,
-                progress: bool | None = None, n_jobs: int | None = None,
-                **test_options) -> PDAG:
+def grow_shrink(
+    data,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    **test_options,
+) -> PDAG:
     """Whole-network Grow-Shrink (bnlearn's ``gs``; Margaritis & Thrun 1999).
 
     The Grow-Shrink blanket of every node, the symmetry correction, neighbours among blanket
@@ -138,13 +176,34 @@ def grow_shrink(data, test: TestName = "g2", alpha: float = 0.05, *,
     >>> grow_shrink(DSeparation(truth)) == truth.cpdag()
     True
     """
-    return _from_blankets(data, test, alpha, test_options, grow_shrink_search, "grow_shrink",
-                          progress, max_cond_size, n_jobs, None, blacklist, whitelist)
+    return _from_blankets(
+        data,
+        test,
+        alpha,
+        test_options,
+        grow_shrink_search,
+        "grow_shrink",
+        progress,
+        max_cond_size,
+        n_jobs,
+        None,
+        blacklist,
+        whitelist,
+    )
 
 
-def iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, blacklist=None, whitelist=None,
-         progress: bool | None = None, n_jobs: int | None = None, **test_options) -> PDAG:
+def iamb(
+    data,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    **test_options,
+) -> PDAG:
     """Whole-network IAMB (bnlearn's ``iamb``; Tsamardinos et al. 2003): as
     :func:`grow_shrink`, whose parameters it takes, with IAMB blankets.
 
@@ -155,14 +214,34 @@ def iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
     >>> iamb(DSeparation(datasets.network("asia")))  # the CPDAG of asia
     PDAG(8 nodes, 5 arcs, 3 edges)
     """
-    return _from_blankets(data, test, alpha, test_options, iamb_search, "iamb", progress,
-                          max_cond_size, n_jobs, None, blacklist, whitelist)
+    return _from_blankets(
+        data,
+        test,
+        alpha,
+        test_options,
+        iamb_search,
+        "iamb",
+        progress,
+        max_cond_size,
+        n_jobs,
+        None,
+        blacklist,
+        whitelist,
+    )
 
 
-def inter_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
-               max_cond_size: int | None = None, blacklist=None, whitelist=None,
-               progress: bool | None = None, n_jobs: int | None = None,
-               **test_options) -> PDAG:
+def inter_iamb(
+    data,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    **test_options,
+) -> PDAG:
     """Whole-network interleaved IAMB (bnlearn's ``inter.iamb``): as :func:`grow_shrink`,
     whose parameters it takes, with blankets shrunk after every addition.
 
@@ -173,15 +252,35 @@ def inter_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
     >>> inter_iamb(DSeparation(datasets.network("asia"))).n_arcs
     5
     """
-    return _from_blankets(data, test, alpha, test_options,
-                          functools.partial(iamb_search, interleaved=True), "inter_iamb",
-                          progress, max_cond_size, n_jobs, None, blacklist, whitelist)
+    return _from_blankets(
+        data,
+        test,
+        alpha,
+        test_options,
+        functools.partial(iamb_search, interleaved=True),
+        "inter_iamb",
+        progress,
+        max_cond_size,
+        n_jobs,
+        None,
+        blacklist,
+        whitelist,
+    )
 
 
-def fast_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
-              rows_per_cell: float = 5.0, max_cond_size: int | None = None,
-              blacklist=None, whitelist=None, progress: bool | None = None,
-              n_jobs: int | None = None, **test_options) -> PDAG:
+def fast_iamb(
+    data,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    rows_per_cell: float = 5.0,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    **test_options,
+) -> PDAG:
     """Whole-network fast-IAMB (bnlearn's ``fast.iamb``; Yaramakala & Margaritis 2005): as
     :func:`grow_shrink`, whose parameters it takes, with fast-IAMB blankets;
     ``rows_per_cell`` as in :func:`~bnfs.fast_iamb_mb`.
@@ -194,7 +293,17 @@ def fast_iamb(data, test: TestName = "g2", alpha: float = 0.05, *,
     3
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
-    return _from_blankets(data, test, alpha, test_options,
-                          functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell),
-                          "fast_iamb", progress, max_cond_size, n_jobs,
-                          {"rows_per_cell": rows_per_cell}, blacklist, whitelist)
+    return _from_blankets(
+        data,
+        test,
+        alpha,
+        test_options,
+        functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell),
+        "fast_iamb",
+        progress,
+        max_cond_size,
+        n_jobs,
+        {"rows_per_cell": rows_per_cell},
+        blacklist,
+        whitelist,
+    )

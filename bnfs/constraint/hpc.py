@@ -52,8 +52,9 @@ def _pc_superset(tester, x: int, nodes: list[int]) -> tuple[dict[int, float], di
     return p_values, dsep
 
 
-def _spouse_superset(tester, x: int, nodes: list[int], pcs: list[int], dsep: dict,
-                     max_cond_size) -> list[int]:
+def _spouse_superset(
+    tester, x: int, nodes: list[int], pcs: list[int], dsep: dict, max_cond_size
+) -> list[int]:
     """DE-SPS: for each candidate neighbour c, the nodes y (outside the superset) that c
     makes dependent on x again given y's separating set, less those another such node
     separates (given c)."""
@@ -76,8 +77,9 @@ def _spouse_superset(tester, x: int, nodes: list[int], pcs: list[int], dsep: dic
     return found
 
 
-def _fdr_iamb(tester, target: int, nodes: list[int], start: list[int], max_cond_size,
-              keep=frozenset()) -> list[int]:
+def _fdr_iamb(
+    tester, target: int, nodes: list[int], start: list[int], max_cond_size, keep=frozenset()
+) -> list[int]:
     """IAMB with the Benjamini-Yekutieli threshold (bnlearn's ``ia.fdr.markov.blanket``): the
     k-th smallest p-value counts as significant when p m H_m / k <= alpha; one node added or
     removed per round, a recurring blanket settled by freezing its last change; ``keep``
@@ -113,8 +115,12 @@ def _fdr_iamb(tester, target: int, nodes: list[int], start: list[int], max_cond_
         if mb != before:
             continue
         for v in ranked:
-            if (v not in mb and v != last_removed and v not in frozen
-                    and p[v] * factor[rank[v]] <= alpha):
+            if (
+                v not in mb
+                and v != last_removed
+                and v not in frozen
+                and p[v] * factor[rank[v]] <= alpha
+            ):
                 mb.append(v)
                 last_added, last_removed = v, None
                 break
@@ -127,15 +133,22 @@ def _filter(tester, x: int, mb: list[int], max_cond_size) -> list[int]:
     """The members of ``mb`` that no subset of the others (up to ``max_cond_size``)
     separates from x, and those x requires."""
     keep = tester.required(x)
-    return [y for y in mb
-            if y in keep or not any(tester.test_indices(x, y, s).independent
-                       for s in subsets([v for v in mb if v != y], max_cond_size))]
+    return [
+        y
+        for y in mb
+        if y in keep
+        or not any(
+            tester.test_indices(x, y, s).independent
+            for s in subsets([v for v in mb if v != y], max_cond_size)
+        )
+    ]
 
 
 def _neighbour_search(tester, x: int, nodes, start, max_cond_size, looking_for=None) -> list[int]:
     keep = tester.required(x)
-    mb = _fdr_iamb(tester, x, nodes, [*keep, *(v for v in start if v not in keep)],
-                   max_cond_size, keep)
+    mb = _fdr_iamb(
+        tester, x, nodes, [*keep, *(v for v in start if v not in keep)], max_cond_size, keep
+    )
     if looking_for is not None and looking_for not in mb:
         return []
     return _filter(tester, x, mb, max_cond_size)
@@ -163,15 +176,24 @@ def hpc_indices(tester, x: int, max_cond_size=None, bnlearn: bool = False) -> li
     for y in pcs:
         if bnlearn and y in start:
             continue
-        if y not in pc and x in _neighbour_search(tester, y, pool, [v for v in start if v != y],
-                                                  max_cond_size, looking_for=x):
+        if y not in pc and x in _neighbour_search(
+            tester, y, pool, [v for v in start if v != y], max_cond_size, looking_for=x
+        ):
             pc.append(y)
     return pc
 
 
-def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-        max_cond_size: int | None = None, blacklist=None, whitelist=None,
-        **test_options) -> LocalResult:
+def hpc(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Parents and children of ``target`` by Hybrid Parents and Children (bnlearn's ``hpc``
     in ``learn.nbr``, the restrict phase of ``h2pc``), one-way: the union with the other
     nodes' sets is taken by :func:`bnfs.h2pc`.
@@ -213,6 +235,12 @@ def hpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     view = NodeLists(tester, target, blacklist, whitelist)
     before = tester.n_tests
     found = hpc_indices(view, view.target, cond_size(max_cond_size))
-    return LocalResult(tester.in_column_order(view.names[i] for i in found), tester, "hpc",
-                       target, tester.n_tests - before, time.perf_counter() - started,
-                       {"max_cond_size": max_cond_size, **view.lists, **test_options})
+    return LocalResult(
+        tester.in_column_order(view.names[i] for i in found),
+        tester,
+        "hpc",
+        target,
+        tester.n_tests - before,
+        time.perf_counter() - started,
+        {"max_cond_size": max_cond_size, **view.lists, **test_options},
+    )

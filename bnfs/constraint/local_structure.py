@@ -16,9 +16,18 @@ from bnfs.graph import PDAG
 __all__ = ["local_structure"]
 
 
-def local_structure(data, target: str, method: str = "hiton", test: TestName = "g2",
-                    alpha: float = 0.05, *, max_cond_size: int | None = None,
-                    blacklist=None, whitelist=None, **test_options) -> PDAG:
+def local_structure(
+    data,
+    target: str,
+    method: str = "hiton",
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> PDAG:
     """The neighbourhood of ``target`` as a PDAG: the target, its parents and children
     (by ``method``), their own parents and children among the blanket, and the spouses;
     colliders oriented from the separating sets found on the way, then Meek's rules.
@@ -74,16 +83,29 @@ def local_structure(data, target: str, method: str = "hiton", test: TestName = "
     for v, found in sepsets.items():
         for x, s in found.items():
             if x in local:
-                pair_sepsets.setdefault(frozenset((local[v], local[x])),
-                                        frozenset(local[w] for w in s if w in local))
-    learning = {"algorithm": "local_structure", "method": method, "target": target,
-                "test": full.test, "alpha": full.alpha,
-                "arguments": {"max_cond_size": max_cond_size, **tester.lists, **test_options}}
+                pair_sepsets.setdefault(
+                    frozenset((local[v], local[x])), frozenset(local[w] for w in s if w in local)
+                )
+    learning = {
+        "algorithm": "local_structure",
+        "method": method,
+        "target": target,
+        "test": full.test,
+        "alpha": full.alpha,
+        "arguments": {"max_cond_size": max_cond_size, **tester.lists, **test_options},
+    }
     colliders = colliders_from_sepsets(
-        adjacency, {pair: [sep] for pair, sep in pair_sepsets.items()},
-        lambda a, b, s: tester.test_indices(members[a], members[b], [members[w] for w in s]))
-    pdag = orient([tester.names[v] for v in members], adjacency, colliders, learning,
-                  full.in_column_order(tester.names[v] for v in members))
+        adjacency,
+        {pair: [sep] for pair, sep in pair_sepsets.items()},
+        lambda a, b, s: tester.test_indices(members[a], members[b], [members[w] for w in s]),
+    )
+    pdag = orient(
+        [tester.names[v] for v in members],
+        adjacency,
+        colliders,
+        learning,
+        full.in_column_order(tester.names[v] for v in members),
+    )
     pdag.learning["n_tests"] = full.n_tests
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag

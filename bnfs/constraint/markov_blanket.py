@@ -24,35 +24,69 @@ from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import target_index as _target
-from bnfs.constraint.searches import (blanket_through_pc, fast_iamb_search, grow_shrink_search,
-                                      hiton_pc_one_way_search, hiton_pc_search, iamb_search,
-                                      kiamb_search, mmpc_one_way_search, mmpc_search,
-                                      pcmb_pc_search)
+from bnfs.constraint.searches import (
+    blanket_through_pc,
+    fast_iamb_search,
+    grow_shrink_search,
+    hiton_pc_one_way_search,
+    hiton_pc_search,
+    iamb_search,
+    kiamb_search,
+    mmpc_one_way_search,
+    mmpc_search,
+    pcmb_pc_search,
+)
 
-__all__ = ["grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb", "hiton_pc",
-           "hiton_mb", "mmpc", "mmmb", "pcmb"]
+__all__ = [
+    "grow_shrink_mb",
+    "iamb_mb",
+    "inter_iamb_mb",
+    "fast_iamb_mb",
+    "kiamb_mb",
+    "hiton_pc",
+    "hiton_mb",
+    "mmpc",
+    "mmmb",
+    "pcmb",
+]
 
 
 #: local learners that condition on whole blankets: their tests stay unadjusted by default
 _WHOLE_BLANKET = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb")
 
 
-def _local(algorithm, fn, data, target, test, alpha, test_options, blacklist,
-           whitelist) -> LocalResult:
+def _local(
+    algorithm, fn, data, target, test, alpha, test_options, blacklist, whitelist
+) -> LocalResult:
     started = time.perf_counter()
-    tester = make_test(data, test, alpha, adjust_by_default=algorithm not in _WHOLE_BLANKET,
-                       **test_options)
+    tester = make_test(
+        data, test, alpha, adjust_by_default=algorithm not in _WHOLE_BLANKET, **test_options
+    )
     _target(tester, target)
     view = NodeLists(tester, target, blacklist, whitelist)
     before = tester.n_tests
     found = tester.in_column_order(view.names[i] for i in fn(view, view.target))
-    return LocalResult(found, tester, algorithm, target, tester.n_tests - before,
-                       time.perf_counter() - started, {**view.lists, **test_options})
+    return LocalResult(
+        found,
+        tester,
+        algorithm,
+        target,
+        tester.n_tests - before,
+        time.perf_counter() - started,
+        {**view.lists, **test_options},
+    )
 
 
-
-def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-                   blacklist=None, whitelist=None, **test_options) -> LocalResult:
+def grow_shrink_mb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Markov blanket of ``target`` by Grow-Shrink: add every variable dependent on the
     target given the current blanket (repeated until stable), then remove those
     independent given the rest.
@@ -69,12 +103,29 @@ def grow_shrink_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05
     >>> grow_shrink_mb(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("grow_shrink_mb", grow_shrink_search, data, target, test, alpha, test_options,
-                  blacklist, whitelist)
+    return _local(
+        "grow_shrink_mb",
+        grow_shrink_search,
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-            blacklist=None, whitelist=None, **test_options) -> LocalResult:
+def iamb_mb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Markov blanket of ``target`` by IAMB: add the most associated variable (smallest
     p-value given the current blanket) while it is dependent, then shrink.
 
@@ -91,11 +142,21 @@ def iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("iamb_mb", iamb_search, data, target, test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "iamb_mb", iamb_search, data, target, test, alpha, test_options, blacklist, whitelist
+    )
 
 
-def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-                  blacklist=None, whitelist=None, **test_options) -> LocalResult:
+def inter_iamb_mb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Interleaved IAMB: the shrinking phase runs after every addition.
 
     Examples
@@ -106,13 +167,31 @@ def inter_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05,
     >>> inter_iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("inter_iamb_mb", functools.partial(iamb_search, interleaved=True), data, target,
-                  test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "inter_iamb_mb",
+        functools.partial(iamb_search, interleaved=True),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-             max_cond_size: int | None = None, symmetry: bool = True,
-             blacklist=None, whitelist=None, **test_options) -> LocalResult:
+def hiton_pc(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    symmetry: bool = True,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Parents and children of ``target`` by semi-interleaved HITON-PC (bnlearn's
     ``si.hiton.pc``).
 
@@ -139,13 +218,30 @@ def hiton_pc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     if not isinstance(symmetry, bool):
         raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
     search = hiton_pc_search if symmetry else hiton_pc_one_way_search
-    return _local("hiton_pc", functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "hiton_pc",
+        functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-             max_cond_size: int | None = None, blacklist=None, whitelist=None,
-             **test_options) -> LocalResult:
+def hiton_mb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Markov blanket of ``target``: HITON-PC of the target and of each member, plus the
     spouses found through colliders (Aliferis et al. 2010).
 
@@ -157,14 +253,33 @@ def hiton_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> hiton_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("hiton_mb", functools.partial(blanket_through_pc, pc=hiton_pc_search,
-                                                max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "hiton_mb",
+        functools.partial(
+            blanket_through_pc, pc=hiton_pc_search, max_cond_size=_cond_size(max_cond_size)
+        ),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, symmetry: bool = True,
-         blacklist=None, whitelist=None, **test_options) -> LocalResult:
+def mmpc(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    symmetry: bool = True,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Parents and children of ``target`` by Max-Min Parents and Children, with the
     symmetry correction (x stays only if ``target`` is in MMPC(x) too) unless
     ``symmetry=False``: the one-way set, which is what bnlearn's ``learn.nbr`` returns.
@@ -185,13 +300,30 @@ def mmpc(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     if not isinstance(symmetry, bool):
         raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
     search = mmpc_search if symmetry else mmpc_one_way_search
-    return _local("mmpc", functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "mmpc",
+        functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, blacklist=None, whitelist=None,
-         **test_options) -> LocalResult:
+def mmmb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Markov blanket of ``target`` by MMMB: MMPC of the target and of its members, plus
     spouses through colliders (Tsamardinos et al. 2003).
 
@@ -203,14 +335,32 @@ def mmmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> mmmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("mmmb", functools.partial(blanket_through_pc, pc=mmpc_search,
-                                            max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "mmmb",
+        functools.partial(
+            blanket_through_pc, pc=mmpc_search, max_cond_size=_cond_size(max_cond_size)
+        ),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-                 rows_per_cell: float = 5.0, blacklist=None, whitelist=None,
-                 **test_options) -> LocalResult:
+def fast_iamb_mb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    rows_per_cell: float = 5.0,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Markov blanket of ``target`` by fast-IAMB: each growing round admits several
     dependent candidates (strongest first) while the tests keep ``rows_per_cell`` rows per
     table cell, then shrinks; fewer rounds, so fewer tests than IAMB.
@@ -229,12 +379,31 @@ def fast_iamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, 
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
-    return _local("fast_iamb_mb", functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell),
-                  data, target, test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "fast_iamb_mb",
+        functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k: float = 0.8,
-             seed=None, blacklist=None, whitelist=None, **test_options) -> LocalResult:
+def kiamb_mb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    k: float = 0.8,
+    seed=None,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Markov blanket of ``target`` by KIAMB, the stochastic IAMB: each step adds the most
     associated of a random ``k`` fraction of the dependent candidates. ``k = 1`` is IAMB;
     smaller ``k`` with different seeds finds the alternative blankets of data that are not
@@ -254,13 +423,30 @@ def kiamb_mb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *, k
     """
     k = check_float(k, "k", 0.0, 1.0)
     rng = check_seed(seed)
-    return _local("kiamb_mb", lambda tester, t: kiamb_search(tester, t, k, rng), data, target,
-                  test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "kiamb_mb",
+        lambda tester, t: kiamb_search(tester, t, k, rng),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )
 
 
-def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, blacklist=None, whitelist=None,
-         **test_options) -> LocalResult:
+def pcmb(
+    data,
+    target: str,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    **test_options,
+) -> LocalResult:
     """Markov blanket of ``target`` by PCMB: GetPCD (max-min forward with pruning after
     every admission), the symmetry check GetPC, and spouses through colliders.
 
@@ -277,6 +463,16 @@ def pcmb(data, target: str, test: TestName = "g2", alpha: float = 0.05, *,
     >>> pcmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return _local("pcmb", functools.partial(blanket_through_pc, pc=pcmb_pc_search,
-                                            max_cond_size=_cond_size(max_cond_size)),
-                  data, target, test, alpha, test_options, blacklist, whitelist)
+    return _local(
+        "pcmb",
+        functools.partial(
+            blanket_through_pc, pc=pcmb_pc_search, max_cond_size=_cond_size(max_cond_size)
+        ),
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+    )

@@ -14,8 +14,12 @@ from tqdm.auto import tqdm
 from bnfs._kernels import citests as _k
 from bnfs._validate import check_int
 from bnfs.citests import CITest, TestName, make_test
-from bnfs.constraint._orient import (all_separating_sets, colliders_from_sepsets, orient,
-                                     unshielded_triples)
+from bnfs.constraint._orient import (
+    all_separating_sets,
+    colliders_from_sepsets,
+    orient,
+    unshielded_triples,
+)
 from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.constraint._sets import Knowledge
 from bnfs.graph import PDAG
@@ -27,10 +31,19 @@ logger = logging.getLogger("bnfs")
 __all__ = ["pc_stable"]
 
 
-def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
-              max_cond_size: int | None = None, orientation: str = "evidence",
-              blacklist=None, whitelist=None, progress: bool | None = None,
-              n_jobs: int | None = None, **test_options) -> PDAG:
+def pc_stable(
+    data,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    orientation: str = "evidence",
+    blacklist=None,
+    whitelist=None,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    **test_options,
+) -> PDAG:
     """Learn a CPDAG by the PC algorithm with the order-independent ("stable") skeleton.
 
     Level by level (conditioning sets of size 0, 1, ...), every edge x - y is tested
@@ -112,8 +125,10 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     names = tester.names
     n = len(names)
     known = Knowledge(tester, blacklist, whitelist)
-    adjacency = [{u for u in range(n) if u != v and frozenset((u, v)) not in known.forbidden}
-                 for v in range(n)]
+    adjacency = [
+        {u for u in range(n) if u != v and frozenset((u, v)) not in known.forbidden}
+        for v in range(n)
+    ]
     if orientation not in ("evidence", "bnlearn"):
         raise ValueError(f"orientation must be 'evidence' or 'bnlearn', got {orientation!r}")
     sepsets: dict[frozenset, frozenset] = {}
@@ -143,13 +158,21 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
             else:
                 for side in (0, 1):
                     pairs = _round(adjacency, side, known)
-                    found = map_tests(tester, functools.partial(
-                        _separating_set, snapshot=snapshot, level=level), pairs, n_jobs)
+                    found = map_tests(
+                        tester,
+                        functools.partial(_separating_set, snapshot=snapshot, level=level),
+                        pairs,
+                        n_jobs,
+                    )
                     for (x, y), sep in zip(pairs, found):
                         if sep is not None:
                             _remove(x, y, sep, adjacency, sepsets)
-            logger.info("pc_stable level %d: %d tests so far, %d edges left", level,
-                        tester.n_tests, sum(map(len, adjacency)) // 2)
+            logger.info(
+                "pc_stable level %d: %d tests so far, %d edges left",
+                level,
+                tester.n_tests,
+                sum(map(len, adjacency)) // 2,
+            )
             level += 1
             bar.update(1)
             bar.set_postfix(tests=tester.n_tests, refresh=False)
@@ -160,15 +183,32 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
     else:
         found = {pair: [sep] for pair, sep in sepsets.items()}
     colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
-    learning = {"algorithm": "pc_stable", "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size, "orientation": orientation,
-                              **known.lists, **test_options,
-                              "adjust_df": getattr(tester, "adjust_df", False)},
-                "n_tests": tester.n_tests, "orientation_tests": tester.n_tests - skeleton_tests,
-                "max_level": level - 1, "n_jobs": n_jobs}
-    pdag = orient(names, adjacency, colliders, learning, tester.column_order, known.arcs,
-                  propagation="meek" if orientation == "evidence" else "bnlearn",
-                  lists=bool(blacklist or whitelist))
+    learning = {
+        "algorithm": "pc_stable",
+        "test": tester.test,
+        "alpha": tester.alpha,
+        "arguments": {
+            "max_cond_size": max_cond_size,
+            "orientation": orientation,
+            **known.lists,
+            **test_options,
+            "adjust_df": getattr(tester, "adjust_df", False),
+        },
+        "n_tests": tester.n_tests,
+        "orientation_tests": tester.n_tests - skeleton_tests,
+        "max_level": level - 1,
+        "n_jobs": n_jobs,
+    }
+    pdag = orient(
+        names,
+        adjacency,
+        colliders,
+        learning,
+        tester.column_order,
+        known.arcs,
+        propagation="meek" if orientation == "evidence" else "bnlearn",
+        lists=bool(blacklist or whitelist),
+    )
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
@@ -176,9 +216,12 @@ def pc_stable(data, test: TestName = "g2", alpha: float = 0.05, *,
 def _round(adjacency, side, known) -> list[tuple[int, int]]:
     """The pairs x < y still adjacent whose adjacency the data decide, from x's side (0) or
     y's side (1)."""
-    return [(x, y) if side == 0 else (y, x)
-            for x in range(len(adjacency)) for y in sorted(adjacency[x])
-            if x < y and known.testable(x, y)]
+    return [
+        (x, y) if side == 0 else (y, x)
+        for x in range(len(adjacency))
+        for y in sorted(adjacency[x])
+        if x < y and known.testable(x, y)
+    ]
 
 
 def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozenset | None]:
@@ -200,14 +243,35 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
     seps = np.zeros((m, max(level, 1)), dtype=np.int64)
     n_tests = np.zeros(m, dtype=np.int64)
     data = tester.data
-    mode = (_k.BY_THRESHOLD if tester.test == "mi_threshold" else
-            _k.BY_P_VALUE_WITH_POWER if tester.test.endswith("_adf") else _k.BY_P_VALUE)
+    mode = (
+        _k.BY_THRESHOLD
+        if tester.test == "mi_threshold"
+        else _k.BY_P_VALUE_WITH_POWER
+        if tester.test.endswith("_adf")
+        else _k.BY_P_VALUE
+    )
     which = _k.X2 if tester.test.startswith("x2") else _k.G2
     with numba_threads(n_jobs) as threads:
-        _k.pc_level(data.codes, data.arities, pair_arr, adj_ptr, adj_idx, level, which,
-                    tester.adjust_df, mode, tester.alpha, tester.threshold,
-                    tester.min_rows_per_cell, side == 1, counts_scratch_size(data.n_rows),
-                    min(m, 8 * threads), found, seps, n_tests)
+        _k.pc_level(
+            data.codes,
+            data.arities,
+            pair_arr,
+            adj_ptr,
+            adj_idx,
+            level,
+            which,
+            tester.adjust_df,
+            mode,
+            tester.alpha,
+            tester.threshold,
+            tester.min_rows_per_cell,
+            side == 1,
+            counts_scratch_size(data.n_rows),
+            min(m, 8 * threads),
+            found,
+            seps,
+            n_tests,
+        )
     tester.n_tests += int(n_tests.sum())
     out: list[frozenset | None] = [None] * m
     for e in np.flatnonzero(found).tolist():

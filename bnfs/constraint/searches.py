@@ -12,9 +12,21 @@ from collections.abc import Callable
 from bnfs.constraint._sets import NodeLists
 from bnfs.constraint._sets import subsets as _subsets
 
-__all__ = ["grow_shrink_search", "iamb_search", "fast_iamb_search", "kiamb_search",
-           "hiton_pc_search", "hiton_pc_one_way_search", "mmpc_search", "mmpc_one_way_search",
-           "pcmb_pc_search", "spouses", "blanket_through_pc", "on_tester", "PC_SEARCHES"]
+__all__ = [
+    "grow_shrink_search",
+    "iamb_search",
+    "fast_iamb_search",
+    "kiamb_search",
+    "hiton_pc_search",
+    "hiton_pc_one_way_search",
+    "mmpc_search",
+    "mmpc_one_way_search",
+    "pcmb_pc_search",
+    "spouses",
+    "blanket_through_pc",
+    "on_tester",
+    "PC_SEARCHES",
+]
 
 
 def _strength(result) -> tuple[float, float]:
@@ -171,7 +183,9 @@ def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> lis
     return members
 
 
-def hiton_pc_search(tester, t: int, max_cond_size, sepsets: dict[int, tuple] | None = None) -> list[int]:
+def hiton_pc_search(
+    tester, t: int, max_cond_size, sepsets: dict[int, tuple] | None = None
+) -> list[int]:
     """HITON-PC with the symmetry correction: x stays only if t is in HITON-PC(x) too (a
     non-neighbour may be separable only by a subset of its own neighbours)."""
     pc = hiton_pc_one_way_search(tester, t, max_cond_size, sepsets)
@@ -217,8 +231,9 @@ def mmpc_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
     return [x for x in pc if t in mmpc_one_way_search(tester, x, max_cond_size)]
 
 
-def spouses(tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]],
-             sepsets: dict[int, tuple]) -> list[int]:
+def spouses(
+    tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]], sepsets: dict[int, tuple]
+) -> list[int]:
     """Add x (in PC(y) for y in PC(t), x not adjacent to t) when t and x, separated by S,
     become dependent given S + y: the collider t -> y <- x."""
     found = []
@@ -228,8 +243,14 @@ def spouses(tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]],
                 continue
             sep = sepsets.get(x)
             if sep is None:
-                sep = next((s for s in _subsets([v for v in pc if v != x], None)
-                            if tester.test_indices(t, x, s).independent), None)
+                sep = next(
+                    (
+                        s
+                        for s in _subsets([v for v in pc if v != x], None)
+                        if tester.test_indices(t, x, s).independent
+                    ),
+                    None,
+                )
                 if sep is None:
                     continue
                 sepsets[x] = sep
@@ -244,8 +265,7 @@ def blanket_through_pc(tester, t: int, pc: Callable, max_cond_size) -> list[int]
     """The blanket as ``pc`` of the target plus the spouses found through colliders."""
     sepsets: dict[int, tuple] = {}
     members = pc(tester, t, max_cond_size, sepsets)
-    return members + spouses(tester, t, members, lambda y: pc(tester, y, max_cond_size),
-                             sepsets)
+    return members + spouses(tester, t, members, lambda y: pc(tester, y, max_cond_size), sepsets)
 
 
 def on_tester(tester, v: int, search: Callable) -> list[int]:

@@ -26,10 +26,17 @@ from bnfs.graph import PDAG
 __all__ = ["tpda"]
 
 
-def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
-         max_cond_size: int | None = None, blacklist=None, whitelist=None,
-         progress: bool | None = None,
-         **test_options) -> PDAG:
+def tpda(
+    data,
+    test: TestName = "mi_threshold",
+    alpha: float = 0.05,
+    *,
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    progress: bool | None = None,
+    **test_options,
+) -> PDAG:
     """Learn a CPDAG by Cheng, Bell & Liu's three-phase dependency analysis.
 
     1. **Drafting**: pairs dependent at the empty set, strongest first, join the graph when
@@ -137,8 +144,9 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
         return sep
 
     # Phase 2: thickening, an edge wherever no cut-set separates the pair.
-    for x, y in tqdm(remaining, desc="tpda thickening", unit=" pairs", disable=disable,
-                     leave=False):
+    for x, y in tqdm(
+        remaining, desc="tpda thickening", unit=" pairs", disable=disable, leave=False
+    ):
         sep = separate(x, y, exact=False)
         if sep is None:
             graph.add(x, y)
@@ -148,10 +156,10 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
 
     # Phase 3: thinning, weakest edges first, heuristic then exact cut-sets.
     for exact in (False, True):
-        edges = sorted((p for p in graph.edges() if known.testable(*p)),
-                       key=lambda p: (marginal[p], p))
-        for x, y in tqdm(edges, desc="tpda thinning", unit=" edges", disable=disable,
-                         leave=False):
+        edges = sorted(
+            (p for p in graph.edges() if known.testable(*p)), key=lambda p: (marginal[p], p)
+        )
+        for x, y in tqdm(edges, desc="tpda thinning", unit=" edges", disable=disable, leave=False):
             graph.remove(x, y)
             sep = separate(x, y, exact) if graph.connected(x, y) else None
             if sep is None:
@@ -159,12 +167,19 @@ def tpda(data, test: TestName = "mi_threshold", alpha: float = 0.05, *,
             else:
                 sepsets[frozenset((x, y))] = sep
     adjacency = [set(a) for a in graph.adjacency]
-    colliders = colliders_from_sepsets(adjacency, {pair: [sep] for pair, sep in sepsets.items()},
-                                       tester.test_indices)
-    learning = {"algorithm": "tpda", "test": tester.test, "alpha": tester.alpha,
-                "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
-                "n_tests": tester.n_tests, "draft_edges": n_draft,
-                "thickened_edges": n_thick, "final_edges": graph.n_edges}
+    colliders = colliders_from_sepsets(
+        adjacency, {pair: [sep] for pair, sep in sepsets.items()}, tester.test_indices
+    )
+    learning = {
+        "algorithm": "tpda",
+        "test": tester.test,
+        "alpha": tester.alpha,
+        "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
+        "n_tests": tester.n_tests,
+        "draft_edges": n_draft,
+        "thickened_edges": n_thick,
+        "final_edges": graph.n_edges,
+    }
     pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag

@@ -7,5 +7,14 @@ from bnfs.search.post_process import post_process
 from bnfs.search.screen_based import screen_based
 from bnfs.search.sparse_candidate import sparse_candidate
 
-__all__ = ["hill_climbing", "tabu_search", "sparse_candidate", "screen_based", "post_process",
-           "rsmax2", "mmhc", "h2pc", "learn"]
+__all__ = [
+    "hill_climbing",
+    "tabu_search",
+    "sparse_candidate",
+    "screen_based",
+    "post_process",
+    "rsmax2",
+    "mmhc",
+    "h2pc",
+    "learn",
+]

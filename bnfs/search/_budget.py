@@ -28,8 +28,11 @@ class Budget:
 
     def spent(self) -> bool:
         """True once the time is up or the user pressed Ctrl-C."""
-        if self.reason is None and self.deadline is not None and \
-                time.perf_counter() >= self.deadline:
+        if (
+            self.reason is None
+            and self.deadline is not None
+            and time.perf_counter() >= self.deadline
+        ):
             self.reason = "max_time reached"
         return self.reason is not None
 
@@ -54,5 +57,8 @@ class Budget:
     def warn(self, who: str) -> None:
         """Warn that ``who`` stopped early, if it did."""
         if self.reason is not None:
-            warnings.warn(f"{who} stopped early ({self.reason}); returning the best graph "
-                          "found so far", RuntimeWarning, stacklevel=3)
+            warnings.warn(
+                f"{who} stopped early ({self.reason}); returning the best graph found so far",
+                RuntimeWarning,
+                stacklevel=3,
+            )

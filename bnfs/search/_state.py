@@ -16,7 +16,6 @@ from bnfs.graph import DAG
 from bnfs.order import OnlineTopologicalOrder
 from bnfs.scores import counts_scratch_size, resolve_score
 
-
 INITIAL_WIDTH = 8  # parent slots per node before the table is widened
 SCAN_ORDERS = ("names", "columns")
 
@@ -38,17 +37,29 @@ class SearchState:
         (the same graph for any order of the columns) or in column order (bnlearn's).
     """
 
-    def __init__(self, data: Dataset, score: str, iss: float, max_parents: int,
-                 blacklist, whitelist, start: DAG | None, threads: int = 1,
-                 scan_order: str = "names"):
+    def __init__(
+        self,
+        data: Dataset,
+        score: str,
+        iss: float,
+        max_parents: int,
+        blacklist,
+        whitelist,
+        start: DAG | None,
+        threads: int = 1,
+        scan_order: str = "names",
+    ):
         self.data = data
         self.names = data.discrete_names
         self.index = {v: i for i, v in enumerate(self.names)}
         if scan_order not in SCAN_ORDERS:
             raise ValueError(f"scan_order must be one of {SCAN_ORDERS}, got {scan_order!r}")
         # nodes in scan order, and each node's place in it
-        self.by_node = (np.argsort(np.array(self.names, dtype=object), kind="stable")
-                        if scan_order == "names" else np.arange(len(self.names))).astype(np.int64)
+        self.by_node = (
+            np.argsort(np.array(self.names, dtype=object), kind="stable")
+            if scan_order == "names"
+            else np.arange(len(self.names))
+        ).astype(np.int64)
         self.rank = np.empty(len(self.names), dtype=np.int64)
         self.rank[self.by_node] = np.arange(len(self.names))
         self.score, self.kind, self.iss = resolve_score(data, score, iss)
@@ -61,24 +72,34 @@ class SearchState:
         bad = self.white & self._black
         if bad:
             u, v = next(iter(bad))
-            raise ValueError(f"arc {self.names[u]!r} -> {self.names[v]!r} is both black- and whitelisted")
+            raise ValueError(
+                f"arc {self.names[u]!r} -> {self.names[v]!r} is both black- and whitelisted"
+            )
         # a whitelisted arc forbids its reverse
         self._black |= {(v, u) for u, v in white}
-        start_arcs = [] if start is None else [(self.index[u], self.index[v]) for u, v in start.arcs]
+        start_arcs = (
+            [] if start is None else [(self.index[u], self.index[v]) for u, v in start.arcs]
+        )
         for u, v in start_arcs:
             if (u, v) in self._black:
-                raise ValueError(f"start graph has blacklisted arc {self.names[u]!r} -> {self.names[v]!r}")
+                raise ValueError(
+                    f"start graph has blacklisted arc {self.names[u]!r} -> {self.names[v]!r}"
+                )
         arcs = sorted(set(start_arcs) | self.white)
         self.order = OnlineTopologicalOrder(n, capacity=max(2 * n, 16))
         for u, v in arcs:
             if not self.order.try_add(u, v):
-                raise ValueError("whitelist and start graph together form a directed cycle "
-                                 f"(at {self.names[u]!r} -> {self.names[v]!r})")
+                raise ValueError(
+                    "whitelist and start graph together form a directed cycle "
+                    f"(at {self.names[u]!r} -> {self.names[v]!r})"
+                )
         indeg = np.bincount([v for _, v in arcs], minlength=n) if arcs else np.zeros(n, int)
         if indeg.max(initial=0) > max_parents:
             v = int(np.argmax(indeg))
-            raise ValueError(f"start graph and whitelist give {self.names[v]!r} {indeg[v]} "
-                             f"parents, more than max_parents={max_parents}")
+            raise ValueError(
+                f"start graph and whitelist give {self.names[v]!r} {indeg[v]} "
+                f"parents, more than max_parents={max_parents}"
+            )
         # the parent table starts narrow and is widened on demand (status 4 of the kernels)
         width = max(1, min(max_parents, max(INITIAL_WIDTH, int(indeg.max(initial=0)))))
         self.parents = np.full((n, width), -1, dtype=np.int64)
@@ -138,24 +159,32 @@ class SearchState:
     def arc_dicts(self):
         """Typed dicts keyed by ``u * n + v`` for the kernels: (forbidden arcs, whitelisted
         arcs that may not be removed or reversed)."""
+
         def to_dict(pairs):
             out = Dict.empty(key_type=types.int64, value_type=types.int64)
             for u, v in pairs:
                 out[int(u) * self.n + int(v)] = 1
             return out
+
         return to_dict(self._black), to_dict(self.white)
 
     def all_candidates(self) -> list[np.ndarray]:
         """Every other node that the blacklist allows, per node."""
         out = []
         for v in range(self.n):
-            cands = np.array([u for u in range(self.n) if u != v and (u, v) not in self._black],
-                             dtype=np.int64) if self._black else np.delete(np.arange(self.n), v)
+            cands = (
+                np.array(
+                    [u for u in range(self.n) if u != v and (u, v) not in self._black],
+                    dtype=np.int64,
+                )
+                if self._black
+                else np.delete(np.arange(self.n), v)
+            )
             out.append(cands)
         return out
 
     def current_parents(self, v: int) -> np.ndarray:
-        return self.parents[v, :self.npar[v]].copy()
+        return self.parents[v, : self.npar[v]].copy()
 
     def set_candidates(self, candidates: list[np.ndarray]) -> None:
         """Restrict each node's parents to ``candidates[v]`` (current parents are always
@@ -175,7 +204,7 @@ class SearchState:
         self.rev = np.full((n, width), -1, dtype=np.int64)
         column = [dict() for _ in range(n)]
         for v, cands in enumerate(lists):
-            self.cand[v, :len(cands)] = cands
+            self.cand[v, : len(cands)] = cands
             column[v] = {u: c for c, u in enumerate(cands)}
             pa = set(self.current_parents(v).tolist())
             for c, u in enumerate(cands):
@@ -200,10 +229,30 @@ class SearchState:
             self.refresh(int(v))
 
     def refresh(self, v: int) -> None:
-        _hc.refresh_row(self.codes, self.arities, self.kind, self.iss, v, self.cand, self.n_cand,
-                        self.rev, self.rank, self.in_graph, self.parents, self.npar,
-                        self.phash, self.max_parents, self.node_score, self.delta, self.cfg,
-                        self.cfg2s, self.countss, self.tmps, self.cache, self.counters)
+        _hc.refresh_row(
+            self.codes,
+            self.arities,
+            self.kind,
+            self.iss,
+            v,
+            self.cand,
+            self.n_cand,
+            self.rev,
+            self.rank,
+            self.in_graph,
+            self.parents,
+            self.npar,
+            self.phash,
+            self.max_parents,
+            self.node_score,
+            self.delta,
+            self.cfg,
+            self.cfg2s,
+            self.countss,
+            self.tmps,
+            self.cache,
+            self.counters,
+        )
 
     # -- moves --------------------------------------------------------------------------------
     def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_score) -> int:
@@ -211,13 +260,48 @@ class SearchState:
         ``best_parents``/``best_npar`` must be set (the tabu search keeps its best there)."""
         while True:
             o = self.order
-            _hc.search(self.codes, self.arities, self.kind, self.iss, self.cand, self.n_cand,
-                       self.rev, self.fixed, self.in_graph, self.parents, self.npar, self.phash,
-                       self.max_parents, self.node_score, self.delta, o.pos, o.node_at, o.heads,
-                       o.arcs, o.meta, o.mark, o.work, self.cfg, self.cfg2s, self.countss,
-                       self.tmps, self.cache, self.counters, max_steps, tabu, max_tabu, self.ghash,
-                       self.best_parents, self.best_npar, best_score, self.by_node,
-                       self.by_ptr, self.by_v, self.by_c, self.rank)
+            _hc.search(
+                self.codes,
+                self.arities,
+                self.kind,
+                self.iss,
+                self.cand,
+                self.n_cand,
+                self.rev,
+                self.fixed,
+                self.in_graph,
+                self.parents,
+                self.npar,
+                self.phash,
+                self.max_parents,
+                self.node_score,
+                self.delta,
+                o.pos,
+                o.node_at,
+                o.heads,
+                o.arcs,
+                o.meta,
+                o.mark,
+                o.work,
+                self.cfg,
+                self.cfg2s,
+                self.countss,
+                self.tmps,
+                self.cache,
+                self.counters,
+                max_steps,
+                tabu,
+                max_tabu,
+                self.ghash,
+                self.best_parents,
+                self.best_npar,
+                best_score,
+                self.by_node,
+                self.by_ptr,
+                self.by_v,
+                self.by_c,
+                self.rank,
+            )
             status = int(self.counters[_hc.STATUS])
             if status == 3:
                 o._reserve()
@@ -246,7 +330,12 @@ class SearchState:
     def reverse(self, v: int, c: int) -> bool:
         """Reverse the arc from candidate ``c`` into ``v``; False when not allowed."""
         u, rc = int(self.cand[v, c]), int(self.rev[v, c])
-        if not self.in_graph[v, c] or self.fixed[v, c] or rc < 0 or self.npar[u] >= self.max_parents:
+        if (
+            not self.in_graph[v, c]
+            or self.fixed[v, c]
+            or rc < 0
+            or self.npar[u] >= self.max_parents
+        ):
             return False
         if not self.order.reverse(u, v):
             return False
@@ -268,14 +357,14 @@ class SearchState:
         self.ghash[0] = 0
         self.in_graph[:] = 0
         for v in range(self.n):
-            for u in parents[v, :npar[v]]:
+            for u in parents[v, : npar[v]]:
                 if not self.order.try_add(int(u), v):  # pragma: no cover - parents come from a DAG
                     raise RuntimeError("internal error: stored graph is cyclic")
                 self.parents[v, self.npar[v]] = u
                 self.npar[v] += 1
                 self.phash[v] ^= _hc.parent_key(int(u))
                 self.ghash[0] ^= _hc.arc_key(int(u), v, self.n)
-                c = np.flatnonzero(self.cand[v, :self.n_cand[v]] == u)
+                c = np.flatnonzero(self.cand[v, : self.n_cand[v]] == u)
                 self.in_graph[v, c] = 1
         for v in self.by_node[::-1]:  # last first: see refresh_row
             self.refresh(int(v))
@@ -285,7 +374,7 @@ class SearchState:
         graph or of the (parents, npar) table given."""
         if parents is None:
             parents, npar = self.parents, self.npar
-        return [parents[v, :npar[v]].tolist() for v in range(self.n)]
+        return [parents[v, : npar[v]].tolist() for v in range(self.n)]
 
     def parent_table(self, lists) -> tuple[np.ndarray, np.ndarray]:
         """``parent_lists`` back as a (parents, npar) pair of the table's current width,
@@ -298,7 +387,7 @@ class SearchState:
             self.widen()
         table = np.full_like(self.parents, -1)
         for v, p in enumerate(lists):
-            table[v, :len(p)] = p
+            table[v, : len(p)] = p
         return table, npar
 
     def check_parent_lists(self, lists) -> None:
@@ -313,17 +402,19 @@ class SearchState:
             if len(parents) > self.max_parents:
                 raise ValueError(f"node {v} has {len(parents)} parents, more than max_parents")
             for u in parents:
-                if isinstance(u, bool) or not isinstance(u, int) or not 0 <= u < self.n \
-                        or u == v:
+                if isinstance(u, bool) or not isinstance(u, int) or not 0 <= u < self.n or u == v:
                     raise ValueError(f"node {v} has parent {u!r}, not another node")
                 if (u, v) in self._black:
-                    raise ValueError(f"arc {self.names[u]!r} -> {self.names[v]!r} is not "
-                                     "allowed (blacklisted, or the reverse of a whitelisted one)")
+                    raise ValueError(
+                        f"arc {self.names[u]!r} -> {self.names[v]!r} is not "
+                        "allowed (blacklisted, or the reverse of a whitelisted one)"
+                    )
                 children[u].append(v)
         for u, v in self.white:
             if u not in lists[v]:
-                raise ValueError(f"whitelisted arc {self.names[u]!r} -> {self.names[v]!r} is "
-                                 "missing")
+                raise ValueError(
+                    f"whitelisted arc {self.names[u]!r} -> {self.names[v]!r} is missing"
+                )
         indegree = [len(p) for p in lists]
         ready = [v for v in range(self.n) if indegree[v] == 0]
         for u in ready:  # Kahn: every node is reached when there is no cycle
@@ -342,16 +433,22 @@ class SearchState:
 
     def work_done(self) -> dict[str, int]:
         """Provenance counts: local scores computed, cache hits, moves."""
-        return {"n_scores": int(self.counters[_hc.N_SCORES]),
-                "cache_hits": int(self.counters[_hc.N_HITS]), "moves": self.moves}
+        return {
+            "n_scores": int(self.counters[_hc.N_SCORES]),
+            "cache_hits": int(self.counters[_hc.N_HITS]),
+            "moves": self.moves,
+        }
 
     @property
     def total(self) -> float:
         return float(self.node_score.sum())
 
     def arcs(self) -> list[tuple[str, str]]:
-        return [(self.names[int(u)], self.names[v]) for v in range(self.n)
-                for u in sorted(self.current_parents(v))]
+        return [
+            (self.names[int(u)], self.names[v])
+            for v in range(self.n)
+            for u in sorted(self.current_parents(v))
+        ]
 
     def to_dag(self, learning: dict) -> DAG:
         return DAG(self.names, self.arcs(), learning=learning)

@@ -59,14 +59,20 @@ def _saved_folds(store: Checkpoint, keys: set[str]) -> dict[str, list]:
     saved = store.load() or {}
     folds = saved.get("folds", {})
     try:
-        found = {key: [float(value[0]), float(value[1]), float(value[2])]
-                 for key, value in folds.items() if key in keys}
+        found = {
+            key: [float(value[0]), float(value[1]), float(value[2])]
+            for key, value in folds.items()
+            if key in keys
+        }
     except (AttributeError, TypeError, ValueError, IndexError, KeyError) as error:
-        raise ValueError(f"checkpoint {str(store.path)!r} is damaged ({error}); delete it to "
-                         "start afresh") from None
+        raise ValueError(
+            f"checkpoint {str(store.path)!r} is damaged ({error}); delete it to start afresh"
+        ) from None
     if not all(math.isfinite(v[0]) for v in found.values()):
-        raise ValueError(f"checkpoint {str(store.path)!r} is damaged (a log-likelihood is not "
-                         "finite); delete it to start afresh")
+        raise ValueError(
+            f"checkpoint {str(store.path)!r} is damaged (a log-likelihood is not "
+            "finite); delete it to start afresh"
+        )
     return found
 
 
@@ -78,21 +84,34 @@ def _check_candidates(candidates) -> tuple[str, ...]:
     try:
         candidates = tuple(candidates)
     except TypeError:
-        raise TypeError(f"candidates must be a list of learner names, got {candidates!r}") \
-            from None
+        raise TypeError(f"candidates must be a list of learner names, got {candidates!r}") from None
     unknown = [c for c in candidates if not isinstance(c, str) or c not in CANDIDATES]
     if unknown or not candidates:
-        raise ValueError(f"candidates must be a non-empty list of {list(CANDIDATES)}, got "
-                         f"{list(candidates)!r}")
+        raise ValueError(
+            f"candidates must be a non-empty list of {list(CANDIDATES)}, got {list(candidates)!r}"
+        )
     if len(set(candidates)) != len(candidates):
         raise ValueError(f"candidates has repeated names: {list(candidates)!r}")
     return candidates
 
 
-def learn(data, *, score: ScoreName = "bic", candidates=None, folds: int = 3,
-          one_se: bool = True, iss: float = 1.0, max_parents: int | None = None,
-          blacklist=None, whitelist=None, seed: int | None = 0, max_time: float | None = None,
-          n_jobs: int | None = None, progress: bool | None = None, checkpoint=None) -> DAG:
+def learn(
+    data,
+    *,
+    score: ScoreName = "bic",
+    candidates=None,
+    folds: int = 3,
+    one_se: bool = True,
+    iss: float = 1.0,
+    max_parents: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    seed: int | None = 0,
+    max_time: float | None = None,
+    n_jobs: int | None = None,
+    progress: bool | None = None,
+    checkpoint=None,
+) -> DAG:
     """The network to use when unsure which learner suits the data.
 
     Every candidate learner runs on ``folds``-1 folds of the rows and its structure (with
@@ -163,9 +182,13 @@ def learn(data, *, score: ScoreName = "bic", candidates=None, folds: int = 3,
     iss = check_float(iss, "iss", 0.0, low_open=True)
     max_time = None if max_time is None else check_float(max_time, "max_time", 0.0)
     names = data.discrete_names
-    options = {"score": score, "iss": iss, "max_parents": max_parents,
-               "blacklist": arc_list(blacklist, "blacklist", names),
-               "whitelist": arc_list(whitelist, "whitelist", names)}
+    options = {
+        "score": score,
+        "iss": iss,
+        "max_parents": max_parents,
+        "blacklist": arc_list(blacklist, "blacklist", names),
+        "whitelist": arc_list(whitelist, "whitelist", names),
+    }
     n_jobs = check_n_jobs(n_jobs)
     rng = np.random.default_rng(seed)
     assignment = rng.permutation(data.n_rows) % folds
@@ -173,29 +196,56 @@ def learn(data, *, score: ScoreName = "bic", candidates=None, folds: int = 3,
     found: dict[str, list] = {}
     store = None
     if checkpoint is not None:
-        store = Checkpoint(checkpoint, "learn", fingerprint(
-            data, candidates=candidates, folds=folds, seed=seed, iss=iss,
-            options={**options, "blacklist": sorted(options["blacklist"]),
-                     "whitelist": sorted(options["whitelist"])}))
+        store = Checkpoint(
+            checkpoint,
+            "learn",
+            fingerprint(
+                data,
+                candidates=candidates,
+                folds=folds,
+                seed=seed,
+                iss=iss,
+                options={
+                    **options,
+                    "blacklist": sorted(options["blacklist"]),
+                    "whitelist": sorted(options["whitelist"]),
+                },
+            ),
+        )
         found = _saved_folds(store, {f"{c}/{k}" for c, k in tasks})
     todo = [(c, k) for c, k in tasks if f"{c}/{k}" not in found]
     deadline = None if max_time is None else started + max_time
     skipped: list[str] = []
     disable = None if progress is None else not progress
-    with tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc="learn", unit=" folds",
-              disable=disable, leave=False) as bar:
+    with tqdm(
+        total=len(tasks),
+        initial=len(tasks) - len(todo),
+        desc="learn",
+        unit=" folds",
+        disable=disable,
+        leave=False,
+    ) as bar:
         batch = max(1, n_jobs)
         for start in range(0, len(todo), batch):
-            chunk = todo[start:start + batch]
+            chunk = todo[start : start + batch]
             if deadline is not None and time.perf_counter() >= deadline:
                 chunk = [t for t in chunk if t[0] == candidates[0]]
-                skipped += [f"{c}/{k}" for c, k in todo[start:start + batch]
-                            if c != candidates[0]]
+                skipped += [
+                    f"{c}/{k}" for c, k in todo[start : start + batch] if c != candidates[0]
+                ]
                 if not chunk:
                     continue
             results = Parallel(n_jobs=min(n_jobs, len(chunk)))(
-                delayed(_fold)(c, data, np.flatnonzero(assignment != k),
-                               np.flatnonzero(assignment == k), options, iss) for c, k in chunk)
+                delayed(_fold)(
+                    c,
+                    data,
+                    np.flatnonzero(assignment != k),
+                    np.flatnonzero(assignment == k),
+                    options,
+                    iss,
+                )
+                for c, k in chunk
+            )
             for (c, k), result in zip(chunk, results):
                 found[f"{c}/{k}"] = list(result)
             if store is not None:
@@ -207,10 +257,13 @@ def learn(data, *, score: ScoreName = "bic", candidates=None, folds: int = 3,
         if any(r is None for r in runs):
             continue
         values = [r[0] for r in runs]
-        summary[c] = {"log_likelihood": values, "mean": float(np.mean(values)),
-                      "se": float(np.std(values, ddof=1) / math.sqrt(folds)),
-                      "arcs": float(np.mean([r[1] for r in runs])),
-                      "seconds": float(sum(r[2] for r in runs))}
+        summary[c] = {
+            "log_likelihood": values,
+            "mean": float(np.mean(values)),
+            "se": float(np.std(values, ddof=1) / math.sqrt(folds)),
+            "arcs": float(np.mean([r[1] for r in runs])),
+            "seconds": float(sum(r[2] for r in runs)),
+        }
     best = max(summary, key=lambda c: summary[c]["mean"])
     chosen, reason = best, "highest mean held-out log-likelihood"
     if one_se:
@@ -219,13 +272,25 @@ def learn(data, *, score: ScoreName = "bic", candidates=None, folds: int = 3,
         simplest = min(close, key=lambda c: (summary[c]["arcs"], candidates.index(c)))
         if simplest != best:
             chosen = simplest
-            reason = (f"fewest arcs within one standard error of the best ({best}: "
-                      f"{summary[best]['mean']:.4f} +/- {summary[best]['se']:.4f})")
+            reason = (
+                f"fewest arcs within one standard error of the best ({best}: "
+                f"{summary[best]['mean']:.4f} +/- {summary[best]['se']:.4f})"
+            )
     dag = _run(chosen, data, options)
     own = dict(dag.learning)
-    dag.learning.update({
-        "algorithm": "learn", "learner": own.get("algorithm"), "chosen": chosen,
-        "criterion": "held-out log-likelihood per row", "folds": folds, "seed": seed,
-        "one_se": one_se, "reason": reason, "candidates": summary, "skipped": skipped,
-        "seconds": time.perf_counter() - started})
+    dag.learning.update(
+        {
+            "algorithm": "learn",
+            "learner": own.get("algorithm"),
+            "chosen": chosen,
+            "criterion": "held-out log-likelihood per row",
+            "folds": folds,
+            "seed": seed,
+            "one_se": one_se,
+            "reason": reason,
+            "candidates": summary,
+            "skipped": skipped,
+            "seconds": time.perf_counter() - started,
+        }
+    )
     return dag

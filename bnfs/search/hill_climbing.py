@@ -29,8 +29,9 @@ logger = logging.getLogger("bnfs")
 CHUNK = 64  # moves per compiled call between progress-bar updates
 
 
-def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_jobs=None,
-            scan_order="names"):
+def prepare(
+    data, score, iss, max_parents, blacklist, whitelist, start, who, n_jobs=None, scan_order="names"
+):
     """Validate the shared arguments of every score-based learner; return a SearchState."""
     threads = compiled_threads(n_jobs)
     data = as_dataset(data)
@@ -46,8 +47,9 @@ def prepare(data, score, iss, max_parents, blacklist, whitelist, start, who, n_j
             raise TypeError(f"start must be a bnfs DAG, got {type(start).__name__}")
         if set(start.nodes) != set(names):
             raise ValueError("start must have exactly the data's columns as nodes")
-    return SearchState(data, score, iss, max(max_parents, 0), blacklist, whitelist, start,
-                       threads, scan_order)
+    return SearchState(
+        data, score, iss, max(max_parents, 0), blacklist, whitelist, start, threads, scan_order
+    )
 
 
 @dataclass
@@ -59,16 +61,25 @@ class Climb:
     done: int = 0  # moves made
 
     @classmethod
-    def start(cls, state: SearchState, tabu: int) -> "Climb":
+    def start(cls, state: SearchState, tabu: int) -> Climb:
         state.best_parents = state.parents.copy()
         state.best_npar = state.npar.copy()
         state.counters[[_hc.NON_IMPROVING, _hc.TABU_POS, _hc.N_TABU]] = 0
         return cls(np.zeros(tabu, dtype=np.int64), np.array([state.total]))
 
 
-def climb(state: SearchState, *, tabu: int, max_tabu: int, max_iter: int | None,
-          progress, desc: str, budget: Budget | None = None, resume: Climb | None = None,
-          save=None) -> bool:
+def climb(
+    state: SearchState,
+    *,
+    tabu: int,
+    max_tabu: int,
+    max_iter: int | None,
+    progress,
+    desc: str,
+    budget: Budget | None = None,
+    resume: Climb | None = None,
+    save=None,
+) -> bool:
     """Run moves until no improving one is left (or the tabu budget, ``max_iter`` or the
     time ``budget`` ends); with ``tabu`` the best graph seen is restored at the end.
 
@@ -113,7 +124,7 @@ def perturb(state: SearchState, n_moves: int, rng: np.random.Generator) -> None:
         v = int(state.by_node[rng.integers(state.n)])
         if state.n_cand[v] == 0:
             continue
-        columns = np.argsort(state.rank[state.cand[v, :state.n_cand[v]]], kind="stable")
+        columns = np.argsort(state.rank[state.cand[v, : state.n_cand[v]]], kind="stable")
         c = int(columns[rng.integers(state.n_cand[v])])
         if state.in_graph[v, c] and rng.random() < 0.5:
             done += state.reverse(v, c)
@@ -153,16 +164,27 @@ class Restarts:
     # -- checkpoint ---------------------------------------------------------------------------
     def snapshot(self, run: Climb | None) -> dict:
         state = self.state
-        saved = {"climb": self.climb, "perturbed": self.perturbed, "complete": self.complete,
-                 "parents": state.parent_lists(), "counters": state.counters.tolist(),
-                 "rng": self.rng.bit_generator.state, "best": None, "run": None}
+        saved = {
+            "climb": self.climb,
+            "perturbed": self.perturbed,
+            "complete": self.complete,
+            "parents": state.parent_lists(),
+            "counters": state.counters.tolist(),
+            "rng": self.rng.bit_generator.state,
+            "best": None,
+            "run": None,
+        }
         if self.best is not None:
             score, parents, npar = self.best
             saved["best"] = {"score": score, "parents": state.parent_lists(parents, npar)}
         if run is not None:
             best = state.parent_lists(state.best_parents, state.best_npar)
-            saved["run"] = {"tabu": run.tabu_buf.tolist(), "best_score": float(run.best_score[0]),
-                            "done": run.done, "best_parents": best}
+            saved["run"] = {
+                "tabu": run.tabu_buf.tolist(),
+                "best_score": float(run.best_score[0]),
+                "done": run.done,
+                "best_parents": best,
+            }
         return saved
 
     def save(self, run: Climb | None = None, force: bool = True) -> None:
@@ -184,12 +206,12 @@ class Restarts:
             self.climb, self.perturbed = int(saved["climb"]), bool(saved["perturbed"])
             self.complete = bool(saved["complete"])
             if not 0 <= self.climb <= restarts + 1 or self.complete != (self.climb > restarts):
-                raise ValueError(f"climb {self.climb} of {restarts} restarts, complete="
-                                 f"{self.complete}")
+                raise ValueError(
+                    f"climb {self.climb} of {restarts} restarts, complete={self.complete}"
+                )
             if saved["best"] is not None:
                 table, npar = state.parent_table(saved["best"]["parents"])
-                self.best = (self._checked_score(table, npar, saved["best"]["score"]), table,
-                             npar)
+                self.best = (self._checked_score(table, npar, saved["best"]["score"]), table, npar)
             current = state.parent_table(saved["parents"])
             if saved["run"] is not None:
                 run = saved["run"]
@@ -197,8 +219,9 @@ class Restarts:
                 state.best_parents, state.best_npar = state.parent_table(run["best_parents"])
                 best_score = float(run["best_score"])
                 if tabu.size:  # a tabu climb keeps its best graph apart (a plain one no best)
-                    best_score = self._checked_score(state.best_parents, state.best_npar,
-                                                     best_score)
+                    best_score = self._checked_score(
+                        state.best_parents, state.best_npar, best_score
+                    )
                 self.run = Climb(tabu, np.array([best_score]), int(run["done"]))
             state.set_parents(*current)
             counters = np.asarray(saved["counters"], dtype=np.int64)
@@ -206,10 +229,11 @@ class Restarts:
                 raise ValueError("counters out of range")
             state.counters[:] = counters
             self.rng.bit_generator.state = saved["rng"]
-        except (KeyError, TypeError, ValueError, IndexError, RuntimeError, OverflowError) \
-                as error:
-            raise ValueError(f"checkpoint {str(self.store.path)!r} is damaged ({error}); "
-                             "delete it to start afresh") from None
+        except (KeyError, TypeError, ValueError, IndexError, RuntimeError, OverflowError) as error:
+            raise ValueError(
+                f"checkpoint {str(self.store.path)!r} is damaged ({error}); "
+                "delete it to start afresh"
+            ) from None
         self.resumed = True
 
     def _checked_score(self, parents: np.ndarray, npar: np.ndarray, saved) -> float:
@@ -217,9 +241,9 @@ class Restarts:
         self.state.set_parents(parents, npar)
         total = self.state.total
         if not isinstance(saved, (int, float)) or not math.isclose(
-                float(saved), total, rel_tol=1e-9, abs_tol=1e-6):
-            raise ValueError(f"a saved score ({saved!r}) is not the score of its graph "
-                             f"({total!r})")
+            float(saved), total, rel_tol=1e-9, abs_tol=1e-6
+        ):
+            raise ValueError(f"a saved score ({saved!r}) is not the score of its graph ({total!r})")
         return float(saved)
 
 
@@ -234,16 +258,32 @@ def _say_the_cost(n: int) -> None:
         f"{n * (n - 1):,} candidate arcs and each change rescores up to {n - 1:,} families, "
         "so thousands of variables take minutes to hours. sparse_candidate(data, k=10) or "
         "screen_based(data) restrict the candidates; max_parents bounds the families",
-        RuntimeWarning, stacklevel=3)
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
-def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = None,
-                  blacklist=None, whitelist=None, start: DAG | None = None, iss: float = 1.0,
-                  tabu: int = 0, max_tabu: int | None = None, restarts: int = 0,
-                  perturb_moves: int = 1, max_iter: int | None = None,
-                  max_time: float | None = None, checkpoint=None, seed=None,
-                  scan_order: str = "names", progress: bool | None = None,
-                  n_jobs: int | None = None) -> DAG:
+def hill_climbing(
+    data,
+    score: ScoreName = "bic",
+    *,
+    max_parents: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    start: DAG | None = None,
+    iss: float = 1.0,
+    tabu: int = 0,
+    max_tabu: int | None = None,
+    restarts: int = 0,
+    perturb_moves: int = 1,
+    max_iter: int | None = None,
+    max_time: float | None = None,
+    checkpoint=None,
+    seed=None,
+    scan_order: str = "names",
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+) -> DAG:
     """Learn a DAG by greedy hill climbing on a decomposable score: bnlearn's ``hc``.
 
     Each step takes the arc addition, removal or reversal that increases the score most;
@@ -334,8 +374,18 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
     ('hill_climbing', True)
     """
     started = time.perf_counter()
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "hill_climbing",
-                    n_jobs, scan_order)
+    state = prepare(
+        data,
+        score,
+        iss,
+        max_parents,
+        blacklist,
+        whitelist,
+        start,
+        "hill_climbing",
+        n_jobs,
+        scan_order,
+    )
     tabu = check_int(tabu, "tabu", 0)
     max_tabu = tabu if max_tabu is None else check_int(max_tabu, "max_tabu", 0)
     restarts = check_int(restarts, "restarts", 0)
@@ -346,13 +396,26 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
 
     store = None
     if checkpoint is not None:
-        store = Checkpoint(checkpoint, "hill_climbing", fingerprint(
-            state.data, score=state.score, iss=state.iss, max_parents=state.max_parents,
-            black=sorted(state._black), white=sorted(state.white),
-            start=None if start is None else sorted(start.arcs), tabu=tabu, max_tabu=max_tabu,
-            restarts=restarts, perturb_moves=perturb_moves, max_iter=max_iter,
-            scan_order=scan_order,
-            seed=int(seed) if restarts and isinstance(seed, numbers.Integral) else None))
+        store = Checkpoint(
+            checkpoint,
+            "hill_climbing",
+            fingerprint(
+                state.data,
+                score=state.score,
+                iss=state.iss,
+                max_parents=state.max_parents,
+                black=sorted(state._black),
+                white=sorted(state.white),
+                start=None if start is None else sorted(start.arcs),
+                tabu=tabu,
+                max_tabu=max_tabu,
+                restarts=restarts,
+                perturb_moves=perturb_moves,
+                max_iter=max_iter,
+                scan_order=scan_order,
+                seed=int(seed) if restarts and isinstance(seed, numbers.Integral) else None,
+            ),
+        )
     search = Restarts(state, rng, store)
     budget = Budget(max_time)
     with budget.catching_interrupts():
@@ -367,37 +430,62 @@ def hill_climbing(data, score: ScoreName = "bic", *, max_parents: int | None = N
                 if not search.perturbed:
                     perturb(state, perturb_moves, rng)
                     search.perturbed = True
-            desc = ("tabu search" if tabu else "hill climbing") if search.climb == 0 \
+            desc = (
+                ("tabu search" if tabu else "hill climbing")
+                if search.climb == 0
                 else f"restart {search.climb}/{restarts}"
-            finished = climb(state, tabu=tabu, max_tabu=max_tabu, max_iter=max_iter,
-                             progress=disable, desc=desc, budget=budget, resume=search.run,
-                             save=search.save_climb)
+            )
+            finished = climb(
+                state,
+                tabu=tabu,
+                max_tabu=max_tabu,
+                max_iter=max_iter,
+                progress=disable,
+                desc=desc,
+                budget=budget,
+                resume=search.run,
+                save=search.save_climb,
+            )
             search.keep_best()
             if not finished:
                 break
             search.next_climb(restarts)
     budget.warn("hill_climbing")
     learning = {
-        "algorithm": "tabu_search" if tabu else "hill_climbing", "score": state.score,
-        "arguments": {"max_parents": state.max_parents, "iss": state.iss, "tabu": tabu,
-                      "scan_order": scan_order,
-                      "max_tabu": max_tabu, "restarts": restarts,
-                      "perturb_moves": perturb_moves, "max_iter": max_iter,
-                      "max_time": max_time},
+        "algorithm": "tabu_search" if tabu else "hill_climbing",
+        "score": state.score,
+        "arguments": {
+            "max_parents": state.max_parents,
+            "iss": state.iss,
+            "tabu": tabu,
+            "scan_order": scan_order,
+            "max_tabu": max_tabu,
+            "restarts": restarts,
+            "perturb_moves": perturb_moves,
+            "max_iter": max_iter,
+            "max_time": max_time,
+        },
         "stopped_early": budget.reason,
         "checkpoint": None if store is None else str(store.path),
         "resumed": search.resumed,
         "n_jobs": state.threads,
-        **state.work_done(), "score_value": state.total,
+        **state.work_done(),
+        "score_value": state.total,
         "seconds": time.perf_counter() - started,
     }
-    logger.info("%s: %d moves, %d local scores, score %.4f", learning["algorithm"],
-                learning["moves"], learning["n_scores"], state.total)
+    logger.info(
+        "%s: %d moves, %d local scores, score %.4f",
+        learning["algorithm"],
+        learning["moves"],
+        learning["n_scores"],
+        state.total,
+    )
     return state.to_dag(learning)
 
 
-def tabu_search(data, score: ScoreName = "bic", *, tabu: int = 10, max_tabu: int | None = None,
-                **kwargs) -> DAG:
+def tabu_search(
+    data, score: ScoreName = "bic", *, tabu: int = 10, max_tabu: int | None = None, **kwargs
+) -> DAG:
     """Tabu search, bnlearn's ``tabu`` move for move (see :func:`hill_climbing`): a tabu
     list of the last ``tabu`` graphs, ``max_tabu`` non-improving steps (default ``tabu``).
 

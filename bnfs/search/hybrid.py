@@ -22,11 +22,25 @@ NETWORK_RESTRICT = ("pc_stable", "grow_shrink", "iamb", "inter_iamb", "fast_iamb
 MAXIMIZE = ("hc", "tabu")
 
 
-def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName | None = None,
-           alpha: float = 0.05, score: ScoreName = "bic", max_cond_size: int | None = None,
-           blacklist=None, whitelist=None, max_parents: int | None = None, iss: float = 1.0,
-           tabu: int = 10, scan_order: str = "names", progress: bool | None = None,
-           n_jobs: int | None = None, adjust_df: bool = True) -> DAG:
+def rsmax2(
+    data,
+    restrict: str = "mmpc",
+    maximize: str = "hc",
+    *,
+    test: TestName | None = None,
+    alpha: float = 0.05,
+    score: ScoreName = "bic",
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    max_parents: int | None = None,
+    iss: float = 1.0,
+    tabu: int = 10,
+    scan_order: str = "names",
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    adjust_df: bool = True,
+) -> DAG:
     """Restrict-maximise (bnlearn's ``rsmax2``): a constraint-based search finds the
     skeleton, then hill climbing or tabu search maximises ``score`` adding only arcs along
     it (either direction).
@@ -81,8 +95,9 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
     """
     started = time.perf_counter()
     if restrict not in LOCAL_RESTRICT + NETWORK_RESTRICT:
-        raise ValueError(f"restrict must be one of {list(LOCAL_RESTRICT + NETWORK_RESTRICT)}, "
-                         f"got {restrict!r}")
+        raise ValueError(
+            f"restrict must be one of {list(LOCAL_RESTRICT + NETWORK_RESTRICT)}, got {restrict!r}"
+        )
     if maximize not in MAXIMIZE:
         raise ValueError(f"maximize must be one of {list(MAXIMIZE)}, got {maximize!r}")
     data = as_dataset(data)
@@ -91,18 +106,24 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
     names = data.discrete_names
     test = test or ("mi_threshold" if restrict == "tpda" else "g2")
     # as every learner's own default (make_test): adjusted degrees of freedom
-    whole_blankets = restrict in ("grow_shrink", "iamb", "inter_iamb", "fast_iamb", "tpda",
-                                  "hpc")
-    tester = CITest(data.select(sorted(names)), test, alpha,
-                    adjust_df=bool(adjust_df) and not whole_blankets
-                    and test in LEARNER_ADJUSTS_DF)
+    whole_blankets = restrict in ("grow_shrink", "iamb", "inter_iamb", "fast_iamb", "tpda", "hpc")
+    tester = CITest(
+        data.select(sorted(names)),
+        test,
+        alpha,
+        adjust_df=bool(adjust_df) and not whole_blankets and test in LEARNER_ADJUSTS_DF,
+    )
     if restrict in LOCAL_RESTRICT:
         learner = getattr(constraint, restrict)
         found = {v: set(learner(tester, v, max_cond_size=max_cond_size)) for v in tester.names}
         adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
     else:  # the lists keep forbidden pairs out of the restrict phase's tests
-        options = {"max_cond_size": max_cond_size, "progress": False,
-                   "blacklist": blacklist, "whitelist": whitelist}
+        options = {
+            "max_cond_size": max_cond_size,
+            "progress": False,
+            "blacklist": blacklist,
+            "whitelist": whitelist,
+        }
         if restrict != "tpda":
             options["n_jobs"] = n_jobs
         graph = getattr(constraint, restrict)(tester, **options)
@@ -110,25 +131,56 @@ def rsmax2(data, restrict: str = "mmpc", maximize: str = "hc", *, test: TestName
     user_black = arc_list(blacklist, "blacklist", names)
     white = arc_list(whitelist, "whitelist", names)
     allowed = adjacent | {frozenset(arc) for arc in white}
-    black = sorted(set(user_black) | {(u, v) for u in names for v in names
-                                      if u != v and frozenset((u, v)) not in allowed})
-    dag = hill_climbing(data, score, max_parents=max_parents, blacklist=black,
-                        whitelist=white, iss=iss, tabu=tabu if maximize == "tabu" else 0,
-                        scan_order=scan_order, progress=progress, n_jobs=n_jobs)
-    dag.learning.update({
-        "algorithm": "rsmax2", "restrict": restrict, "maximize": maximize,
-        "test": tester.test, "alpha": tester.alpha, "n_tests": tester.n_tests,
-        "skeleton_edges": len(adjacent), "seconds": time.perf_counter() - started})
-    dag.learning["arguments"].update({"max_cond_size": max_cond_size,
-                                      "adjust_df": tester.adjust_df})
+    black = sorted(
+        set(user_black)
+        | {(u, v) for u in names for v in names if u != v and frozenset((u, v)) not in allowed}
+    )
+    dag = hill_climbing(
+        data,
+        score,
+        max_parents=max_parents,
+        blacklist=black,
+        whitelist=white,
+        iss=iss,
+        tabu=tabu if maximize == "tabu" else 0,
+        scan_order=scan_order,
+        progress=progress,
+        n_jobs=n_jobs,
+    )
+    dag.learning.update(
+        {
+            "algorithm": "rsmax2",
+            "restrict": restrict,
+            "maximize": maximize,
+            "test": tester.test,
+            "alpha": tester.alpha,
+            "n_tests": tester.n_tests,
+            "skeleton_edges": len(adjacent),
+            "seconds": time.perf_counter() - started,
+        }
+    )
+    dag.learning["arguments"].update(
+        {"max_cond_size": max_cond_size, "adjust_df": tester.adjust_df}
+    )
     return dag
 
 
-def mmhc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName = "bic",
-         max_cond_size: int | None = None, blacklist=None, whitelist=None,
-         max_parents: int | None = None, iss: float = 1.0, scan_order: str = "names",
-         progress: bool | None = None, n_jobs: int | None = None,
-         adjust_df: bool = True) -> DAG:
+def mmhc(
+    data,
+    *,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    score: ScoreName = "bic",
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    max_parents: int | None = None,
+    iss: float = 1.0,
+    scan_order: str = "names",
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    adjust_df: bool = True,
+) -> DAG:
     """Max-min hill climbing (Tsamardinos et al. 2006; bnlearn's ``mmhc``): MMPC restricts,
     hill climbing maximises. The arguments are :func:`rsmax2`'s.
 
@@ -138,18 +190,42 @@ def mmhc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName =
     >>> mmhc(datasets.sample("asia", 2000, seed=0)).learning["restrict"]
     'mmpc'
     """
-    dag = rsmax2(data, "mmpc", "hc", test=test, alpha=alpha, score=score,
-                 max_cond_size=max_cond_size, blacklist=blacklist, whitelist=whitelist,
-                 max_parents=max_parents, iss=iss, scan_order=scan_order, progress=progress,
-                 n_jobs=n_jobs, adjust_df=adjust_df)
+    dag = rsmax2(
+        data,
+        "mmpc",
+        "hc",
+        test=test,
+        alpha=alpha,
+        score=score,
+        max_cond_size=max_cond_size,
+        blacklist=blacklist,
+        whitelist=whitelist,
+        max_parents=max_parents,
+        iss=iss,
+        scan_order=scan_order,
+        progress=progress,
+        n_jobs=n_jobs,
+        adjust_df=adjust_df,
+    )
     dag.learning["algorithm"] = "mmhc"
     return dag
 
 
-def h2pc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName = "bic",
-         max_cond_size: int | None = None, blacklist=None, whitelist=None,
-         max_parents: int | None = None, iss: float = 1.0, scan_order: str = "names",
-         progress: bool | None = None, n_jobs: int | None = None) -> DAG:
+def h2pc(
+    data,
+    *,
+    test: TestName = "g2",
+    alpha: float = 0.05,
+    score: ScoreName = "bic",
+    max_cond_size: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    max_parents: int | None = None,
+    iss: float = 1.0,
+    scan_order: str = "names",
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+) -> DAG:
     """Hybrid HPC (Gasse, Aussem & Elghazel 2014; bnlearn's ``h2pc``): HPC restricts
     (:func:`bnfs.constraint.hpc`, whose one difference from bnlearn's is documented there),
     hill climbing maximises. The arguments are :func:`rsmax2`'s.
@@ -160,9 +236,21 @@ def h2pc(data, *, test: TestName = "g2", alpha: float = 0.05, score: ScoreName =
     >>> h2pc(datasets.sample("asia", 2000, seed=0)).learning["restrict"]
     'hpc'
     """
-    dag = rsmax2(data, "hpc", "hc", test=test, alpha=alpha, score=score,
-                 max_cond_size=max_cond_size, blacklist=blacklist, whitelist=whitelist,
-                 max_parents=max_parents, iss=iss, scan_order=scan_order, progress=progress,
-                 n_jobs=n_jobs)
+    dag = rsmax2(
+        data,
+        "hpc",
+        "hc",
+        test=test,
+        alpha=alpha,
+        score=score,
+        max_cond_size=max_cond_size,
+        blacklist=blacklist,
+        whitelist=whitelist,
+        max_parents=max_parents,
+        iss=iss,
+        scan_order=scan_order,
+        progress=progress,
+        n_jobs=n_jobs,
+    )
     dag.learning["algorithm"] = "h2pc"
     return dag

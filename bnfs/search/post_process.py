@@ -19,9 +19,15 @@ __all__ = ["post_process", "random_post_process"]
 CHUNK = 100_000  # operations per compiled call between progress-bar updates
 
 
-def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator,
-                        p_add: float = 0.8, p_remove: float = 0.1,
-                        progress: bool | None = None, budget: Budget | None = None) -> int:
+def random_post_process(
+    state: SearchState,
+    n_ops: int,
+    rng: np.random.Generator,
+    p_add: float = 0.8,
+    p_remove: float = 0.1,
+    progress: bool | None = None,
+    budget: Budget | None = None,
+) -> int:
     """Run ``n_ops`` random operations on a search state (fewer when the ``budget`` runs
     out); return how many were kept.
 
@@ -31,19 +37,28 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     forbidden, fixed = state.arc_dicts()
     arc_slot = np.full(state.parents.shape, -1, dtype=np.int64)
     rank = state.rank  # arcs listed in scan order: a drawn slot is the same arc for any
-    pairs = [(int(u), int(v)) for v in state.by_node  # order of the columns
-             for u in sorted(state.current_parents(v), key=lambda u: rank[u])]
+    pairs = [
+        (int(u), int(v))
+        for v in state.by_node  # order of the columns
+        for u in sorted(state.current_parents(v), key=lambda u: rank[u])
+    ]
     n_arcs = len(pairs)
     arc_list = np.array(pairs, dtype=np.int64).reshape(-1, 2)
     for i, (u, v) in enumerate(pairs):
-        t = int(np.flatnonzero(state.parents[v, :state.npar[v]] == u)[0])
+        t = int(np.flatnonzero(state.parents[v, : state.npar[v]] == u)[0])
         arc_slot[v, t] = i
-    rng_state = np.array([rng.integers(0, 2 ** 63)], dtype=np.uint64)
+    rng_state = np.array([rng.integers(0, 2**63)], dtype=np.uint64)
     before = state.moves
     done = 0
     order = state.order
-    with tqdm(total=n_ops, desc="random post-processing", unit=" ops", disable=progress,
-              leave=False, unit_scale=True) as bar:
+    with tqdm(
+        total=n_ops,
+        desc="random post-processing",
+        unit=" ops",
+        disable=progress,
+        leave=False,
+        unit_scale=True,
+    ) as bar:
         while done < n_ops and not (budget is not None and budget.spent()):
             chunk = min(CHUNK, n_ops - done)
             if arc_list.shape[0] < n_arcs + chunk:  # room for every arc this chunk could add
@@ -53,15 +68,42 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
             while order.arcs.shape[0] - order.n_arcs <= chunk:
                 order._grow(2 * order.arcs.shape[0])
             n_arcs, ran = _rs.random_hill_climbing(
-                state.codes, state.arities, state.kind, state.iss, state.parents, state.npar,
-                state.phash, state.node_score, state.max_parents, forbidden, fixed, order.pos,
-                order.node_at, order.heads, order.arcs, order.meta, order.mark, order.work,
-                state.cfg, state.counts, state.tmp, state.cache, state.counters, arc_list,
-                arc_slot, n_arcs, chunk, p_add, p_remove, rng_state, state.by_node)
+                state.codes,
+                state.arities,
+                state.kind,
+                state.iss,
+                state.parents,
+                state.npar,
+                state.phash,
+                state.node_score,
+                state.max_parents,
+                forbidden,
+                fixed,
+                order.pos,
+                order.node_at,
+                order.heads,
+                order.arcs,
+                order.meta,
+                order.mark,
+                order.work,
+                state.cfg,
+                state.counts,
+                state.tmp,
+                state.cache,
+                state.counters,
+                arc_list,
+                arc_slot,
+                n_arcs,
+                chunk,
+                p_add,
+                p_remove,
+                rng_state,
+                state.by_node,
+            )
             if ran < chunk:  # a node needs more parent slots: widen and go on
                 state.widen()
                 slots = np.full(state.parents.shape, -1, dtype=np.int64)
-                slots[:, :arc_slot.shape[1]] = arc_slot
+                slots[:, : arc_slot.shape[1]] = arc_slot
                 arc_slot = slots
                 chunk = ran
             done += chunk
@@ -70,10 +112,22 @@ def random_post_process(state: SearchState, n_ops: int, rng: np.random.Generator
     return state.moves - before
 
 
-def post_process(dag: DAG, data, n_ops: int = 5_000_000, score: ScoreName = "bic", *,
-                 iss: float = 1.0, max_parents: int | None = None, blacklist=None,
-                 whitelist=None, p_add: float = 0.8, p_remove: float = 0.1, seed=None,
-                 max_time: float | None = None, progress: bool | None = None) -> DAG:
+def post_process(
+    dag: DAG,
+    data,
+    n_ops: int = 5_000_000,
+    score: ScoreName = "bic",
+    *,
+    iss: float = 1.0,
+    max_parents: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    p_add: float = 0.8,
+    p_remove: float = 0.1,
+    seed=None,
+    max_time: float | None = None,
+    progress: bool | None = None,
+) -> DAG:
     """Improve a DAG by random hill climbing: random edits kept when the score rises.
 
     Each operation is the addition of a random arc (probability ``p_add``), the removal
@@ -128,14 +182,20 @@ def post_process(dag: DAG, data, n_ops: int = 5_000_000, score: ScoreName = "bic
     before = state.total
     budget = Budget(max_time)
     with budget.catching_interrupts():
-        kept = random_post_process(state, n_ops, rng, p_add, p_remove,
-                                   None if progress is None else not progress, budget)
+        kept = random_post_process(
+            state, n_ops, rng, p_add, p_remove, None if progress is None else not progress, budget
+        )
     budget.warn("post_process")
     learning = dict(dag.learning)
-    learning["post_process"] = {"n_ops": n_ops, "kept": kept, "score": state.score,
-                                "stopped_early": budget.reason,
-                                "score_before": before, "score_after": state.total,
-                                "seconds": time.perf_counter() - started}
+    learning["post_process"] = {
+        "n_ops": n_ops,
+        "kept": kept,
+        "score": state.score,
+        "stopped_early": budget.reason,
+        "score_before": before,
+        "score_after": state.total,
+        "seconds": time.perf_counter() - started,
+    }
     learning["score_value"] = state.total
     return state.to_dag(learning)
 

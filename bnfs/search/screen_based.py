@@ -24,7 +24,9 @@ def off_codes(data: Dataset) -> np.ndarray:
     off = np.empty(len(data.discrete_names), dtype=np.int64)
     for j, name in enumerate(data.discrete_names):
         states = data.states[name]
-        zero = [i for i, s in enumerate(states) if s is False or (not isinstance(s, str) and s == 0)]
+        zero = [
+            i for i, s in enumerate(states) if s is False or (not isinstance(s, str) and s == 0)
+        ]
         if len(states) == 2 and zero:
             off[j] = zero[0]
         else:
@@ -32,8 +34,9 @@ def off_codes(data: Dataset) -> np.ndarray:
     return off
 
 
-def co_occurrence(data: Dataset, theta: int = 1,
-                  block_cells: int = 20_000_000) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+def co_occurrence(
+    data: Dataset, theta: int = 1, block_cells: int = 20_000_000
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Pairs of columns that are both "on" (see :func:`off_codes`) in at least ``theta``
     rows.
 
@@ -60,14 +63,24 @@ def co_occurrence(data: Dataset, theta: int = 1,
         rows.append(block.row[keep].astype(np.int64) + start)
         cols.append(block.col[keep].astype(np.int64) + start)
         counts.append(block.data[keep].astype(np.int64))
-    cat = (lambda parts: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+    cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     return cat(rows), cat(cols), cat(counts), np.diff(indptr), co_occurring
 
 
-def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
-                 max_parents: int | None = None, blacklist=None, whitelist=None,
-                 iss: float = 1.0, post_process: int = 0, seed=None,
-                 progress: bool | None = None, n_jobs: int | None = None) -> DAG:
+def screen_based(
+    data,
+    score: ScoreName = "bic",
+    *,
+    theta: int = 4,
+    max_parents: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    iss: float = 1.0,
+    post_process: int = 0,
+    seed=None,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+) -> DAG:
     """Learn a DAG by the screen-based search for large, sparse data.
 
     1. *Screen*: count, for every pair of variables, the rows where both are "on" (non-zero
@@ -120,8 +133,9 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     ('screen_based', True)
     """
     started = time.perf_counter()
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "screen_based",
-                    n_jobs)
+    state = prepare(
+        data, score, iss, max_parents, blacklist, whitelist, None, "screen_based", n_jobs
+    )
     theta = check_int(theta, "theta", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)
@@ -137,12 +151,27 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     pairs = np.column_stack([rows, cols]).astype(np.int64)
     gains = np.empty((pairs.shape[0], 2))
     if pairs.shape[0] and (state.arities == 2).all():
-        _k.binary_pair_gains(together.astype(np.float64), on[rows].astype(np.float64),
-                             on[cols].astype(np.float64), float(data.n_rows), state.kind,
-                             state.iss, gains)
+        _k.binary_pair_gains(
+            together.astype(np.float64),
+            on[rows].astype(np.float64),
+            on[cols].astype(np.float64),
+            float(data.n_rows),
+            state.kind,
+            state.iss,
+            gains,
+        )
     elif pairs.shape[0]:
-        _k.pair_gains(state.codes, state.arities, state.kind, state.iss, pairs,
-                      state.node_score, state.cfg2s, state.countss, gains)
+        _k.pair_gains(
+            state.codes,
+            state.arities,
+            state.kind,
+            state.iss,
+            pairs,
+            state.node_score,
+            state.cfg2s,
+            state.countss,
+            gains,
+        )
     best = gains.max(axis=1) if pairs.shape[0] else np.zeros(0)
     positive = best > 1e-9
     pairs, best = pairs[positive], best[positive]
@@ -156,10 +185,31 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     forbidden = state.arc_dicts()[0]
     while reached < dump.shape[0]:
         more, reached = _k.insert_edges(
-            state.codes, state.arities, state.kind, state.iss, dump, reached, state.parents,
-            state.npar, state.phash, state.node_score, state.max_parents, forbidden, pk.pos,
-            pk.node_at, pk.heads, pk.arcs, pk.meta, pk.mark, pk.work, state.cfg, state.counts,
-            state.tmp, state.cache, state.counters)
+            state.codes,
+            state.arities,
+            state.kind,
+            state.iss,
+            dump,
+            reached,
+            state.parents,
+            state.npar,
+            state.phash,
+            state.node_score,
+            state.max_parents,
+            forbidden,
+            pk.pos,
+            pk.node_at,
+            pk.heads,
+            pk.arcs,
+            pk.meta,
+            pk.mark,
+            pk.work,
+            state.cfg,
+            state.counts,
+            state.tmp,
+            state.cache,
+            state.counters,
+        )
         added += more
         if reached < dump.shape[0]:
             state.widen()
@@ -168,13 +218,23 @@ def screen_based(data, score: ScoreName = "bic", *, theta: int = 4,
     if post_process:
         kept = random_post_process(state, post_process, rng, progress=disable)
     learning = {
-        "algorithm": "screen_based", "score": state.score,
-        "arguments": {"theta": theta, "max_parents": state.max_parents, "iss": state.iss,
-                      "post_process": post_process}, "n_jobs": state.threads,
-        "pairs_co_occurring": int(screened), "pairs_kept": int(rows.size),
-        "edge_dump": int(dump.shape[0]), "arcs_inserted": int(added),
-        "score_after_insert": score_after_insert, "post_process_kept": kept,
+        "algorithm": "screen_based",
+        "score": state.score,
+        "arguments": {
+            "theta": theta,
+            "max_parents": state.max_parents,
+            "iss": state.iss,
+            "post_process": post_process,
+        },
+        "n_jobs": state.threads,
+        "pairs_co_occurring": int(screened),
+        "pairs_kept": int(rows.size),
+        "edge_dump": int(dump.shape[0]),
+        "arcs_inserted": int(added),
+        "score_after_insert": score_after_insert,
+        "post_process_kept": kept,
         **state.work_done(),
-        "score_value": state.total, "seconds": time.perf_counter() - started,
+        "score_value": state.total,
+        "seconds": time.perf_counter() - started,
     }
     return state.to_dag(learning)

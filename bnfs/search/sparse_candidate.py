@@ -27,11 +27,27 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
     adding them to the current graph, k in all (Friedman et al.'s restrict step)."""
     gains = np.empty(state.n)
     out = []
-    for v in tqdm(range(state.n), desc="choosing candidates", unit=" nodes", disable=progress,
-                  leave=False):
-        _hc.add_gains(state.codes, state.arities, state.kind, state.iss, v, state.parents,
-                      state.npar, state.phash, state.node_score[v], state.cfg, state.cfg2s,
-                      state.countss, state.tmps, state.cache, state.counters, gains)
+    for v in tqdm(
+        range(state.n), desc="choosing candidates", unit=" nodes", disable=progress, leave=False
+    ):
+        _hc.add_gains(
+            state.codes,
+            state.arities,
+            state.kind,
+            state.iss,
+            v,
+            state.parents,
+            state.npar,
+            state.phash,
+            state.node_score[v],
+            state.cfg,
+            state.cfg2s,
+            state.countss,
+            state.tmps,
+            state.cache,
+            state.counters,
+            gains,
+        )
         for u in range(state.n):
             if state.forbidden(u, v):
                 gains[u] = -np.inf
@@ -47,12 +63,24 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
     return out
 
 
-def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
-                     max_parents: int | None = None, max_rounds: int = 10, blacklist=None,
-                     whitelist=None, start: DAG | None = None, iss: float = 1.0,
-                     post_process: int = 0, seed=None, max_time: float | None = None,
-                     scan_order: str = "names", progress: bool | None = None,
-                     n_jobs: int | None = None) -> DAG:
+def sparse_candidate(
+    data,
+    score: ScoreName = "bic",
+    *,
+    k: int = 10,
+    max_parents: int | None = None,
+    max_rounds: int = 10,
+    blacklist=None,
+    whitelist=None,
+    start: DAG | None = None,
+    iss: float = 1.0,
+    post_process: int = 0,
+    seed=None,
+    max_time: float | None = None,
+    scan_order: str = "names",
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+) -> DAG:
     """Learn a DAG by the sparse-candidate algorithm: restrict, maximise, repeat.
 
     *Restrict*: each node gets k candidate parents, its current parents plus those whose
@@ -110,8 +138,18 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
     k = check_int(k, "k", 1)
     if max_parents is None:
         max_parents = k
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, start, "sparse_candidate",
-                    n_jobs, scan_order)
+    state = prepare(
+        data,
+        score,
+        iss,
+        max_parents,
+        blacklist,
+        whitelist,
+        start,
+        "sparse_candidate",
+        n_jobs,
+        scan_order,
+    )
     max_rounds = check_int(max_rounds, "max_rounds", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)
@@ -126,24 +164,40 @@ def sparse_candidate(data, score: ScoreName = "bic", *, k: int = 10,
             if budget.spent():
                 break
             state.set_candidates(select_candidates(state, k, disable))
-            climb(state, tabu=0, max_tabu=0, max_iter=None, progress=disable,
-                  desc=f"sparse candidate round {rounds}", budget=budget)
+            climb(
+                state,
+                tabu=0,
+                max_tabu=0,
+                max_iter=None,
+                progress=disable,
+                desc=f"sparse candidate round {rounds}",
+                budget=budget,
+            )
             logger.info("sparse_candidate round %d: score %.4f", rounds, state.total)
             if state.total <= previous + 1e-9:
                 break
             previous = state.total
         if post_process:
-            kept = random_post_process(state, post_process, rng, progress=disable,
-                                       budget=budget)
+            kept = random_post_process(state, post_process, rng, progress=disable, budget=budget)
     budget.warn("sparse_candidate")
     learning = {
-        "algorithm": "sparse_candidate", "score": state.score,
-        "arguments": {"k": k, "max_parents": state.max_parents, "max_rounds": max_rounds,
-                      "iss": state.iss, "post_process": post_process, "max_time": max_time,
-                      "scan_order": scan_order},
-        "n_jobs": state.threads, "stopped_early": budget.reason,
-        "rounds": rounds, **state.work_done(),
-        "post_process_kept": kept, "score_value": state.total,
+        "algorithm": "sparse_candidate",
+        "score": state.score,
+        "arguments": {
+            "k": k,
+            "max_parents": state.max_parents,
+            "max_rounds": max_rounds,
+            "iss": state.iss,
+            "post_process": post_process,
+            "max_time": max_time,
+            "scan_order": scan_order,
+        },
+        "n_jobs": state.threads,
+        "stopped_early": budget.reason,
+        "rounds": rounds,
+        **state.work_done(),
+        "post_process_kept": kept,
+        "score_value": state.total,
         "seconds": time.perf_counter() - started,
     }
     return state.to_dag(learning)

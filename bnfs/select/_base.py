@@ -45,23 +45,27 @@ class Selector(SelectorMixin, BaseEstimator):
         y = np.asarray(y)
         if y.ndim != 1:
             if y.ndim == 2 and y.shape[1] == 1:
-                warnings.warn("A column-vector y was passed when a 1d array was expected; "
-                              "using y.ravel()", DataConversionWarning, stacklevel=3)
+                warnings.warn(
+                    "A column-vector y was passed when a 1d array was expected; using y.ravel()",
+                    DataConversionWarning,
+                    stacklevel=3,
+                )
                 y = y.ravel()
             else:
                 raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
         if len(y) != n_rows:
             raise ValueError(f"X has {n_rows} rows but y has {len(y)}")
         if pd.isna(y).any():
-            raise ValueError(f"y has {int(pd.isna(y).sum())} missing value(s) (NaN, None or "
-                             "pd.NA)")
+            raise ValueError(f"y has {int(pd.isna(y).sum())} missing value(s) (NaN, None or pd.NA)")
         if y.dtype.kind == "f" and not np.isfinite(y).all():
             raise ValueError("y contains infinity")
         if classification or type_of_target(y) != "continuous":
             check_classification_targets(y)
         if len(pd.unique(y)) < 2:
-            raise ValueError(f"y has a single {'class' if classification else 'value'}; {name} "
-                             "needs at least two")
+            raise ValueError(
+                f"y has a single {'class' if classification else 'value'}; {name} "
+                "needs at least two"
+            )
         return y
 
     def _set_support(self, selected) -> None:
@@ -78,8 +82,10 @@ class Selector(SelectorMixin, BaseEstimator):
         if not self.empty_:
             return
         policy = getattr(self, "if_empty", "keep_all")
-        advice = (f"{type(self).__name__} selected no feature: {self._empty_reason()}. "
-                  f"Try {self._empty_remedy()}, or more rows")
+        advice = (
+            f"{type(self).__name__} selected no feature: {self._empty_reason()}. "
+            f"Try {self._empty_remedy()}, or more rows"
+        )
         if policy == "raise":
             raise ValueError(advice)
         if policy == "keep_all":
@@ -118,17 +124,23 @@ class Selector(SelectorMixin, BaseEstimator):
             frame.columns = [str(c) for c in frame.columns]
             if frame.columns.duplicated().any():
                 name = frame.columns[frame.columns.duplicated()][0]
-                raise ValueError(f"X has two columns named {name!r} as text (e.g. 0 and "
-                                 "'0'); column names must stay unique as strings")
+                raise ValueError(
+                    f"X has two columns named {name!r} as text (e.g. 0 and "
+                    "'0'); column names must stay unique as strings"
+                )
         else:
             if hasattr(X, "toarray"):
-                raise TypeError(f"sparse input is not supported: {type(self).__name__} needs "
-                                "dense X (a DataFrame or array)")
+                raise TypeError(
+                    f"sparse input is not supported: {type(self).__name__} needs "
+                    "dense X (a DataFrame or array)"
+                )
             array = np.asarray(X)
             if array.ndim != 2:
-                raise ValueError(f"X must be two-dimensional, got shape {array.shape}. Reshape "
-                                 "your data with array.reshape(-1, 1) for one feature or "
-                                 "array.reshape(1, -1) for one sample.")
+                raise ValueError(
+                    f"X must be two-dimensional, got shape {array.shape}. Reshape "
+                    "your data with array.reshape(-1, 1) for one feature or "
+                    "array.reshape(1, -1) for one sample."
+                )
             fitted = getattr(self, "_columns", None)
             if not reset and fitted is not None and len(fitted) == array.shape[1]:
                 names = fitted  # rows of the data fitted on, by position
@@ -138,17 +150,22 @@ class Selector(SelectorMixin, BaseEstimator):
             if reset and hasattr(self, "feature_names_in_"):
                 del self.feature_names_in_
         if frame.shape[1] == 0:
-            raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is "
-                             "required.")
+            raise ValueError(
+                f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is required."
+            )
         if reset and frame.shape[0] < 2:
             raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
         for name in frame.columns:
             column = frame[name]
             if column.isna().any():  # NaN, None, NaT and pd.NA of any (extension) dtype
-                raise ValueError(f"column {name!r} of X has {int(column.isna().sum())} missing "
-                                 "value(s) (NaN, None or pd.NA); drop or impute them first")
-            if pd.api.types.is_float_dtype(column) and \
-                    not np.isfinite(column.to_numpy(dtype=np.float64)).all():
+                raise ValueError(
+                    f"column {name!r} of X has {int(column.isna().sum())} missing "
+                    "value(s) (NaN, None or pd.NA); drop or impute them first"
+                )
+            if (
+                pd.api.types.is_float_dtype(column)
+                and not np.isfinite(column.to_numpy(dtype=np.float64)).all()
+            ):
                 raise ValueError(f"column {name!r} of X contains infinity")
         if reset:
             self.n_features_in_ = frame.shape[1]
@@ -170,10 +187,12 @@ class DiscreteSelector(Selector):
     def _discrete_data(self, X, y) -> tuple[Dataset, list[str], str]:
         """(data with the class appended, feature names, the class's name in data)."""
         if self.discretizer not in DISCRETIZERS:
-            raise ValueError(f"discretizer must be one of {DISCRETIZERS}, got "
-                             f"{self.discretizer!r}")
-        if isinstance(self.n_bins, bool) or not isinstance(self.n_bins, numbers.Integral) \
-                or self.n_bins < 2:
+            raise ValueError(f"discretizer must be one of {DISCRETIZERS}, got {self.discretizer!r}")
+        if (
+            isinstance(self.n_bins, bool)
+            or not isinstance(self.n_bins, numbers.Integral)
+            or self.n_bins < 2
+        ):
             raise ValueError(f"n_bins must be an integer >= 2, got {self.n_bins!r}")
         frame = self._frame(X, reset=True)
         y = self._check_y(y, len(frame))

@@ -27,16 +27,20 @@ def feature_blocks(frame: pd.DataFrame) -> list[np.ndarray]:
             values = column.to_numpy(dtype=np.float64)
             spread = values.std()
             if spread == 0.0:
-                raise ValueError(f"column {name!r} is constant; a constant column carries no "
-                                 "information: drop it")
+                raise ValueError(
+                    f"column {name!r} is constant; a constant column carries no "
+                    "information: drop it"
+                )
             blocks.append(np.ascontiguousarray(((values - values.mean()) / spread)[:, None]))
         else:
             if column.isna().any():
                 raise ValueError(f"column {name!r} of X contains missing values")
             codes, levels = pd.factorize(column.astype(str), sort=True)
             if len(levels) < 2:
-                raise ValueError(f"column {name!r} has a single level ({levels[0]!r}); a "
-                                 "constant column carries no information: drop it")
+                raise ValueError(
+                    f"column {name!r} has a single level ({levels[0]!r}); a "
+                    "constant column carries no information: drop it"
+                )
             blocks.append(np.eye(len(levels))[codes])
     return blocks
 
@@ -63,8 +67,9 @@ def set_gram(blocks: list[np.ndarray], members) -> np.ndarray:
     return centre(gaussian_gram(np.hstack([blocks[i] for i in members])))
 
 
-def normalized_hsic(a: np.ndarray, b: np.ndarray, norm_a: float | None = None,
-                    norm_b: float | None = None) -> float:
+def normalized_hsic(
+    a: np.ndarray, b: np.ndarray, norm_a: float | None = None, norm_b: float | None = None
+) -> float:
     """HSIC(a, b) / sqrt(HSIC(a, a) HSIC(b, b)) of centred Gram matrices, in [0, 1]."""
     norm_a = np.sqrt(hsic(a, a)) if norm_a is None else norm_a
     norm_b = np.sqrt(hsic(b, b)) if norm_b is None else norm_b

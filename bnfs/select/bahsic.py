@@ -63,9 +63,14 @@ class BAHSIC(KernelSelector):
     ['x1', 'x2']
     """
 
-    def __init__(self, n_features_to_select: int | float | None = None, *,
-                 step: int | float = 0.1,
-                 task: str = "auto", progress: bool = False):
+    def __init__(
+        self,
+        n_features_to_select: int | float | None = None,
+        *,
+        step: int | float = 0.1,
+        task: str = "auto",
+        progress: bool = False,
+    ):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.task = task
@@ -74,10 +79,14 @@ class BAHSIC(KernelSelector):
     def fit(self, X, y):
         """Remove features one round at a time while HSIC with y stays highest."""
         step = self.step
-        if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (
-                step >= 1 if isinstance(step, numbers.Integral) else 0.0 < step < 1.0):
-            raise ValueError(f"step must be a positive integer or a fraction in (0, 1), "
-                             f"got {step!r}")
+        if (
+            isinstance(step, bool)
+            or not isinstance(step, numbers.Real)
+            or not (step >= 1 if isinstance(step, numbers.Integral) else 0.0 < step < 1.0)
+        ):
+            raise ValueError(
+                f"step must be a positive integer or a fraction in (0, 1), got {step!r}"
+            )
         frame, blocks, target = self._kernel_data(X, y)  # constant features rank last
         columns = self._columns
         keep = min(_count(self.n_features_to_select, len(columns)), frame.shape[1])
@@ -93,14 +102,20 @@ class BAHSIC(KernelSelector):
         total = sum(distance(j) for j in remaining)
         ranking = np.ones(frame.shape[1], dtype=np.int64)
         rounds: list[list[int]] = []
-        bar = tqdm(total=len(remaining) - keep, desc="BAHSIC elimination", unit=" features",
-                   leave=False, disable=not self.progress)
+        bar = tqdm(
+            total=len(remaining) - keep,
+            desc="BAHSIC elimination",
+            unit=" features",
+            leave=False,
+            disable=not self.progress,
+        )
         while len(remaining) > keep:
             scores = [_hsic_of_distances(total - distance(j), target) for j in remaining]
             order = sorted(range(len(remaining)), key=lambda q: (-scores[q], remaining[q]))
-            count = (step if isinstance(step, numbers.Integral)
-                     else max(1, int(step * len(remaining))))
-            dropped = [remaining[q] for q in order[:min(count, len(remaining) - keep)]]
+            count = (
+                step if isinstance(step, numbers.Integral) else max(1, int(step * len(remaining)))
+            )
+            dropped = [remaining[q] for q in order[: min(count, len(remaining) - keep)]]
             for j in dropped:
                 total -= distance(j)
             remaining = [j for j in remaining if j not in dropped]
@@ -110,8 +125,10 @@ class BAHSIC(KernelSelector):
         for rank, dropped in enumerate(reversed(rounds), start=2):
             ranking[dropped] = rank
         worst = ranking.max() + 1
-        self.ranking_ = np.array([ranking[frame.columns.get_loc(c)] if c in frame.columns
-                                  else worst for c in columns], dtype=np.int64)
+        self.ranking_ = np.array(
+            [ranking[frame.columns.get_loc(c)] if c in frame.columns else worst for c in columns],
+            dtype=np.int64,
+        )
         self.selected_ = [frame.columns[j] for j in remaining]
         self._set_support(self.selected_)
         return self

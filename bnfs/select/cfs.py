@@ -15,8 +15,12 @@ from bnfs.select.fcbf import symmetrical_uncertainty
 __all__ = ["CFS", "sffs"]
 
 
-def sffs(merit: Callable[[tuple[int, ...]], float], n_features: int, patience: int = 5,
-         max_features: int | None = None) -> tuple[tuple[int, ...], float]:
+def sffs(
+    merit: Callable[[tuple[int, ...]], float],
+    n_features: int,
+    patience: int = 5,
+    max_features: int | None = None,
+) -> tuple[tuple[int, ...], float]:
     """Sequential forward floating search: (best subset, its merit).
 
     Each round adds the feature that raises ``merit`` most, then removes features while
@@ -108,8 +112,15 @@ class CFS(DiscreteSelector):
     ['A0', 'A1', 'B1', 'R']
     """
 
-    def __init__(self, *, patience: int = 5, max_features: int | None = None,
-                 discretizer: str = "quantile", n_bins: int = 3, if_empty: str = "keep_all"):
+    def __init__(
+        self,
+        *,
+        patience: int = 5,
+        max_features: int | None = None,
+        discretizer: str = "quantile",
+        n_bins: int = 3,
+        if_empty: str = "keep_all",
+    ):
         self.patience = patience
         self.max_features = max_features
         self.discretizer = discretizer
@@ -131,7 +142,7 @@ class CFS(DiscreteSelector):
 
         def merit(subset: tuple[int, ...]) -> float:
             k = len(subset)
-            inter = sum(correlation(a, b) for q, a in enumerate(subset) for b in subset[q + 1:])
+            inter = sum(correlation(a, b) for q, a in enumerate(subset) for b in subset[q + 1 :])
             denominator = math.sqrt(k + 2.0 * inter)  # k + k(k-1) * mean pairwise SU
             return float(relevance[list(subset)].sum()) / denominator if denominator else 0.0
 

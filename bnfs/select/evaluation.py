@@ -32,21 +32,40 @@ def paper_classifiers(seed: int = 0) -> dict:
     >>> sorted(paper_classifiers())
     ['decision_tree', 'mlp', 'naive_bayes', 'svm']
     """
+
     def coded(model):
         return make_pipeline(OneHotEncoder(handle_unknown="ignore"), model)
+
     return {
         "naive_bayes": coded(BernoulliNB()),
-        "mlp": coded(MLPClassifier((16,), activation="logistic", solver="sgd",
-                                   learning_rate_init=0.2, momentum=0.3, max_iter=500,
-                                   random_state=seed)),
+        "mlp": coded(
+            MLPClassifier(
+                (16,),
+                activation="logistic",
+                solver="sgd",
+                learning_rate_init=0.2,
+                momentum=0.3,
+                max_iter=500,
+                random_state=seed,
+            )
+        ),
         "svm": coded(SVC(kernel="poly", degree=2, C=0.7, random_state=seed)),
         "decision_tree": coded(DecisionTreeClassifier(ccp_alpha=0.001, random_state=seed)),
     }
 
 
-def bagging_scores(X, y, selector, classifier, *, n_estimators=(1, 5, 10, 25, 50),
-                   cv: int = 10, n_repeats: int = 1, positive=None,
-                   seed: int = 0) -> pd.DataFrame:
+def bagging_scores(
+    X,
+    y,
+    selector,
+    classifier,
+    *,
+    n_estimators=(1, 5, 10, 25, 50),
+    cv: int = 10,
+    n_repeats: int = 1,
+    positive=None,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Accuracy, AUC and false-negative rate of bagged ``classifier`` on the features
     ``selector`` keeps, by repeated stratified k-fold cross-validation.
 
@@ -113,13 +132,14 @@ def bagging_scores(X, y, selector, classifier, *, n_estimators=(1, 5, 10, 25, 50
                     predicted = np.full(len(test), majority)
                     score = np.full(len(test), float(majority == positive))
                 else:
-                    bag = BaggingClassifier(clone(classifier), n_estimators=n,
-                                            random_state=seed + repeat).fit(
-                        frame.iloc[train][columns], y[train])
+                    bag = BaggingClassifier(
+                        clone(classifier), n_estimators=n, random_state=seed + repeat
+                    ).fit(frame.iloc[train][columns], y[train])
                     predicted = bag.predict(frame.iloc[test][columns])
                     # mean class probability, or the vote share for members without one
                     score = bag.predict_proba(frame.iloc[test][columns])[
-                        :, list(bag.classes_).index(positive)]
+                        :, list(bag.classes_).index(positive)
+                    ]
                 truth = y[test] == positive
                 accuracy = float(np.mean(predicted == y[test]))
                 auc = roc_auc_score(truth, score) if 0 < truth.sum() < len(truth) else np.nan
@@ -129,8 +149,16 @@ def bagging_scores(X, y, selector, classifier, *, n_estimators=(1, 5, 10, 25, 50
     for n in sizes:
         values = np.array(rows[n], dtype=float)
         mean, std = np.nanmean(values, axis=0), np.nanstd(values, axis=0)
-        table.append({"n_estimators": n, "accuracy": mean[0], "auc": mean[1], "fnr": mean[2],
-                      "n_features": mean[3], "accuracy_std": std[0], "auc_std": std[1],
-                      "fnr_std": std[2]})
+        table.append(
+            {
+                "n_estimators": n,
+                "accuracy": mean[0],
+                "auc": mean[1],
+                "fnr": mean[2],
+                "n_features": mean[3],
+                "accuracy_std": std[0],
+                "auc_std": std[1],
+                "fnr_std": std[2],
+            }
+        )
     return pd.DataFrame(table)
-

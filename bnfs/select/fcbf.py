@@ -55,13 +55,15 @@ def symmetrical_uncertainty(data: Dataset, x: str, y: str) -> float:
     return max(0.0, 2.0 * (h_a + h_b - h_ab) / (h_a + h_b))
 
 
-def fcbf(data: Dataset, features: list[str], target: str,
-         threshold: float) -> tuple[np.ndarray, list[int]]:
+def fcbf(
+    data: Dataset, features: list[str], target: str, threshold: float
+) -> tuple[np.ndarray, list[int]]:
     """(SU of each feature with ``target``, positions of the kept features, most relevant
     first): :class:`FCBF` on a discrete dataset."""
     su = np.array([symmetrical_uncertainty(data, f, target) for f in features])
-    ranked = sorted((i for i in range(len(features)) if su[i] >= threshold),
-                    key=lambda i: (-su[i], i))
+    ranked = sorted(
+        (i for i in range(len(features)) if su[i] >= threshold), key=lambda i: (-su[i], i)
+    )
     kept: list[int] = []
     for q in ranked:  # q survives when no more relevant kept p covers it
         if all(symmetrical_uncertainty(data, features[p], features[q]) < su[q] for p in kept):
@@ -116,8 +118,14 @@ class FCBF(DiscreteSelector):
     ['signal']
     """
 
-    def __init__(self, threshold: float = 0.0, *, discretizer: str = "quantile",
-                 n_bins: int = 3, if_empty: str = "keep_all"):
+    def __init__(
+        self,
+        threshold: float = 0.0,
+        *,
+        discretizer: str = "quantile",
+        n_bins: int = 3,
+        if_empty: str = "keep_all",
+    ):
         self.threshold = threshold
         self.discretizer = discretizer
         self.n_bins = n_bins

@@ -93,19 +93,22 @@ class HSMB(KernelSelector):
 
         kept: list[int] = []
         self.blankets_ = {}
-        for i in tqdm(order, desc="HSMB screening", unit=" features", leave=False,
-                      disable=not self.progress):
+        for i in tqdm(
+            order, desc="HSMB screening", unit=" features", leave=False, disable=not self.progress
+        ):
             gram = centre(gaussian_gram(blocks[i]))
             closeness = {j: normalized_hsic(gram, grams[j], norms[i], norms[j]) for j in kept}
             candidate = sorted(kept, key=lambda j: (-closeness[j], order.index(j)))[:k]
-            if candidate and _covered(blocks, target, target_norm, i, gram, norms[i],
-                                      relevance[i], candidate):
+            if candidate and _covered(
+                blocks, target, target_norm, i, gram, norms[i], relevance[i], candidate
+            ):
                 self.blankets_[features[i]] = [features[j] for j in candidate]
                 continue
             kept.append(i)
             grams[i] = gram
-        self.relevance_ = np.array([relevance[features.index(c)] if c in features else 0.0
-                                    for c in self._columns])
+        self.relevance_ = np.array(
+            [relevance[features.index(c)] if c in features else 0.0 for c in self._columns]
+        )
         self.selected_ = [features[i] for i in kept]
         self._set_support(self.selected_)
         return self
@@ -120,5 +123,7 @@ def _covered(blocks, target, target_norm, feature, gram, norm, relevance, candid
     if blanket_to_target > normalized_hsic(with_feature, target, None, target_norm):
         return True  # (1): adding the feature loses dependence on the target
     # (2), with ties covered so that an exact copy of a kept feature goes
-    return (blanket_to_target >= relevance
-            and normalized_hsic(blanket, gram, blanket_norm, norm) >= relevance)
+    return (
+        blanket_to_target >= relevance
+        and normalized_hsic(blanket, gram, blanket_norm, norm) >= relevance
+    )

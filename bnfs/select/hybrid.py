@@ -74,9 +74,17 @@ class HybridSelector(DiscreteSelector):
     (['LVEDVOLUME', 'BP'], ['LVEDVOLUME'])
     """
 
-    def __init__(self, causal: str = "pc", *, fcbf_threshold: float = 0.0,
-                 causal_options: dict | None = None, discretizer: str = "quantile",
-                 n_bins: int = 3, n_jobs: int | None = None, if_empty: str = "keep_all"):
+    def __init__(
+        self,
+        causal: str = "pc",
+        *,
+        fcbf_threshold: float = 0.0,
+        causal_options: dict | None = None,
+        discretizer: str = "quantile",
+        n_bins: int = 3,
+        n_jobs: int | None = None,
+        if_empty: str = "keep_all",
+    ):
         self.causal = causal
         self.fcbf_threshold = fcbf_threshold
         self.causal_options = causal_options
@@ -88,13 +96,16 @@ class HybridSelector(DiscreteSelector):
     def fit(self, X, y):
         """Remove redundant features by FCBF, then irrelevant ones by the causal learner."""
         if not isinstance(self.causal, str) or self.causal not in CAUSAL_SETTINGS:
-            raise ValueError(f"causal must be one of {list(CAUSAL_SETTINGS)}, got "
-                             f"{self.causal!r}")
+            raise ValueError(f"causal must be one of {list(CAUSAL_SETTINGS)}, got {self.causal!r}")
         if self.causal_options is not None and not isinstance(self.causal_options, dict):
-            raise TypeError(f"causal_options must be a dict, got "
-                            f"{type(self.causal_options).__name__}")
-        threshold = (None if self.fcbf_threshold is None
-                     else check_float(self.fcbf_threshold, "fcbf_threshold", 0.0, 1.0))
+            raise TypeError(
+                f"causal_options must be a dict, got {type(self.causal_options).__name__}"
+            )
+        threshold = (
+            None
+            if self.fcbf_threshold is None
+            else check_float(self.fcbf_threshold, "fcbf_threshold", 0.0, 1.0)
+        )
         data, features, target = self._discrete_data(X, y)
         if threshold is None:
             self.fcbf_selected_ = list(features)

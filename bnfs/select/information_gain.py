@@ -49,8 +49,9 @@ class InformationGain(DiscreteSelector):
     ['R', 'A1']
     """
 
-    def __init__(self, n_features_to_select: int = 10, *, discretizer: str = "quantile",
-                 n_bins: int = 3):
+    def __init__(
+        self, n_features_to_select: int = 10, *, discretizer: str = "quantile", n_bins: int = 3
+    ):
         self.n_features_to_select = n_features_to_select
         self.discretizer = discretizer
         self.n_bins = n_bins

@@ -78,10 +78,18 @@ class MarkovBlanketSelector(DiscreteSelector):
     (5000, 3)
     """
 
-    def __init__(self, learner: str = "hill_climbing", *, learner_options: dict | None = None,
-                 parents_and_children: bool = False, discretizer: str = "quantile",
-                 n_bins: int = 3, seed=None, n_jobs: int | None = None,
-                 if_empty: str = "keep_all"):
+    def __init__(
+        self,
+        learner: str = "hill_climbing",
+        *,
+        learner_options: dict | None = None,
+        parents_and_children: bool = False,
+        discretizer: str = "quantile",
+        n_bins: int = 3,
+        seed=None,
+        n_jobs: int | None = None,
+        if_empty: str = "keep_all",
+    ):
         self.learner = learner
         self.learner_options = learner_options
         self.parents_and_children = parents_and_children
@@ -103,8 +111,11 @@ class MarkovBlanketSelector(DiscreteSelector):
         found = entry(data, target, **options) if entry.local else entry(data, **options)
         if isinstance(found, (DAG, PDAG)):
             self.network_ = found
-            members = found.neighbours(target) if self.parents_and_children \
+            members = (
+                found.neighbours(target)
+                if self.parents_and_children
                 else found.markov_blanket(target)
+            )
         else:
             self.network_ = None
             members = found
@@ -115,25 +126,32 @@ class MarkovBlanketSelector(DiscreteSelector):
         return self
 
     def _empty_reason(self) -> str:
-        return (f"{self.learner} found the class independent of every feature on these rows "
-                "(an empty Markov blanket; with few rows per cell the tests cannot see a "
-                "dependence)")
+        return (
+            f"{self.learner} found the class independent of every feature on these rows "
+            "(an empty Markov blanket; with few rows per cell the tests cannot see a "
+            "dependence)"
+        )
 
     def _empty_remedy(self) -> str:
         if learners.get(self.learner).kind == "score":
             return "learner_options={'score': 'aic'} (a lighter penalty)"
-        return ("a larger alpha (learner_options={'alpha': 0.1}), fewer bins (n_bins=2) or a "
-                "score-based learner (learner='hill_climbing')")
+        return (
+            "a larger alpha (learner_options={'alpha': 0.1}), fewer bins (n_bins=2) or a "
+            "score-based learner (learner='hill_climbing')"
+        )
 
     def _check_learner(self):
         known = NETWORK_LEARNERS + BLANKET_LEARNERS + PC_LEARNERS
         if not isinstance(self.learner, str) or self.learner not in known:
             raise ValueError(f"learner must be one of {list(known)}, got {self.learner!r}")
         if self.parents_and_children and self.learner in BLANKET_LEARNERS:
-            raise ValueError(f"parents_and_children=True needs a network learner or one of "
-                             f"{list(PC_LEARNERS)}; {self.learner!r} finds whole blankets")
+            raise ValueError(
+                f"parents_and_children=True needs a network learner or one of "
+                f"{list(PC_LEARNERS)}; {self.learner!r} finds whole blankets"
+            )
         if self.learner_options is not None and not isinstance(self.learner_options, dict):
-            raise TypeError(f"learner_options must be a dict, got "
-                            f"{type(self.learner_options).__name__}")
+            raise TypeError(
+                f"learner_options must be a dict, got {type(self.learner_options).__name__}"
+            )
         learners.check_options(self.learner, self.learner_options or {})
         return learners.get(self.learner)

@@ -15,9 +15,18 @@ __all__ = ["SVM_METHODS", "mb_svm_pipeline"]
 SVM_METHODS = ("all", "sparse_candidate", "screen_based", "grow_shrink", "information_gain")
 
 
-def mb_svm_pipeline(method: str = "sparse_candidate", *, k: int = 15, max_parents: int = 15,
-                    theta: int = 4, post_process: int = 0, alpha: float = 0.05,
-                    n_features: int = 10, score: str = "bic", seed=None) -> Pipeline:
+def mb_svm_pipeline(
+    method: str = "sparse_candidate",
+    *,
+    k: int = 15,
+    max_parents: int = 15,
+    theta: int = 4,
+    post_process: int = 0,
+    alpha: float = 0.05,
+    n_features: int = 10,
+    score: str = "bic",
+    seed=None,
+) -> Pipeline:
     """Feature selection, one-hot coding and a linear SVM with C = 1 (LibSVM, as in the
     paper), for discrete features.
 
@@ -59,20 +68,33 @@ def mb_svm_pipeline(method: str = "sparse_candidate", *, k: int = 15, max_parent
     if method == "all":
         selector = None
     elif method == "sparse_candidate":
-        selector = MarkovBlanketSelector("sparse_candidate", learner_options={
-            "score": score, "k": k, "max_parents": max_parents, "post_process": post_process},
-            seed=seed)
+        selector = MarkovBlanketSelector(
+            "sparse_candidate",
+            learner_options={
+                "score": score,
+                "k": k,
+                "max_parents": max_parents,
+                "post_process": post_process,
+            },
+            seed=seed,
+        )
     elif method == "screen_based":
-        selector = MarkovBlanketSelector("screen_based", learner_options={
-            "score": score, "theta": theta, "post_process": post_process}, seed=seed)
+        selector = MarkovBlanketSelector(
+            "screen_based",
+            learner_options={"score": score, "theta": theta, "post_process": post_process},
+            seed=seed,
+        )
     elif method == "grow_shrink":
-        selector = MarkovBlanketSelector("grow_shrink_mb",
-                                         learner_options={"test": "x2", "alpha": alpha})
+        selector = MarkovBlanketSelector(
+            "grow_shrink_mb", learner_options={"test": "x2", "alpha": alpha}
+        )
     elif method == "information_gain":
         selector = InformationGain(n_features)
     else:
         raise ValueError(f"method must be one of {SVM_METHODS}, got {method!r}")
     steps = [("select", selector)] if selector is not None else []
-    steps += [("encode", OneHotEncoder(handle_unknown="ignore")),
-              ("svm", SVC(kernel="linear", C=1.0))]
+    steps += [
+        ("encode", OneHotEncoder(handle_unknown="ignore")),
+        ("svm", SVC(kernel="linear", C=1.0)),
+    ]
     return Pipeline(steps)

@@ -46,8 +46,13 @@ class _Information:
 
     def cmi(self, a: int, b: int, given: int) -> float:
         """I(a; b | given)."""
-        return max(0.0, self.entropy(a, given) + self.entropy(b, given)
-                   - self.entropy(a, b, given) - self.entropy(given))
+        return max(
+            0.0,
+            self.entropy(a, given)
+            + self.entropy(b, given)
+            - self.entropy(a, b, given)
+            - self.entropy(given),
+        )
 
 
 class SLFS(DiscreteSelector):
@@ -123,9 +128,18 @@ class SLFS(DiscreteSelector):
     (['A0', 'A1', 'B0', 'B1', 'R'], 'irrelevant')
     """
 
-    def __init__(self, lam: float = 1.0, *, max_depth: int = 2, max_children: int = 15,
-                 alpha: float = 0.01, order: str = "columns", discretizer: str = "mdl",
-                 n_bins: int = 3, if_empty: str = "keep_all"):
+    def __init__(
+        self,
+        lam: float = 1.0,
+        *,
+        max_depth: int = 2,
+        max_children: int = 15,
+        alpha: float = 0.01,
+        order: str = "columns",
+        discretizer: str = "mdl",
+        n_bins: int = 3,
+        if_empty: str = "keep_all",
+    ):
         self.lam = lam
         self.max_depth = max_depth
         self.max_children = max_children
@@ -165,12 +179,20 @@ class SLFS(DiscreteSelector):
             elif not grower.add(j):
                 self.removed_[features[j]] = "too deep"
         kept = sorted(grower.parent)
-        self.parent_ = {features[j]: (self.class_name_ if p == y_index else features[p])
-                        for j, p in grower.parent.items()}
-        self.tree_ = DAG([self.class_name_] + [features[j] for j in kept],
-                         arcs=[(p, f) for f, p in self.parent_.items()],
-                         learning={"algorithm": "slfs", "lam": lam, "max_depth": max_depth,
-                                   "max_children": max_children})
+        self.parent_ = {
+            features[j]: (self.class_name_ if p == y_index else features[p])
+            for j, p in grower.parent.items()
+        }
+        self.tree_ = DAG(
+            [self.class_name_] + [features[j] for j in kept],
+            arcs=[(p, f) for f, p in self.parent_.items()],
+            learning={
+                "algorithm": "slfs",
+                "lam": lam,
+                "max_depth": max_depth,
+                "max_children": max_children,
+            },
+        )
         self.selected_ = [features[j] for j in kept]
         self._set_support(self.selected_)
         return self
@@ -179,8 +201,9 @@ class SLFS(DiscreteSelector):
 class _TreeGrower:
     """The TBN under construction: parent and children of every node by column index."""
 
-    def __init__(self, info: _Information, root: int, lam: float, max_depth: int,
-                 max_children: int):
+    def __init__(
+        self, info: _Information, root: int, lam: float, max_depth: int, max_children: int
+    ):
         self.info, self.root, self.lam = info, root, lam
         self.max_depth, self.max_children = max_depth, max_children
         self.parent: dict[int, int] = {}
@@ -212,8 +235,10 @@ class _TreeGrower:
                 return False
             kids = self.children[node]
             below = self.best(f, kids) if kids else None
-            if below is None or (self.closeness(f, node) > self.closeness(f, below)  # (11)
-                                 and len(kids) < self.max_children):
+            if below is None or (
+                self.closeness(f, node) > self.closeness(f, below)  # (11)
+                and len(kids) < self.max_children
+            ):
                 self._attach(f, node)
                 self._maybe_swap(f, node)
                 return True
@@ -277,9 +302,18 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
     (0.9, (1, 2))
     """
 
-    def __init__(self, lam: float = 1.0, *, max_depth: int = 2, max_children: int = 15,
-                 alpha: float = 0.01, order: str = "columns", discretizer: str = "mdl",
-                 n_bins: int = 3, smoothing: float = 1.0):
+    def __init__(
+        self,
+        lam: float = 1.0,
+        *,
+        max_depth: int = 2,
+        max_children: int = 15,
+        alpha: float = 0.01,
+        order: str = "columns",
+        discretizer: str = "mdl",
+        n_bins: int = 3,
+        smoothing: float = 1.0,
+    ):
         self.lam = lam
         self.max_depth = max_depth
         self.max_children = max_children
@@ -294,13 +328,24 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         smoothing = check_float(self.smoothing, "smoothing", 0.0, low_open=True)
         with warnings.catch_warnings():  # an empty tree is a valid classifier: the prior
             warnings.simplefilter("ignore", EmptySelectionWarning)
-            selector = SLFS(self.lam, max_depth=self.max_depth, max_children=self.max_children,
-                            alpha=self.alpha, order=self.order, discretizer=self.discretizer,
-                            n_bins=self.n_bins, if_empty="keep_none").fit(X, y)
+            selector = SLFS(
+                self.lam,
+                max_depth=self.max_depth,
+                max_children=self.max_children,
+                alpha=self.alpha,
+                order=self.order,
+                discretizer=self.discretizer,
+                n_bins=self.n_bins,
+                if_empty="keep_none",
+            ).fit(X, y)
         if selector.empty_:
-            warnings.warn("TBNClassifier: no feature entered the tree (none passed the "
-                          "irrelevance test); predictions are the class prior. Try a larger "
-                          "alpha or more rows", EmptySelectionWarning, stacklevel=2)
+            warnings.warn(
+                "TBNClassifier: no feature entered the tree (none passed the "
+                "irrelevance test); predictions are the class prior. Try a larger "
+                "alpha or more rows",
+                EmptySelectionWarning,
+                stacklevel=2,
+            )
         self.selector_ = selector
         if hasattr(selector, "feature_names_in_"):
             self.feature_names_in_ = selector.feature_names_in_
@@ -330,11 +375,15 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
             counts = np.zeros((n_classes, r_parent, r), dtype=float)
             np.add.at(counts, (class_codes, parent_codes, codes), 1.0)
             counts += smoothing
-            self._tables.append((feature, parent_name,
-                                 np.log(counts / counts.sum(axis=2, keepdims=True))))
+            self._tables.append(
+                (feature, parent_name, np.log(counts / counts.sum(axis=2, keepdims=True)))
+            )
             arcs.append((selector.class_name_, feature))
-        self.network_ = DAG([selector.class_name_] + selector.selected_, arcs=arcs,
-                            learning={"algorithm": "slfs", "classifier": "tbn"})
+        self.network_ = DAG(
+            [selector.class_name_] + selector.selected_,
+            arcs=arcs,
+            learning={"algorithm": "slfs", "classifier": "tbn"},
+        )
         return self
 
     def _encode(self, X) -> dict[str, np.ndarray]:
@@ -342,19 +391,23 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         selector = self.selector_
         frame = selector._frame(X, reset=False)
         if frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {frame.shape[1]} features, but TBNClassifier is "
-                             f"expecting {self.n_features_in_} features as input")
+            raise ValueError(
+                f"X has {frame.shape[1]} features, but TBNClassifier is "
+                f"expecting {self.n_features_in_} features as input"
+            )
         data = selector.data_
         codes = {}
         for feature in selector.selected_:
             column = frame[feature]
             if feature in getattr(data, "cut_points", {}):
-                codes[feature] = np.searchsorted(data.cut_points[feature],
-                                                 column.to_numpy(dtype=float), side="left")
+                codes[feature] = np.searchsorted(
+                    data.cut_points[feature], column.to_numpy(dtype=float), side="left"
+                )
             else:
                 index = {_state(s): i for i, s in enumerate(data.states[feature])}
-                codes[feature] = np.array([index.get(_state(v), -1) for v in column],
-                                          dtype=np.int64)
+                codes[feature] = np.array(
+                    [index.get(_state(v), -1) for v in column], dtype=np.int64
+                )
         return codes
 
     def predict_proba(self, X) -> np.ndarray:

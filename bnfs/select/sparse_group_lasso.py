@@ -7,8 +7,9 @@ import numpy as np
 __all__ = ["sparse_group_lasso", "penalty_scale"]
 
 
-def _prox(v: np.ndarray, groups: list[np.ndarray], weights: np.ndarray, l1: float,
-          group: float) -> np.ndarray:
+def _prox(
+    v: np.ndarray, groups: list[np.ndarray], weights: np.ndarray, l1: float, group: float
+) -> np.ndarray:
     """Proximal map of l1 |x|_1 + group * sum_g w_g |x_g|_2: soft-threshold every entry,
     then shrink every group's norm (Friedman, Hastie & Tibshirani 2010)."""
     x = np.sign(v) * np.maximum(np.abs(v) - l1, 0.0)
@@ -18,8 +19,9 @@ def _prox(v: np.ndarray, groups: list[np.ndarray], weights: np.ndarray, l1: floa
     return x
 
 
-def penalty_scale(A: np.ndarray, Y: np.ndarray, groups: list[np.ndarray],
-                  l1_ratio: float, group_ratio: float) -> tuple[float, float]:
+def penalty_scale(
+    A: np.ndarray, Y: np.ndarray, groups: list[np.ndarray], l1_ratio: float, group_ratio: float
+) -> tuple[float, float]:
     """Absolute penalties from ratios in [0, 1] as SLEP's ``sgLeastR`` reads them: the l1
     penalty is ``l1_ratio`` times the smallest one that zeroes every coefficient, and the
     group penalty ``group_ratio`` times the smallest that zeroes every group given it."""
@@ -35,9 +37,17 @@ def _weights(groups) -> np.ndarray:
     return np.sqrt([len(g) for g in groups]).astype(float)
 
 
-def sparse_group_lasso(A: np.ndarray, Y: np.ndarray, groups: list, l1: float, group: float,
-                       *, max_iter: int = 5000, tol: float = 1e-8,
-                       return_n_iter: bool = False):
+def sparse_group_lasso(
+    A: np.ndarray,
+    Y: np.ndarray,
+    groups: list,
+    l1: float,
+    group: float,
+    *,
+    max_iter: int = 5000,
+    tol: float = 1e-8,
+    return_n_iter: bool = False,
+):
     """Minimize ``1/2 |Y - A B|_F^2 + l1 |B|_1 + group sum_g sqrt(|g|) |B_g|_F``.
 
     Parameters
@@ -87,10 +97,11 @@ def sparse_group_lasso(A: np.ndarray, Y: np.ndarray, groups: list, l1: float, gr
     beta = np.zeros_like(AtY)
     momentum, t = beta.copy(), 1.0
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is reported after the loop)
         previous = beta
-        beta = _prox(momentum - step * (AtA @ momentum - AtY), groups, weights,
-                     step * l1, step * group)
+        beta = _prox(
+            momentum - step * (AtA @ momentum - AtY), groups, weights, step * l1, step * group
+        )
         t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
         momentum = beta + ((t - 1.0) / t_next) * (beta - previous)
         t = t_next

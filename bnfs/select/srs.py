@@ -89,11 +89,22 @@ class SRS(DiscreteSelector):
     (['tub', 'lung'], ['tub', 'lung'])
     """
 
-    def __init__(self, lambda_group: float = 0.05, lambda_l1: float = 0.05, *,
-                 test: str = "g2", alpha: float = 0.01, max_cond_size: int | None = None,
-                 symmetry: bool = False, max_iter: int = 5000, tol: float = 1e-8,
-                 discretizer: str = "quantile", n_bins: int = 3, n_jobs: int | None = None,
-                 if_empty: str = "keep_all"):
+    def __init__(
+        self,
+        lambda_group: float = 0.05,
+        lambda_l1: float = 0.05,
+        *,
+        test: str = "g2",
+        alpha: float = 0.01,
+        max_cond_size: int | None = None,
+        symmetry: bool = False,
+        max_iter: int = 5000,
+        tol: float = 1e-8,
+        discretizer: str = "quantile",
+        n_bins: int = 3,
+        n_jobs: int | None = None,
+        if_empty: str = "keep_all",
+    ):
         self.lambda_group = lambda_group
         self.lambda_l1 = lambda_l1
         self.test = test
@@ -129,8 +140,7 @@ class SRS(DiscreteSelector):
         self.representative_sets_ = sets
         self.coef_, self.n_iter_ = np.zeros(len(features)), 0
         if sets:
-            self.coef_ = self._lasso(X, y, features, sets, lambda_group, lambda_l1,
-                                     max_iter, tol)
+            self.coef_ = self._lasso(X, y, features, sets, lambda_group, lambda_l1, max_iter, tol)
         kept = [i for i in range(len(features)) if self.coef_[i] != 0.0]
         self.selected_ = [features[i] for i in kept]
         self._set_support(self.selected_)
@@ -157,12 +167,16 @@ class SRS(DiscreteSelector):
         design /= np.where(spread > 0, spread, 1.0)
         labels = np.asarray(y).ravel()
         classes = np.unique(labels)
-        response = (labels[:, None] == classes[None, 1:] if len(classes) == 2
-                    else labels[:, None] == classes[None, :]).astype(float)
+        response = (
+            labels[:, None] == classes[None, 1:]
+            if len(classes) == 2
+            else labels[:, None] == classes[None, :]
+        ).astype(float)
         response -= response.mean(axis=0)
         l1, group = penalty_scale(design, response, groups, lambda_l1, lambda_group)
-        beta, self.n_iter_ = sparse_group_lasso(design, response, groups, l1, group,
-                                                max_iter=max_iter, tol=tol, return_n_iter=True)
+        beta, self.n_iter_ = sparse_group_lasso(
+            design, response, groups, l1, group, max_iter=max_iter, tol=tol, return_n_iter=True
+        )
         coef = np.zeros(len(features))
         for column, feature in enumerate(owner):
             coef[feature] = np.hypot(coef[feature], np.linalg.norm(beta[column]))
