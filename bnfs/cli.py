@@ -350,7 +350,7 @@ def _selector(args):
     if method == "markov_blanket":
         options = _learner_options(args.algorithm, args)
         return bnfs.MarkovBlanketSelector(
-            args.algorithm, learner_options=options, seed=args.seed, n_jobs=args.n_jobs
+            args.algorithm, learner_options=options, random_state=args.seed, n_jobs=args.n_jobs
         )
     given = [flag for flag, name in LEARNER_FLAGS if getattr(args, name, None) is not None]
     if args.algorithm_given:
@@ -488,9 +488,7 @@ def _select(args) -> int:
         from bnfs.report import selection_report
 
         graph = getattr(selector, "network_", None) or getattr(selector, "tree_", None)
-        highlight = getattr(selector, "target_name_", None) or getattr(
-            selector, "class_name_", None
-        )
+        highlight = getattr(selector, "class_name_", None)
         if graph is not None and highlight not in graph.nodes:
             highlight = None
         args.report.write_text(

@@ -179,10 +179,10 @@ def test_selector_parameters_are_checked_even_when_unused(
 def test_selector_seed_is_checked(asia):
     """MarkovBlanketSelector is the one selector with randomness (KIAMB, restarts)."""
     X, y = asia.drop(columns="lung"), asia["lung"]
-    with pytest.raises(ValueError, match="seed must be >= 0"):
-        bnfs.MarkovBlanketSelector(seed=-1).fit(X, y)
-    with pytest.raises(TypeError, match="seed"):
-        bnfs.MarkovBlanketSelector(seed="7").fit(X, y)
+    with pytest.raises(ValueError, match="random_state must be >= 0"):
+        bnfs.MarkovBlanketSelector(random_state=-1).fit(X, y)
+    with pytest.raises(TypeError, match="random_state must be an int"):
+        bnfs.MarkovBlanketSelector(random_state="7").fit(X, y)
 
 
 @pytest.mark.parametrize("label, call, error, message", REFUSED, ids=[c[0] for c in REFUSED])

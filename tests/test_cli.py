@@ -416,10 +416,10 @@ def test_every_listed_algorithm_runs_with_the_api_defaults(asia_file, command, m
             learned = bnfs.from_json((root / f"{algorithm}.json").read_text())
             assert learned == learner(data), algorithm
         elif command == "select":
-            selector = bnfs.MarkovBlanketSelector(algorithm, seed=0, n_jobs=1)
+            selector = bnfs.MarkovBlanketSelector(algorithm, random_state=0, n_jobs=1)
             X = pd.read_csv(root / "asia.csv", keep_default_na=False)
             selector.fit(X.drop(columns="either"), X["either"])
-            assert out.splitlines()[1].strip() == (", ".join(selector.blanket_) or "-"), (
+            assert out.splitlines()[1].strip() == (", ".join(selector.selected_) or "-"), (
                 algorithm,
                 out,
             )

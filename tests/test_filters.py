@@ -101,7 +101,7 @@ def test_mb_svm_pipeline_keeps_the_blanket_and_its_baselines():
     sizes = {}
     for method in ("sparse_candidate", "screen_based", "grow_shrink"):
         pipe = mb_svm_pipeline(method, seed=0).fit(X, y)
-        blanket = set(pipe.named_steps["select"].blanket_)
+        blanket = set(pipe.named_steps["select"].selected_)
         assert len(blanket & truth) >= (1 if method == "grow_shrink" else 2), method
         sizes[method] = len(blanket)
         assert pipe.score(X, y) > 0.8

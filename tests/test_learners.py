@@ -65,16 +65,16 @@ def asia():
 def test_every_learner_is_offered_by_the_api_cli_selector_and_bootstrap(name, asia):
     entry = learners.get(name)
     assert name in (cli.LOCAL_LEARNERS if entry.local else cli.NETWORK_LEARNERS)
-    selector = bnfs.MarkovBlanketSelector(name, seed=0, if_empty="keep_none")
+    selector = bnfs.MarkovBlanketSelector(name, random_state=0, if_empty="keep_none")
     selector.fit(asia.drop(columns=TARGET), asia[TARGET])
-    target = selector.target_name_  # the selector names the class itself
+    target = selector.class_name_  # the selector names the class itself
     frame = asia.rename(columns={TARGET: target})
     options = {"seed": 0} if entry.seeded else {}
     if entry.local:
         blanket = set(entry(frame, target, **options))
     else:
         blanket = set(entry(frame, **options).markov_blanket(target))
-    assert set(selector.blanket_) == blanket
+    assert set(selector.selected_) == blanket
     frequency = bnfs.blanket_frequency(asia, TARGET, name, R=2, seed=0)
     assert isinstance(frequency, pd.Series) and frequency.between(0, 1).all()
     if not entry.local:

@@ -42,9 +42,9 @@ def test_recovers_the_blanket_of_a_sampled_network(alarm, learner, bound):
     X, y = alarm
     selector = MarkovBlanketSelector(learner).fit(X, y)
     truth = reference.true_dag("alarm")
-    assert blanket_scores(selector.blanket_, truth, TARGET)["f1"] >= bound
-    assert list(selector.get_feature_names_out()) == selector.blanket_
-    assert selector.transform(X).shape == (len(X), len(selector.blanket_))
+    assert blanket_scores(selector.selected_, truth, TARGET)["f1"] >= bound
+    assert list(selector.get_feature_names_out()) == selector.selected_
+    assert selector.transform(X).shape == (len(X), len(selector.selected_))
     assert (selector.network_ is None) == learner.endswith("_mb")
 
 
@@ -53,7 +53,7 @@ def test_parents_and_children_drop_the_spouses(alarm):
     truth = reference.true_dag("alarm")
     for learner in ("pc_stable", "hiton_pc"):
         selector = MarkovBlanketSelector(learner, parents_and_children=True).fit(X, y)
-        assert set(selector.blanket_) == set(truth.neighbours(TARGET))
+        assert set(selector.selected_) == set(truth.neighbours(TARGET))
 
 
 def test_numpy_input_and_no_mutation(alarm):
@@ -62,7 +62,7 @@ def test_numpy_input_and_no_mutation(alarm):
     named = MarkovBlanketSelector("hiton_mb").fit(X, y)
     plain = MarkovBlanketSelector("hiton_mb").fit(X.to_numpy(), y.to_numpy())
     assert list(plain.get_support(indices=True)) == list(named.get_support(indices=True))
-    assert plain.blanket_ == [f"x{i}" for i in named.get_support(indices=True)]
+    assert plain.selected_ == [f"x{i}" for i in named.get_support(indices=True)]
     assert not hasattr(plain, "feature_names_in_") and named.n_features_in_ == X.shape[1]
     pd.testing.assert_frame_equal(X, before)
 
@@ -76,8 +76,8 @@ def test_continuous_features_are_discretized():
     X = pd.DataFrame({"cause": cause, "noise": noise, "downstream": downstream})
     for discretizer in ("quantile", "mdl"):
         selector = MarkovBlanketSelector("iamb_mb", discretizer=discretizer, n_bins=5)
-        assert "cause" in selector.fit(X, y).blanket_
-        assert "noise" not in selector.blanket_
+        assert "cause" in selector.fit(X, y).selected_
+        assert "noise" not in selector.selected_
 
 
 def test_pipeline_and_cross_validation(alarm):
@@ -95,9 +95,33 @@ def test_pipeline_and_cross_validation(alarm):
 def test_seeded_learners_are_reproducible(alarm):
     X, y = alarm
     options = {"restarts": 2, "max_parents": 3}
-    a = MarkovBlanketSelector("hill_climbing", learner_options=options, seed=3).fit(X, y)
-    b = MarkovBlanketSelector("hill_climbing", learner_options=options, seed=3).fit(X, y)
-    assert a.blanket_ == b.blanket_ and a.network_ == b.network_
+    a = MarkovBlanketSelector("hill_climbing", learner_options=options, random_state=3).fit(X, y)
+    b = MarkovBlanketSelector("hill_climbing", learner_options=options, random_state=3).fit(X, y)
+    assert a.selected_ == b.selected_ and a.network_ == b.network_
+
+
+def test_selectors_speak_scikit_learn_and_the_old_names_still_work_with_a_warning(alarm):
+    """``selected_``, ``get_support``, ``random_state`` and ``class_name_`` on every
+    discrete selector; ``seed``, ``blanket_`` and ``target_name_`` are deprecated aliases."""
+    X, y = alarm
+    X, y = X.iloc[:1500], y.iloc[:1500]
+    options = {"restarts": 1, "max_parents": 3}
+    new = MarkovBlanketSelector("hill_climbing", learner_options=options, random_state=4)
+    new.fit(X, y)
+    with pytest.warns(FutureWarning, match="seed=.* is deprecated"):
+        old = MarkovBlanketSelector("hill_climbing", learner_options=options, seed=4).fit(X, y)
+    assert old.selected_ == new.selected_ and old.network_ == new.network_
+    with pytest.warns(FutureWarning, match="blanket_ is deprecated"):
+        assert new.blanket_ == new.selected_
+    with pytest.warns(FutureWarning, match="target_name_ is deprecated"):
+        assert new.target_name_ == new.class_name_ in new.network_.nodes
+    assert list(X.columns[new.get_support()]) == new.selected_
+    generator = MarkovBlanketSelector("kiamb_mb", random_state=np.random.default_rng(0))
+    assert set(generator.fit(X, y).selected_) <= set(X.columns)
+    for selector in (FCBF(), CFS(), InformationGain(), SLFS(), SRS(), HybridSelector()):
+        selector.fit(X, y)
+        assert isinstance(selector.class_name_, str) and selector.class_name_ not in X.columns
+        assert list(X.columns[selector.get_support()]) == list(selector.get_feature_names_out())
 
 
 def test_constant_features_are_never_selected(alarm):
@@ -290,7 +314,7 @@ def test_an_empty_selection_warns_and_keeps_the_pipeline_running():
         match="hiton_mb found the class independent of every feature.*Try a larger alpha",
     ):
         selector = MarkovBlanketSelector("hiton_mb").fit(X, y)
-    assert selector.blanket_ == [] and selector.empty_
+    assert selector.selected_ == [] and selector.empty_
     assert selector.get_support().all()  # if_empty="keep_all": every feature passed on
     pipeline = make_pipeline(
         MarkovBlanketSelector("hiton_mb"), OneHotEncoder(), LogisticRegression()

@@ -185,7 +185,8 @@ class DiscreteSelector(Selector):
     and ``n_bins`` parameters."""
 
     def _discrete_data(self, X, y) -> tuple[Dataset, list[str], str]:
-        """(data with the class appended, feature names, the class's name in data)."""
+        """(data with the class appended, feature names, the class's name in data, which
+        becomes ``class_name_``)."""
         if self.discretizer not in DISCRETIZERS:
             raise ValueError(f"discretizer must be one of {DISCRETIZERS}, got {self.discretizer!r}")
         if (
@@ -203,6 +204,7 @@ class DiscreteSelector(Selector):
         data = Dataset(frame)
         if data.continuous_names:
             data = discretize(data, self.discretizer, self.n_bins, target=target)
+        self.class_name_ = target
         return data, features, target
 
 

@@ -3,7 +3,13 @@ feature irrelevant to it (Koller & Sahami 1996), read off a learned network."""
 
 from __future__ import annotations
 
+import numbers
+import warnings
+
+import numpy as np
+
 from bnfs import learners
+from bnfs._validate import check_int
 from bnfs.graph import DAG, PDAG
 from bnfs.select._base import DiscreteSelector
 
@@ -44,8 +50,9 @@ class MarkovBlanketSelector(DiscreteSelector):
         supervised by ``y``).
     n_bins : int, default 3
         Bins of the unsupervised discretizers.
-    seed : int, optional
-        Passed to randomized learners (restarts, post-processing, KIAMB).
+    random_state : int, RandomState instance or None, default None
+        Seeds randomized learners (restarts, post-processing, KIAMB): an int is passed on
+        as their ``seed``.
     n_jobs : int, optional
         Passed to learners that take it (score-based learners, PC-stable, the blanket-based
         network learners); the selection is the same for any value.
@@ -54,14 +61,17 @@ class MarkovBlanketSelector(DiscreteSelector):
         and why): pass every feature on, so that a pipeline's next step can still fit;
         pass none on (scikit-learn's behaviour); or raise ValueError.
 
+    seed : int, optional
+        Deprecated alias of ``random_state`` (removed in the next release).
+
     Attributes
     ----------
-    blanket_ : list of str
-        The selected features, in input order.
+    selected_ : list of str
+        The selected features, in input order (``blanket_``, deprecated, is the same list).
     network_ : DAG or PDAG or None
-        The learned network over the features and the target (None for local learners).
-    target_name_ : str
-        The name the target got in ``network_``.
+        The learned network over the features and the class (None for local learners).
+    class_name_ : str
+        The name the class got in ``network_`` (``target_name_``, deprecated, is the same).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -72,7 +82,7 @@ class MarkovBlanketSelector(DiscreteSelector):
     >>> frame = datasets.sample("alarm", 5000, seed=0)
     >>> X, y = frame.drop(columns="HYPOVOLEMIA"), frame["HYPOVOLEMIA"]
     >>> selector = MarkovBlanketSelector("hiton_mb").fit(X, y)
-    >>> selector.blanket_
+    >>> selector.selected_
     ['LVEDVOLUME', 'LVFAILURE', 'STROKEVOLUME']
     >>> selector.transform(X).shape
     (5000, 3)
@@ -86,26 +96,29 @@ class MarkovBlanketSelector(DiscreteSelector):
         parents_and_children: bool = False,
         discretizer: str = "quantile",
         n_bins: int = 3,
-        seed=None,
+        random_state=None,
         n_jobs: int | None = None,
         if_empty: str = "keep_all",
+        seed=None,
     ):
         self.learner = learner
         self.learner_options = learner_options
         self.parents_and_children = parents_and_children
         self.discretizer = discretizer
         self.n_bins = n_bins
-        self.seed = seed
+        self.random_state = random_state
         self.n_jobs = n_jobs
         self.if_empty = if_empty
+        self.seed = seed
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
         entry = self._check_learner()
         data, features, target = self._discrete_data(X, y)
         options = dict(self.learner_options or {})
-        if self.seed is not None and entry.seeded:
-            options.setdefault("seed", self.seed)
+        seed = self._seed()
+        if seed is not None and entry.seeded:
+            options.setdefault("seed", seed)
         if self.n_jobs is not None and "n_jobs" in entry.options:
             options.setdefault("n_jobs", self.n_jobs)
         found = entry(data, target, **options) if entry.local else entry(data, **options)
@@ -120,10 +133,54 @@ class MarkovBlanketSelector(DiscreteSelector):
             self.network_ = None
             members = found
         members = set(members)
-        self.target_name_ = target
-        self.blanket_ = [c for c in features if c in members]
-        self._set_support(self.blanket_)
+        self.selected_ = [c for c in features if c in members]
+        self._set_support(self.selected_)
         return self
+
+    def _seed(self) -> int | None:
+        """The learners' seed: ``random_state`` as an int (or ``seed``, deprecated)."""
+        random_state = self.random_state
+        if self.seed is not None:
+            warnings.warn(
+                "MarkovBlanketSelector(seed=...) is deprecated and will be removed in the next "
+                "release; use random_state=...",
+                FutureWarning,
+                stacklevel=3,
+            )
+            if random_state is None:
+                random_state = self.seed
+        if random_state is None:
+            return None
+        if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+            return check_int(random_state, "random_state", 0)
+        if isinstance(random_state, np.random.Generator):
+            return int(random_state.integers(np.iinfo(np.int32).max))
+        if isinstance(random_state, np.random.RandomState):
+            return int(random_state.randint(np.iinfo(np.int32).max))
+        raise TypeError(
+            "random_state must be an int >= 0, a numpy RandomState or Generator, or None; "
+            f"got {random_state!r}"
+        )
+
+    @property
+    def blanket_(self) -> list[str]:
+        """Deprecated: ``selected_``."""
+        warnings.warn(
+            "blanket_ is deprecated and will be removed in the next release; use selected_",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.selected_
+
+    @property
+    def target_name_(self) -> str:
+        """Deprecated: ``class_name_``."""
+        warnings.warn(
+            "target_name_ is deprecated and will be removed in the next release; use class_name_",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.class_name_
 
     def _empty_reason(self) -> str:
         return (

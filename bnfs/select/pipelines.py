@@ -62,7 +62,7 @@ def mb_svm_pipeline(
     >>> frame = datasets.sample("alarm", 2000, seed=0)
     >>> pipe = mb_svm_pipeline("sparse_candidate", seed=0)
     >>> X, y = frame.drop(columns="HYPOVOLEMIA"), frame["HYPOVOLEMIA"]
-    >>> pipe.fit(X, y).named_steps["select"].blanket_
+    >>> pipe.fit(X, y).named_steps["select"].selected_
     ['LVEDVOLUME', 'STROKEVOLUME']
     """
     if method == "all":
@@ -76,13 +76,13 @@ def mb_svm_pipeline(
                 "max_parents": max_parents,
                 "post_process": post_process,
             },
-            seed=seed,
+            random_state=seed,
         )
     elif method == "screen_based":
         selector = MarkovBlanketSelector(
             "screen_based",
             learner_options={"score": score, "theta": theta, "post_process": post_process},
-            seed=seed,
+            random_state=seed,
         )
     elif method == "grow_shrink":
         selector = MarkovBlanketSelector(
