@@ -1,5 +1,6 @@
 """Encoding data that arrive in row blocks (a CSV or Parquet file read piece by piece, the
-partitions of a dask DataFrame) into one :class:`~bnfs.Dataset`.
+partitions of a dask DataFrame) into what one :class:`~bnfs.Dataset` holds (the Dataset
+builds itself from it: this module sits below it).
 
 Counts are additive over rows, so the learners only need every row's codes, not the table
 they came from: each block is validated and encoded as it arrives (levels get provisional
@@ -21,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._data import Dataset, _check_names, _code_dtype, check_one_type, observed_categories
+from bnfs._columns import check_one_type, code_dtype, column_names, observed_categories
 
-__all__ = ["dataset_from_chunks"]
+__all__ = ["encode_chunks"]
 
 
 class _Column:
@@ -136,15 +137,16 @@ class _Blocks:
                 os.remove(self.scratch)
 
 
-def dataset_from_chunks(
+def encode_chunks(
     chunks: Iterable[pd.DataFrame],
     *,
     dropna: bool = False,
     max_levels: int = 256,
     discrete: Sequence[str] | None = None,
     memmap=None,
-) -> Dataset:
-    """A :class:`Dataset` from DataFrames holding consecutive rows (same columns).
+) -> tuple[tuple[str, ...], dict]:
+    """(column names, the fields of ``Dataset._set``) of DataFrames holding consecutive rows
+    (same columns).
 
     A column is continuous when it is float in the first block and not named in
     ``discrete``; every other column is discrete. The result equals ``Dataset`` of the
@@ -161,12 +163,12 @@ def dataset_from_chunks(
         blocks.close()
 
 
-def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
+def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> tuple[tuple, dict]:
     if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)):
         raise TypeError(f"max_levels must be an integer, got {max_levels!r}")
     if max_levels < 2:
         raise ValueError(f"max_levels must be >= 2, got {max_levels}")
-    code_dtype = _code_dtype(int(max_levels))
+    block_dtype = code_dtype(int(max_levels))
     names: tuple[str, ...] | None = None
     continuous: set[str] = set()
     columns: dict[str, _Column] = {}
@@ -176,10 +178,10 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"each block must be a pandas DataFrame, got {type(frame).__name__}")
         if names is None:
-            names = _check_names(frame.columns)
+            names = column_names(frame.columns)
             if not names:
                 raise ValueError("data has no columns")
-            wanted = set(_check_names(discrete or ()))
+            wanted = set(column_names(discrete or ()))
             unknown = wanted - set(names)
             if unknown:
                 raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
@@ -204,12 +206,12 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
         offset += missing.shape[0]
         if frame.shape[0] == 0:
             continue
-        codes = np.empty((frame.shape[0], len(columns)), dtype=code_dtype)
+        codes = np.empty((frame.shape[0], len(columns)), dtype=block_dtype)
         for j, (name, column) in enumerate(columns.items()):
             col = frame[name]
             if pd.api.types.is_complex_dtype(col.dtype):
                 raise TypeError(f"column {name!r} has complex values")
-            codes[:, j] = column.encode(col, code_dtype)
+            codes[:, j] = column.encode(col, block_dtype)
         blocks.append(codes)
         if continuous:
             part = np.empty((frame.shape[0], len(continuous)))
@@ -239,19 +241,19 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
         if values[:, j].min() == values[:, j].max():
             raise ValueError(f"column {name!r} is constant ({values[0, j]!r}): drop it")
 
-    final_dtype = _code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
+    final_dtype = code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
     remaps = [orders[n][1].astype(final_dtype) for n in disc_names]
     width = len(disc_names)
     if target is None:
         codes = np.empty((n_rows, width), dtype=final_dtype, order="F")
-        for start, part in blocks.slices(width, code_dtype):
+        for start, part in blocks.slices(width, block_dtype):
             for j, remap in enumerate(remaps):
                 codes[start : start + part.shape[0], j] = remap[part[:, j]]
     else:  # column-major file written with plain writes, then mapped without touching it
         size = np.dtype(final_dtype).itemsize
         with open(target, "wb") as out:
             out.truncate(n_rows * max(width, 1) * size)
-            for start, part in blocks.slices(width, code_dtype):
+            for start, part in blocks.slices(width, block_dtype):
                 for j, remap in enumerate(remaps):
                     out.seek((j * n_rows + start) * size)
                     out.write(remap[part[:, j]].tobytes())
@@ -259,9 +261,7 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
             target, dtype=final_dtype, mode="r+", shape=(n_rows, max(width, 1)), order="F"
         )[:, :width]
 
-    data = Dataset.__new__(Dataset)
-    data.names = names
-    data._set(
+    return names, dict(
         n_rows=n_rows,
         disc_names=disc_names,
         disc_codes=(),
@@ -270,4 +270,3 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> Dataset:
         floats=[values[:, j] for j in range(len(cont_names))],
         codes=codes,
     )
-    return data

@@ -9,7 +9,6 @@ use them, and :func:`discretize` turns them into discrete columns.
 
 from __future__ import annotations
 
-import math
 import os
 import pathlib
 from collections.abc import Hashable, Sequence
@@ -18,82 +17,19 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from bnfs._validate import check_names
+from bnfs._binning import interval_labels, mdl_cuts
+from bnfs._chunks import encode_chunks
+from bnfs._columns import (
+    code_dtype,
+    column_names,
+    encode_column,
+    missing_message,
+)
+from bnfs._readers import format_of, iter_blocks, read_table
 
 __all__ = ["Dataset", "as_dataset", "discretize"]
 
 DEFAULT_MAX_LEVELS = 256
-
-
-def _check_names(names) -> tuple[str, ...]:
-    return check_names(names, "column")
-
-
-def _code_dtype(max_arity: int) -> np.dtype:
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if max_arity - 1 <= np.iinfo(dtype).max:
-            return np.dtype(dtype)
-    return np.dtype(np.uint64)  # pragma: no cover - more than 4e9 levels
-
-
-def _missing_message(name: str, missing: np.ndarray) -> str:
-    rows = np.flatnonzero(missing)
-    shown = ", ".join(str(r) for r in rows[:5]) + (", ..." if rows.size > 5 else "")
-    return (
-        f"column {name!r} has {rows.size} missing value(s) (rows {shown}); "
-        "remove them or pass dropna=True"
-    )
-
-
-def observed_categories(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
-    """Codes of a categorical column renumbered to its observed categories (in category
-    order), and those categories."""
-    raw = col.cat.codes.to_numpy(dtype=np.int64)
-    used = np.flatnonzero(np.bincount(raw, minlength=len(col.cat.categories)))
-    remap = np.full(len(col.cat.categories), -1, dtype=np.int64)
-    remap[used] = np.arange(used.size)
-    return remap[raw], col.cat.categories[used]
-
-
-def check_one_type(name: str, col: pd.Series) -> None:
-    """TypeError when an object column mixes value types (numbers and strings, say)."""
-    if col.dtype == object:
-        kind = pd.api.types.infer_dtype(col, skipna=False)
-        if kind.startswith("mixed") and kind != "mixed-integer-float":
-            types = sorted({type(v).__name__ for v in col})
-            raise TypeError(
-                f"column {name!r} mixes value types {types}; "
-                "convert it to one type (e.g. str) first"
-            )
-
-
-def _encode_column(name: str, col: pd.Series, max_levels: int):
-    """Return (codes as int64, states tuple) for one discrete column."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        codes, observed = observed_categories(col)
-        states = tuple(observed)
-    else:
-        check_one_type(name, col)
-        try:
-            raw, uniques = pd.factorize(col, sort=True)
-        except TypeError as err:
-            raise TypeError(
-                f"column {name!r} holds unhashable or unorderable values: {err}"
-            ) from None
-        codes = raw.astype(np.int64, copy=False)
-        states = tuple(v.item() if isinstance(v, np.generic) else v for v in uniques)
-    if len(states) > max_levels:
-        raise ValueError(
-            f"column {name!r} has {len(states)} levels, more than max_levels="
-            f"{max_levels}; raise max_levels, drop the column (an identifier?) "
-            "or treat it as continuous"
-        )
-    if len(states) < 2:
-        raise ValueError(
-            f"column {name!r} has a single level ({states[0]!r}); a constant "
-            "column carries no information: drop it"
-        )
-    return codes, states
 
 
 class Dataset:
@@ -178,22 +114,19 @@ class Dataset:
             raise ValueError(f"max_levels must be >= 2, got {max_levels}")
         blocks = self._blocks(data, names)
         if blocks is not None:  # a file or a dask DataFrame: encoded block by block
-            from bnfs._chunks import dataset_from_chunks
-
-            self.__dict__.update(
-                dataset_from_chunks(
-                    blocks, dropna=dropna, max_levels=max_levels, discrete=discrete
-                ).__dict__
+            self.names, parts = encode_chunks(
+                blocks, dropna=dropna, max_levels=max_levels, discrete=discrete
             )
+            self._set(**parts)
             return
         frame = self._to_frame(data, names)
-        self.names = _check_names(frame.columns)
+        self.names = column_names(frame.columns)
         if frame.shape[1] == 0:
             raise ValueError("data has no columns")
         if frame.shape[0] == 0:
             raise ValueError("data has no rows")
         frame = self._handle_missing(frame, dropna)
-        discrete_floats = set(_check_names(discrete or ()))
+        discrete_floats = set(column_names(discrete or ()))
         unknown = discrete_floats - set(self.names)
         if unknown:
             raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
@@ -212,7 +145,7 @@ class Dataset:
             else:
                 if pd.api.types.is_complex_dtype(col.dtype):
                     raise TypeError(f"column {name!r} has complex values")
-                codes, states[name] = _encode_column(name, col, int(max_levels))
+                codes, states[name] = encode_column(name, col, int(max_levels))
                 disc_codes.append(codes)
                 disc_names.append(name)
         self._set(
@@ -233,7 +166,7 @@ class Dataset:
         self.continuous_names = tuple(cont_names)
         self.states = {name: tuple(states[name]) for name in disc_names}
         self.arities = np.array([len(self.states[n]) for n in disc_names], dtype=np.int64)
-        dtype = _code_dtype(int(self.arities.max()) if disc_names else 2)
+        dtype = code_dtype(int(self.arities.max()) if disc_names else 2)
         if codes is not None:  # filled by the caller (e.g. a memory-mapped file)
             self.codes = codes
         else:
@@ -253,10 +186,8 @@ class Dataset:
         if isinstance(data, (str, os.PathLike)):
             if names is not None:
                 raise ValueError("names cannot be given with a file path; it has a header")
-            from bnfs.io import _format, iter_blocks
-
             try:
-                kind = _format(pathlib.Path(data))
+                kind = format_of(pathlib.Path(data))
             except ValueError:
                 kind = "csv"
             return iter_blocks(data, format=kind)
@@ -290,11 +221,13 @@ class Dataset:
         >>> Dataset.from_chunks(blocks).shape
         (1000, 8)
         """
-        from bnfs._chunks import dataset_from_chunks
-
-        return dataset_from_chunks(
+        names, parts = encode_chunks(
             chunks, dropna=dropna, max_levels=max_levels, discrete=discrete, memmap=memmap
         )
+        data = cls.__new__(cls)
+        data.names = names
+        data._set(**parts)
+        return data
 
     @staticmethod
     def _to_frame(data, names) -> pd.DataFrame:
@@ -310,7 +243,7 @@ class Dataset:
             names = list(names)
             if len(names) != data.shape[1]:
                 raise ValueError(f"names has {len(names)} entries for {data.shape[1]} columns")
-            _check_names(names)
+            column_names(names)
             return pd.DataFrame({n: data[:, j] for j, n in enumerate(names)}, copy=False)
         raise TypeError(
             "data must be a pandas DataFrame, a 2-D numpy array with names, a CSV "
@@ -324,7 +257,7 @@ class Dataset:
             return frame
         if not dropna:
             name = missing.columns[missing.any().to_numpy()][0]
-            raise ValueError(_missing_message(name, missing[name].to_numpy()))
+            raise ValueError(missing_message(name, missing[name].to_numpy()))
         frame = frame.loc[~missing.any(axis=1).to_numpy()]
         if frame.shape[0] == 0:
             raise ValueError("no rows left after dropna")
@@ -342,8 +275,6 @@ class Dataset:
     ) -> Dataset:
         """Read a CSV with :func:`bnfs.io.read_table` (its missing-value markers, repeated
         column names refused; any :func:`pandas.read_csv` options, e.g. ``sep="\\t"``)."""
-        from bnfs.io import read_table
-
         frame = read_table(path, format="csv", **read_csv_kwargs)
         return cls(frame, dropna=dropna, max_levels=max_levels, discrete=discrete)
 
@@ -356,7 +287,7 @@ class Dataset:
         ``states`` maps a name to its level labels (default ``0..max code``).
         """
         codes = np.asarray(codes)
-        names = _check_names(names)
+        names = column_names(names)
         if codes.ndim != 2 or codes.shape[1] != len(names):
             raise ValueError(f"codes must have shape (n_rows, {len(names)}), got {codes.shape}")
         if codes.shape[0] == 0:
@@ -399,7 +330,7 @@ class Dataset:
         n_rows, n_cols = matrix.shape
         if n_rows == 0 or n_cols == 0:
             raise ValueError(f"data has shape {matrix.shape}; it needs rows and columns")
-        names = _check_names(names if names is not None else [f"x{j}" for j in range(n_cols)])
+        names = column_names(names if names is not None else [f"x{j}" for j in range(n_cols)])
         if len(names) != n_cols:
             raise ValueError(f"names has {len(names)} entries for {n_cols} columns")
         matrix.eliminate_zeros()
@@ -528,7 +459,7 @@ class Dataset:
     def select(self, columns: Sequence[str]) -> Dataset:
         """A new Dataset with only ``columns`` (in that order)."""
         columns = [self.check_name(c, "column") for c in columns]
-        _check_names(columns)
+        column_names(columns)
         return self._build(rows=None, columns=columns)
 
     def take(self, rows) -> Dataset:
@@ -601,59 +532,6 @@ def as_dataset(data, **kwargs) -> Dataset:
     if sp.issparse(data):
         return Dataset.from_sparse(data)
     return Dataset(data, **kwargs)
-
-
-# --- discretization ----------------------------------------------------------------------
-
-
-def _entropy_of_counts(counts: np.ndarray) -> np.ndarray:
-    """Entropy in bits of each row of class counts."""
-    total = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(total > 0, counts / np.maximum(total, 1), 0.0)
-        logs = np.where(p > 0, np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return -(p * logs).sum(axis=-1)
-
-
-def _mdl_cuts(values: np.ndarray, labels: np.ndarray, n_classes: int) -> list[float]:
-    """Fayyad & Irani (1993) recursive minimum-entropy splits with the MDL stopping rule."""
-    order = np.argsort(values, kind="stable")
-    v, y = values[order], labels[order]
-    onehot_cum = np.zeros((v.size + 1, n_classes), dtype=np.int64)
-    np.add.at(onehot_cum[1:], (np.arange(v.size), y), 1)
-    np.cumsum(onehot_cum, axis=0, out=onehot_cum)
-    cuts: list[float] = []
-    stack = [(0, v.size)]
-    while stack:
-        lo, hi = stack.pop()
-        n = hi - lo
-        # candidate boundaries: between distinct consecutive values
-        boundaries = np.flatnonzero(v[lo + 1 : hi] != v[lo : hi - 1]) + lo + 1
-        if n < 2 or boundaries.size == 0:
-            continue
-        total = onehot_cum[hi] - onehot_cum[lo]
-        left = onehot_cum[boundaries] - onehot_cum[lo]
-        right = total - left
-        n_left = boundaries - lo
-        ent_left, ent_right = _entropy_of_counts(left), _entropy_of_counts(right)
-        weighted = (n_left * ent_left + (n - n_left) * ent_right) / n
-        best = int(np.argmin(weighted))
-        ent = float(_entropy_of_counts(total[None, :])[0])
-        gain = ent - weighted[best]
-        k = int((total > 0).sum())
-        k1, k2 = int((left[best] > 0).sum()), int((right[best] > 0).sum())
-        delta = math.log2(3**k - 2) - (k * ent - k1 * ent_left[best] - k2 * ent_right[best])
-        if gain > (math.log2(n - 1) + delta) / n:
-            cut = boundaries[best]
-            cuts.append(float((v[cut - 1] + v[cut]) / 2))
-            stack.append((lo, cut))
-            stack.append((cut, hi))
-    return sorted(cuts)
-
-
-def _interval_labels(cuts: np.ndarray) -> tuple[str, ...]:
-    edges = [-np.inf, *cuts.tolist(), np.inf]
-    return tuple(f"({edges[i]:.6g}, {edges[i + 1]:.6g}]" for i in range(len(edges) - 1))
 
 
 def discretize(
@@ -731,7 +609,7 @@ def discretize(
         elif method == "interval":
             cuts = np.linspace(values.min(), values.max(), n_bins + 1)[1:-1]
         else:
-            cuts = np.asarray(_mdl_cuts(values, labels, n_classes))
+            cuts = np.asarray(mdl_cuts(values, labels, n_classes))
             if cuts.size == 0:
                 cuts = np.unique(np.quantile(values, [0.5]))
         top = values.max()
@@ -745,7 +623,7 @@ def discretize(
         codes = np.searchsorted(keep, values, side="left")
         new_codes[name] = codes
         cut_points[name] = keep
-        new_states[name] = _interval_labels(keep)
+        new_states[name] = interval_labels(keep)
         raw[name] = values.copy()
 
     disc_names = [n for n in data.names if n in data._disc_index or n in new_codes]

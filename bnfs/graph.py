@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from bnfs import render
 from bnfs._validate import check_names
 from bnfs.order import OnlineTopologicalOrder
 
@@ -257,29 +258,21 @@ class _Graph:
         )
         return mat if sparse else mat.toarray()
 
-    # -- export (implemented in bnfs.export) -------------------------------------------------
+    # -- export (implemented in bnfs.render) -------------------------------------------------
     def to_networkx(self):
         """A :class:`networkx.DiGraph` (undirected edges as arcs both ways)."""
-        from bnfs import export
-
-        return export.to_networkx(self)
+        return render.to_networkx(self)
 
     def to_dot(self, highlight: str | None = None) -> str:
         """Graphviz DOT text; ``highlight`` colours a node and its Markov blanket."""
-        from bnfs import export
-
-        return export.to_dot(self, highlight=highlight)
+        return render.to_dot(self, highlight=highlight)
 
     def to_json(self) -> str:
-        from bnfs import export
-
-        return export.to_json(self)
+        return render.to_json(self)
 
     def draw(self, path, highlight: str | None = None, engine: str = "auto"):
         """Write a picture (SVG/PNG/PDF by extension); see :func:`bnfs.export.draw`."""
-        from bnfs import export
-
-        return export.draw(self, path, highlight=highlight, engine=engine)
+        return render.draw(self, path, highlight=highlight, engine=engine)
 
 
 def _kahn(pa: Sequence[set[int]], ch: Sequence[set[int]]) -> list[int] | None:

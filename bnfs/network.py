@@ -21,6 +21,15 @@ from bnfs.graph import DAG
 __all__ = ["DiscreteNetwork", "read_bif", "write_bif", "parse_bif"]
 
 
+def pgmpy_model_class():
+    """pgmpy's discrete network class (renamed from ``BayesianNetwork`` in pgmpy 1.0)."""
+    try:
+        from pgmpy.models import DiscreteBayesianNetwork
+    except ImportError:  # pgmpy < 1.0
+        from pgmpy.models import BayesianNetwork as DiscreteBayesianNetwork
+    return DiscreteBayesianNetwork
+
+
 class DiscreteNetwork:
     """A DAG over discrete variables with one conditional probability table per node.
 
@@ -164,9 +173,7 @@ class DiscreteNetwork:
         """A pgmpy ``DiscreteBayesianNetwork`` with these tables."""
         from pgmpy.factors.discrete import TabularCPD
 
-        from bnfs.export import _pgmpy_model_class
-
-        model = _pgmpy_model_class()(self.dag.arcs)
+        model = pgmpy_model_class()(self.dag.arcs)
         model.add_nodes_from(self.dag.nodes)
         for v in self.dag.nodes:
             parents = self.dag.parents(v)

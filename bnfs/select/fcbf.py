@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnfs._data import Dataset, _entropy_of_counts
+from bnfs._binning import entropy_of_counts
+from bnfs._data import Dataset
 from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
 
@@ -12,7 +13,7 @@ __all__ = ["FCBF", "fcbf", "mutual_information", "symmetrical_uncertainty"]
 
 
 def _entropy(codes: np.ndarray, size: int) -> float:
-    return float(_entropy_of_counts(np.bincount(codes, minlength=size)[None, :])[0])
+    return float(entropy_of_counts(np.bincount(codes, minlength=size)[None, :])[0])
 
 
 def _entropies(data: Dataset, x: str, y: str) -> tuple[float, float, float]:

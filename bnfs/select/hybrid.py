@@ -3,9 +3,7 @@ a causal learner then removes the irrelevant ones (Duangsoithong & Windeatt 2010
 
 from __future__ import annotations
 
-import inspect
-
-import bnfs
+from bnfs import learners
 from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
 from bnfs.select.fcbf import fcbf
@@ -114,14 +112,14 @@ class HybridSelector(DiscreteSelector):
             self.fcbf_selected_ = [features[i] for i in kept]
         name, options = CAUSAL_SETTINGS[self.causal]
         options = {**options, **(self.causal_options or {})}
-        learner = getattr(bnfs, name)
-        if self.n_jobs is not None and "n_jobs" in inspect.signature(learner).parameters:
+        learner = learners.get(name)
+        if self.n_jobs is not None and "n_jobs" in learner.options:
             options.setdefault("n_jobs", self.n_jobs)
         reduced = data.select(self.fcbf_selected_ + [target])
         self.network_ = None
         if not self.fcbf_selected_:
             members: set[str] = set()
-        elif name.endswith("_mb"):
+        elif learner.local:
             members = set(learner(reduced, target, **options))
         else:
             self.network_ = learner(reduced, **options)

@@ -11,7 +11,8 @@ from scipy.stats import chi2
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from bnfs._data import Dataset, _entropy_of_counts
+from bnfs._binning import entropy_of_counts
+from bnfs._data import Dataset
 from bnfs._validate import check_float, check_int
 from bnfs.graph import DAG
 from bnfs.select._base import DiscreteSelector, EmptySelectionWarning
@@ -38,7 +39,7 @@ class _Information:
                 joint = joint * self.arity[j] + self.codes[j]
                 size *= self.arity[j]
             _, counts = np.unique(joint, return_counts=True)
-            self._cache[key] = float(_entropy_of_counts(counts[None, :])[0])
+            self._cache[key] = float(entropy_of_counts(counts[None, :])[0])
         return self._cache[key]
 
     def mi(self, a: int, b: int) -> float:

@@ -1,0 +1,90 @@
+"""Encoding one column of data: names, level codes and the errors that name the column.
+Shared by :class:`~bnfs.Dataset` and the block-by-block encoder (:mod:`bnfs._chunks`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from bnfs._validate import check_names
+
+__all__ = [
+    "column_names",
+    "code_dtype",
+    "missing_message",
+    "observed_categories",
+    "check_one_type",
+    "encode_column",
+]
+
+
+def column_names(names) -> tuple[str, ...]:
+    """``names`` checked as column names (strings, unique)."""
+    return check_names(names, "column")
+
+
+def code_dtype(max_arity: int) -> np.dtype:
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if max_arity - 1 <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.uint64)  # pragma: no cover - more than 4e9 levels
+
+
+def missing_message(name: str, missing: np.ndarray) -> str:
+    rows = np.flatnonzero(missing)
+    shown = ", ".join(str(r) for r in rows[:5]) + (", ..." if rows.size > 5 else "")
+    return (
+        f"column {name!r} has {rows.size} missing value(s) (rows {shown}); "
+        "remove them or pass dropna=True"
+    )
+
+
+def observed_categories(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Codes of a categorical column renumbered to its observed categories (in category
+    order), and those categories."""
+    raw = col.cat.codes.to_numpy(dtype=np.int64)
+    used = np.flatnonzero(np.bincount(raw, minlength=len(col.cat.categories)))
+    remap = np.full(len(col.cat.categories), -1, dtype=np.int64)
+    remap[used] = np.arange(used.size)
+    return remap[raw], col.cat.categories[used]
+
+
+def check_one_type(name: str, col: pd.Series) -> None:
+    """TypeError when an object column mixes value types (numbers and strings, say)."""
+    if col.dtype == object:
+        kind = pd.api.types.infer_dtype(col, skipna=False)
+        if kind.startswith("mixed") and kind != "mixed-integer-float":
+            types = sorted({type(v).__name__ for v in col})
+            raise TypeError(
+                f"column {name!r} mixes value types {types}; "
+                "convert it to one type (e.g. str) first"
+            )
+
+
+def encode_column(name: str, col: pd.Series, max_levels: int):
+    """Return (codes as int64, states tuple) for one discrete column."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes, observed = observed_categories(col)
+        states = tuple(observed)
+    else:
+        check_one_type(name, col)
+        try:
+            raw, uniques = pd.factorize(col, sort=True)
+        except TypeError as err:
+            raise TypeError(
+                f"column {name!r} holds unhashable or unorderable values: {err}"
+            ) from None
+        codes = raw.astype(np.int64, copy=False)
+        states = tuple(v.item() if isinstance(v, np.generic) else v for v in uniques)
+    if len(states) > max_levels:
+        raise ValueError(
+            f"column {name!r} has {len(states)} levels, more than max_levels="
+            f"{max_levels}; raise max_levels, drop the column (an identifier?) "
+            "or treat it as continuous"
+        )
+    if len(states) < 2:
+        raise ValueError(
+            f"column {name!r} has a single level ({states[0]!r}); a constant "
+            "column carries no information: drop it"
+        )
+    return codes, states

@@ -1,0 +1,67 @@
+"""The package's layers import only downward: no import cycle (counting imports inside
+functions, so none can be hidden there), the package root imported only by the command
+line (the top layer, which imports lazily to start fast), no private name imported across
+modules."""
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parents[1] / "bnfs"
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports(modules: dict[str, Path]):
+    """(importer, imported module, imported name or None) for every bnfs import."""
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == "bnfs":
+                        yield module, alias.name, None
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parts, *([base] if base else [])])
+                if base.split(".")[0] != "bnfs":
+                    continue
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    yield (module, sub, None) if sub in modules else (module, base, alias.name)
+
+
+def test_no_import_cycle():
+    modules = _modules()
+    graph = nx.DiGraph()
+    for importer, imported, _ in _imports(modules):
+        if imported != "bnfs" and imported != importer and importer != "bnfs":
+            graph.add_edge(importer, imported)
+    cycles = list(nx.simple_cycles(graph))
+    assert not cycles, f"import cycles: {cycles[:5]}"
+    assert graph.number_of_edges() > 50  # the walk does see the imports
+
+
+def test_only_the_command_line_imports_the_package_root():
+    importers = {m for m, imported, _ in _imports(_modules()) if imported == "bnfs"}
+    assert importers <= {"bnfs", "bnfs.cli", "bnfs.__main__"}, importers
+
+
+def test_no_private_name_is_imported_across_modules():
+    private = [
+        (m, imported, name)
+        for m, imported, name in _imports(_modules())
+        if name is not None and name.startswith("_") and not name.startswith("__")
+    ]
+    assert not private, private
