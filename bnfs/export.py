@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bnfs.graph import DAG, PDAG
 from bnfs.network import DiscreteNetwork, pgmpy_model_class
-from bnfs.render import blanket_roles, draw, to_dot, to_json, to_networkx
+from bnfs.render import ROLE_COLOURS, blanket_roles, draw, to_dot, to_json, to_networkx
 
 __all__ = [
     "to_networkx",
@@ -24,6 +24,7 @@ __all__ = [
     "from_json",
     "draw",
     "blanket_roles",
+    "ROLE_COLOURS",
 ]
 
 # --- networkx ----------------------------------------------------------------------------

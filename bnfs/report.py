@@ -10,7 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from bnfs.export import check_graph, save_figure
+from bnfs.render import check_graph, save_figure
 
 __all__ = ["network_report", "selection_report", "svg_of"]
 

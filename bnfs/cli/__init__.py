@@ -1,0 +1,150 @@
+"""The ``bnfs`` command line: learn, blanket, select, score, compare, draw, example.
+
+Every subcommand reads CSV, TSV, Parquet or ARFF, takes ``--target`` by name or column
+index, and reports bad input as one line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import sys
+import warnings
+from pathlib import Path
+
+from bnfs.cli._inputs import (
+    CONSTRAINT_LEARNERS,
+    LOCAL_LEARNERS,
+    NETWORK_LEARNERS,
+    SCORE_LEARNERS,
+)
+from bnfs.cli.parser import build_parser
+
+__all__ = [
+    "main",
+    "build_parser",
+    "SCORE_LEARNERS",
+    "CONSTRAINT_LEARNERS",
+    "LOCAL_LEARNERS",
+    "NETWORK_LEARNERS",
+]
+
+log = logging.getLogger("bnfs")
+
+
+#: arguments naming files a command reads, and files it writes
+INPUT_FILES = (
+    ("data", "data file"),
+    ("network", "network file"),
+    ("learned", "network file"),
+    ("truth", "network file"),
+    ("blacklist", "blacklist"),
+    ("whitelist", "whitelist"),
+)
+
+
+OUTPUT_FILES = (("out", "--out"), ("report", "--report"), ("checkpoint", "--checkpoint"))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (through links too, when both exist)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):  # a broken or looping link: let the command report it
+        return False
+
+
+def _check_outputs(args) -> None:
+    """Before any work: every output's folder exists, and no command writes over a file it
+    reads, nor two outputs over each other."""
+    inputs = [
+        (label, path)
+        for name, label in INPUT_FILES
+        if isinstance(path := getattr(args, name, None), Path)
+    ]
+    outputs = [
+        (flag, path)
+        for name, flag in OUTPUT_FILES
+        if isinstance(path := getattr(args, name, None), Path)
+    ]
+    for flag, out in outputs:
+        if not out.parent.is_dir():
+            raise ValueError(
+                f"cannot write {flag} {str(out)!r}: folder {str(out.parent)!r} does not exist"
+            )
+    for k, (flag, out) in enumerate(outputs):
+        for label, other in inputs + [(f"{f} file", p) for f, p in outputs[:k]]:
+            if _same_file(out, other):
+                raise ValueError(
+                    f"{flag} {str(out)!r} is also the {label}; it would be "
+                    "overwritten: choose another path"
+                )
+
+
+@contextlib.contextmanager
+def _showing_compiling():
+    """Show the one line that kernels are compiling (first use only) on stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("bnfs: %(message)s"))
+    compiling = logging.getLogger("bnfs.compile")
+    saved = compiling.level, compiling.propagate
+    compiling.addHandler(handler)
+    compiling.setLevel(logging.INFO)
+    compiling.propagate = False  # shown once, with -v too
+    try:
+        yield
+    finally:
+        compiling.removeHandler(handler)
+        compiling.setLevel(saved[0])
+        compiling.propagate = saved[1]
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if hasattr(args, "default_algorithm"):
+        args.algorithm_given = args.algorithm is not None
+        args.algorithm = args.algorithm or args.default_algorithm
+    handler = None
+    if args.verbose:  # removed again at the end: main() may run many times in one process
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("bnfs: %(message)s"))
+        level = log.level
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+    try:
+        _check_outputs(args)
+        with _showing_compiling(), warnings.catch_warnings():
+            warnings.showwarning = functools.partial(_one_line_warning, args.command)
+            return args.func(args)
+    except (ValueError, TypeError, OSError, ImportError, KeyError) as err:
+        parser.exit(2, f"bnfs {args.command}: error: {_first_line(err)}\n")
+    except KeyboardInterrupt:
+        parser.exit(130, f"bnfs {args.command}: interrupted\n")
+    except Exception as err:  # a bug of ours: one line, the traceback with -v
+        if args.verbose:
+            raise
+        parser.exit(
+            1,
+            f"bnfs {args.command}: internal error ({type(err).__name__}: "
+            f"{_first_line(err)}); run again with -v for the traceback and "
+            "please report it\n",
+        )
+    finally:
+        if handler is not None:
+            log.removeHandler(handler)
+            log.setLevel(level)
+
+
+def _one_line_warning(command, message, category, filename, lineno, file=None, line=None):
+    """A warning as the command line shows it: one line, no source location."""
+    print(f"bnfs {command}: warning: {_first_line(message)}", file=sys.stderr)
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

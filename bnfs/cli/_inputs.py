@@ -1,0 +1,241 @@
+"""What the command line reads from the user: data files, targets, node and arc lists,
+the learners' options (checked against the registry) and the argument types."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from bnfs import learners
+
+log = logging.getLogger("bnfs")
+
+SCORE_LEARNERS = learners.names("score", "hybrid")
+
+
+CONSTRAINT_LEARNERS = learners.names("constraint")
+
+
+LOCAL_LEARNERS = learners.names("blanket", "neighbours")
+
+
+NETWORK_LEARNERS = SCORE_LEARNERS + CONSTRAINT_LEARNERS
+
+
+OUTPUTS = (".json", ".dot", ".bif", ".graphml")
+
+
+def read_frame(path: Path, dropna: bool | None = False):
+    """A data file as a DataFrame with string column names, read as the API reads it
+    (:func:`bnfs.io.read_table`); rows with missing values are dropped with ``dropna``
+    (saying how many) and refused otherwise (None: left alone)."""
+    from bnfs.io import read_table
+
+    frame = read_table(path)
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        raise ValueError(
+            f"{str(path)!r} holds no data ({frame.shape[0]} rows, {frame.shape[1]} columns)"
+        )
+    frame.columns = [str(c) for c in frame.columns]
+    if dropna is None:
+        return frame
+    missing = frame.isna().sum()
+    if missing.any() and not dropna:
+        column = missing.index[missing.to_numpy() > 0][0]
+        raise ValueError(
+            f"column {column!r} has {missing[column]} missing value(s) "
+            f"({int((missing > 0).sum())} column(s) in all); pass --dropna "
+            "to drop the rows that have them"
+        )
+    if dropna:
+        complete = frame.dropna().reset_index(drop=True)
+        print(
+            f"--dropna: dropped {len(frame) - len(complete)} of {len(frame)} rows of "
+            f"{path.name} with missing values ({len(complete)} left)",
+            file=sys.stderr,
+        )
+        if complete.empty:
+            raise ValueError(f"no row of {str(path)!r} is complete; nothing is left after --dropna")
+        frame = complete
+    return frame
+
+
+def column_name(frame, target: str) -> str:
+    """A column by name, or by (possibly negative) position when no column has that name."""
+    if target in frame.columns:
+        return target
+    try:
+        position = int(target)
+    except ValueError:
+        shown = ", ".join(map(str, frame.columns[:8])) + (", ..." if frame.shape[1] > 8 else "")
+        raise ValueError(f"unknown column {target!r} (columns: {shown})") from None
+    if not -frame.shape[1] <= position < frame.shape[1]:
+        raise ValueError(f"column index {position} is out of range for {frame.shape[1]} columns")
+    return frame.columns[position]
+
+
+def dataset_of(frame, args):
+    """The frame as a Dataset, continuous columns discretized when the learner counts."""
+    from bnfs import Dataset, discretize
+
+    data = Dataset(frame)
+    if data.continuous_names:
+        log.info(
+            "discretizing %d continuous columns (%s, %d bins)",
+            len(data.continuous_names),
+            args.discretize,
+            args.bins,
+        )
+        data = discretize(data, args.discretize, args.bins)
+    return data
+
+
+def arc_file(path: Path | None, what: str):
+    if path is None:
+        return None
+    frame = read_frame(path, dropna=None)
+    if frame.shape[1] != 2:
+        raise ValueError(
+            f"the {what} file {str(path)!r} needs two columns (from, to), has {frame.shape[1]}"
+        )
+    if set(frame.columns) == {"from", "to"}:  # by name, else the first column is 'from'
+        frame = frame[["from", "to"]]
+    return [tuple(map(str, row)) for row in frame.itertuples(index=False)]
+
+
+def name_file(path: Path, what: str, algorithm: str) -> list[str]:
+    """A local learner's node list: one variable name per line (bnlearn's learn.mb lists)."""
+    try:
+        lines = [line.strip() for line in Path(path).read_text().splitlines()]
+    except OSError as error:
+        raise ValueError(f"cannot read the {what} file {str(path)!r}: {error.strerror}") from None
+    names = [line for line in lines if line and not line.startswith("#")]
+    if any("," in name for name in names):
+        raise ValueError(
+            f"the {what} of {algorithm} (a local learner) lists variable names, "
+            f"one per line; {str(path)!r} holds (from, to) arcs, which are for "
+            "the network learners"
+        )
+    return names
+
+
+#: (flag, keyword) of the learning options a user sets; a flag given to a learner that does
+#: not take it is refused by name, an absent one leaves the API's default
+LEARNER_FLAGS = (
+    ("--score", "score"),
+    ("--test", "test"),
+    ("--alpha", "alpha"),
+    ("--threshold", "threshold"),
+    ("--max-parents", "max_parents"),
+    ("--blacklist", "blacklist"),
+    ("--whitelist", "whitelist"),
+    ("--max-time", "max_time"),
+    ("--checkpoint", "checkpoint"),
+    ("--scan-order", "scan_order"),
+)
+
+
+def learner_options(algorithm: str, args) -> dict:
+    """The keyword arguments of learner ``algorithm`` from the command line.
+
+    Options the user gave are passed when the learner takes them and refused by name when
+    it does not; options left out keep the learner's own defaults (as in Python). The seed,
+    the number of jobs and progress bars go to every learner that takes them.
+    """
+    accepted = learners.get(algorithm).options
+    options = {}
+    for flag, name in LEARNER_FLAGS:
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in accepted:
+            raise ValueError(f"{flag} does not apply to {algorithm}")
+        if name in ("blacklist", "whitelist"):
+            value = (
+                name_file(value, name, algorithm)
+                if algorithm in LOCAL_LEARNERS
+                else arc_file(value, name)
+            )
+        options[name] = value
+    if "test" in accepted:
+        test = options.get("test", "mi_threshold" if algorithm == "tpda" else "g2")
+        if test == "mi_threshold" and "alpha" in options:
+            raise ValueError(
+                f"--alpha does not apply to the mi_threshold test of {algorithm}; "
+                "its threshold is --threshold"
+            )
+        if test != "mi_threshold" and "threshold" in options:
+            raise ValueError(
+                f"--threshold applies to the mi_threshold test only; {algorithm} "
+                f"uses {test!r} (choose it with --test mi_threshold)"
+            )
+    for name, value in (
+        ("seed", args.seed),
+        ("n_jobs", args.n_jobs),
+        ("progress", False if args.quiet else None),
+    ):  # None: bars on a terminal
+        if name in accepted:
+            options[name] = value
+    return options
+
+
+def read_graph(path: Path):
+    from bnfs import from_json, read_bif
+
+    if path.suffix.lower() == ".bif":
+        return read_bif(path).dag
+    if path.suffix.lower() == ".json":
+        if not path.exists():
+            raise FileNotFoundError(f"no such file: {str(path)!r}")
+        return from_json(path.read_text())
+    raise ValueError(f"a network file must be .json or .bif, got {path.name!r}")
+
+
+def n_jobs_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a non-zero integer (-1: every core)")
+    return value
+
+
+def int_at_least(minimum: int):
+    """An argparse type: an integer >= ``minimum``."""
+    wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(
+        minimum, f"an integer >= {minimum}"
+    )
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {value}")
+        return value
+
+    return parse
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not 0.0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
+    return value
+
+
+def probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value}")
+    return value

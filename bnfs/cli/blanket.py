@@ -1,0 +1,25 @@
+"""``bnfs blanket``: the Markov blanket (or neighbours) of one target."""
+
+from __future__ import annotations
+
+from bnfs.cli._inputs import LOCAL_LEARNERS, column_name, dataset_of, learner_options, read_frame
+from bnfs.cli.learn import learn_graph
+
+
+def blanket_command(args) -> int:
+    import bnfs
+
+    frame = read_frame(args.data, args.dropna)
+    target = column_name(frame, args.target)
+    algorithm = args.algorithm
+    if algorithm in LOCAL_LEARNERS:
+        data = dataset_of(frame, args)
+        members = getattr(bnfs, algorithm)(data, target, **learner_options(algorithm, args))
+        kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
+        print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")
+        return 0
+    graph, _, seconds = learn_graph(frame, args)
+    print(f"Markov blanket of {target} in the network learned by {algorithm} ({seconds:.2f} s):")
+    for role, names in graph.blanket_parts(target).items():
+        print(f"  {role:<10} {', '.join(names) if names else '-'}")
+    return 0

@@ -1,0 +1,303 @@
+"""The argument parser of every command (options generated from the learner registry)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bnfs.cli._inputs import (
+    LOCAL_LEARNERS,
+    NETWORK_LEARNERS,
+    int_at_least,
+    n_jobs_arg,
+    positive_float,
+    probability,
+)
+from bnfs.cli.blanket import blanket_command
+from bnfs.cli.example import example_command
+from bnfs.cli.graphs import compare_command, draw_command, score_command
+from bnfs.cli.learn import learn_command
+from bnfs.cli.select import CLASSIFIERS, SELECT_METHODS, select_command
+
+EXAMPLE_EPILOG = """examples:
+  bnfs example                                   # alarm, 5,000 rows, target HYPOVOLEMIA
+  bnfs example --network asia --target either --out asia.png
+"""
+
+
+LEARN_EPILOG = """examples:
+  bnfs learn data.csv --out net.json
+  bnfs learn data.csv --algorithm pc_stable --test g2 --alpha 0.01 --out net.dot
+  bnfs learn data.arff --algorithm sparse_candidate --max-parents 5 --out net.bif
+  bnfs learn data.tsv --blacklist forbidden.csv --seed 1 --out net.graphml
+  bnfs learn big.parquet --max-time 3600 --checkpoint hc.json --out net.json   # rerun to resume
+"""
+
+
+BLANKET_EPILOG = """examples:
+  bnfs blanket data.csv --target class
+  bnfs blanket data.csv --target -1 --algorithm hiton_mb --alpha 0.01
+"""
+
+
+SELECT_EPILOG = """examples:
+  bnfs select data.csv --target class --method hsmb
+  bnfs select data.csv --target class --method markov_blanket --cv 10 --classifier svm
+"""
+
+
+DRAW_EPILOG = """examples:
+  bnfs draw net.json --out net.svg --highlight class
+"""
+
+
+SCORE_EPILOG = """examples:
+  bnfs score data.csv net.json --score bde
+"""
+
+
+COMPARE_EPILOG = """examples:
+  bnfs compare learned.json truth.bif
+"""
+
+
+def common_options(quiet: bool = True) -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    if quiet:
+        parent.add_argument(
+            "--quiet",
+            action="store_true",
+            help="no progress bars (drawn only when stderr is a terminal)",
+        )
+    parent.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    return parent
+
+
+def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.set_defaults(default_algorithm=default)
+    learning = parent.add_argument_group(
+        "learning (options left out keep the learner's defaults, as in Python)"
+    )
+    network = [a for a in algorithms if a not in LOCAL_LEARNERS]
+    local = [a for a in algorithms if a in LOCAL_LEARNERS]
+    learning.add_argument(
+        "--algorithm",
+        choices=algorithms,
+        metavar="ALGORITHM",
+        help=f"learner (default {default}): {', '.join(network)}"
+        + (f"; local: {', '.join(local)}" if local else ""),
+    )
+    learning.add_argument(
+        "--score",
+        choices=("bic", "bde", "k2", "aic", "loglik"),
+        help="score of the score-based learners (default bic)",
+    )
+    learning.add_argument(
+        "--test",
+        choices=("g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"),
+        help="independence test of the constraint-based learners (default g2; tpda: mi_threshold)",
+    )
+    learning.add_argument(
+        "--alpha", type=probability, help="significance level of the test (default 0.05)"
+    )
+    learning.add_argument(
+        "--threshold",
+        type=positive_float,
+        help="mutual-information threshold of the mi_threshold test, tpda's default (default 0.01)",
+    )
+    learning.add_argument("--max-parents", type=int_at_least(1), help="parents per node")
+    learning.add_argument(
+        "--scan-order",
+        choices=("names", "columns"),
+        help="how hill_climbing, tabu_search and sparse_candidate break ties "
+        "(default names: the same graph for any column order; columns: "
+        "bnlearn's order, its graph)",
+    )
+    learning.add_argument(
+        "--blacklist",
+        type=Path,
+        help="CSV of forbidden arcs (from,to); for a local learner, "
+        "variables to leave out, one name per line",
+    )
+    learning.add_argument(
+        "--whitelist",
+        type=Path,
+        help="CSV of required arcs (from,to); for a local learner, "
+        "variables to keep in the set, one name per line",
+    )
+    learning.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
+    learning.add_argument(
+        "--max-time",
+        type=positive_float,
+        metavar="SECONDS",
+        help="stop the search after this long with the best graph so far",
+    )
+    learning.add_argument(
+        "--checkpoint",
+        type=Path,
+        metavar="FILE",
+        help="hill_climbing/tabu_search: save progress here and resume from it when it exists",
+    )
+    learning.add_argument(
+        "--n-jobs",
+        type=n_jobs_arg,
+        default=1,
+        metavar="N",
+        help="cores (-1: all); results do not depend on it (default 1)",
+    )
+    learning.add_argument(
+        "--discretize",
+        default="quantile",
+        choices=("quantile", "interval", "mdl"),
+        help="how continuous columns become discrete (default quantile)",
+    )
+    learning.add_argument("--bins", type=int_at_least(2), default=3, help="bins (default 3)")
+    learning.add_argument(
+        "--dropna", action="store_true", help="drop rows with missing values (default: refuse them)"
+    )
+    return parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bnfs",
+        description="Bayesian-network structure learning and Markov-blanket "
+        "feature selection. Data: CSV, TSV, Parquet or ARFF.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    raw = argparse.RawDescriptionHelpFormatter
+
+    learn = sub.add_parser(
+        "learn",
+        help="learn a network from data and write it",
+        parents=[learning_options("hill_climbing", NETWORK_LEARNERS), common_options()],
+        description="Learn a Bayesian network (score-based: a DAG; "
+        "constraint-based: a PDAG) and write it as JSON, DOT, "
+        "BIF (with fitted tables) or GraphML.",
+        epilog=LEARN_EPILOG,
+        formatter_class=raw,
+    )
+    learn.add_argument("data", type=Path, help="data file")
+    learn.add_argument(
+        "--out", type=Path, required=True, help="output: .json, .dot, .bif or .graphml"
+    )
+    learn.add_argument("--report", type=Path, help="also write a self-contained HTML report")
+    learn.add_argument("--highlight", help="column whose blanket the report colours")
+    learn.set_defaults(func=learn_command)
+
+    blanket = sub.add_parser(
+        "blanket",
+        help="print the Markov blanket of a column",
+        parents=[
+            learning_options("hill_climbing", NETWORK_LEARNERS + LOCAL_LEARNERS),
+            common_options(),
+        ],
+        description="Learn a network (or run a local learner) and print "
+        "the target's parents, children and spouses.",
+        epilog=BLANKET_EPILOG,
+        formatter_class=raw,
+    )
+    blanket.add_argument("data", type=Path, help="data file")
+    blanket.add_argument("--target", required=True, help="column name or index (-1: the last)")
+    blanket.set_defaults(func=blanket_command)
+
+    select = sub.add_parser(
+        "select",
+        help="select features for a target column",
+        parents=[learning_options("hiton_mb", NETWORK_LEARNERS + LOCAL_LEARNERS), common_options()],
+        description="Run a feature selector and print the features; with "
+        "--cv, compare a classifier on them with all features.",
+        epilog=SELECT_EPILOG,
+        formatter_class=raw,
+    )
+    select.add_argument("data", type=Path, help="data file")
+    select.add_argument("--target", required=True, help="column name or index (-1: the last)")
+    select.add_argument(
+        "--method",
+        default="markov_blanket",
+        choices=SELECT_METHODS,
+        help="selector (default markov_blanket, learner from --algorithm)",
+    )
+    select.add_argument("--cv", type=int_at_least(2), help="folds of cross-validation")
+    select.add_argument(
+        "--classifier",
+        default="svm",
+        choices=CLASSIFIERS,
+        help="classifier for --cv (default svm: linear, C=1)",
+    )
+    select.add_argument(
+        "--report",
+        type=Path,
+        help="also write a self-contained HTML report (with --cv: accuracy "
+        "against the number of features)",
+    )
+    select.set_defaults(func=select_command)
+
+    draw = sub.add_parser(
+        "draw",
+        help="draw a network file",
+        parents=[common_options(False)],
+        description="Draw a network (.json or .bif) as SVG, PNG or PDF.",
+        epilog=DRAW_EPILOG,
+        formatter_class=raw,
+    )
+    draw.add_argument("network", type=Path, help="network file (.json or .bif)")
+    draw.add_argument("--out", type=Path, required=True, help="picture: .svg, .png or .pdf")
+    draw.add_argument("--highlight", help="node whose blanket is coloured")
+    draw.set_defaults(func=draw_command)
+
+    score = sub.add_parser(
+        "score",
+        help="score a network on data",
+        parents=[common_options(False)],
+        description="The score of a network (.json or .bif) on a data file.",
+        epilog=SCORE_EPILOG,
+        formatter_class=raw,
+    )
+    score.add_argument("data", type=Path, help="data file")
+    score.add_argument("network", type=Path, help="network file (.json or .bif)")
+    score.add_argument("--score", default="bic", choices=("bic", "bde", "k2", "aic", "loglik"))
+    score.add_argument("--iss", type=float, default=1.0, help="BDeu imaginary sample size")
+    score.add_argument("--discretize", default="quantile", choices=("quantile", "interval", "mdl"))
+    score.add_argument("--bins", type=int_at_least(2), default=3)
+    score.add_argument("--dropna", action="store_true", help="drop rows with missing values")
+    score.set_defaults(func=score_command)
+
+    compare = sub.add_parser(
+        "compare",
+        help="compare a learned network with a true one",
+        parents=[common_options(False)],
+        description="Structural Hamming distance and skeleton and arc "
+        "precision / recall of two networks (.json or .bif).",
+        epilog=COMPARE_EPILOG,
+        formatter_class=raw,
+    )
+    compare.add_argument("learned", type=Path)
+    compare.add_argument("truth", type=Path)
+    compare.set_defaults(func=compare_command)
+
+    example = sub.add_parser(
+        "example",
+        help="learn a bundled network from sampled data, print a blanket, draw it",
+        parents=[common_options()],
+        description="Sample rows from a bundled network, learn its structure by BIC hill "
+        "climbing, print the Markov blanket of a target and write a picture.",
+        epilog=EXAMPLE_EPILOG,
+        formatter_class=raw,
+    )
+    example.add_argument("--network", default="alarm", help="bundled network (default alarm)")
+    example.add_argument("--target", help="node whose blanket is printed")
+    example.add_argument(
+        "--rows", type=int_at_least(1), default=5000, help="rows to sample (default 5000)"
+    )
+    example.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
+    example.add_argument(
+        "--out",
+        type=Path,
+        default=Path("bnfs-example.svg"),
+        help="picture to write: .svg, .png or .pdf (default bnfs-example.svg in "
+        "the current folder)",
+    )
+    example.set_defaults(func=example_command)
+    return parser

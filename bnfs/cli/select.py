@@ -1,0 +1,188 @@
+"""``bnfs select``: feature selection, cross-validated against all features."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+import warnings
+
+from bnfs.cli._inputs import LEARNER_FLAGS, column_name, learner_options, read_frame
+
+SELECT_METHODS = (
+    "markov_blanket",
+    "hsmb",
+    "bahsic",
+    "srs",
+    "slfs",
+    "hybrid",
+    "fcbf",
+    "cfs",
+    "information_gain",
+)
+
+
+CLASSIFIERS = ("svm", "logistic", "naive_bayes", "knn", "tree")
+
+
+def make_selector(args):
+    import bnfs
+
+    method = args.method
+    if method == "markov_blanket":
+        options = learner_options(args.algorithm, args)
+        return bnfs.MarkovBlanketSelector(
+            args.algorithm, learner_options=options, random_state=args.seed, n_jobs=args.n_jobs
+        )
+    given = [flag for flag, name in LEARNER_FLAGS if getattr(args, name, None) is not None]
+    if args.algorithm_given:
+        given.insert(0, "--algorithm")
+    if given:
+        raise ValueError(f"{given[0]} applies to --method markov_blanket, not {method}")
+    progress = not args.quiet and sys.stderr.isatty()
+    if method in ("hsmb", "bahsic"):
+        return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC}[method](progress=progress)
+    if method in ("srs", "hybrid"):
+        return {"srs": bnfs.SRS, "hybrid": bnfs.HybridSelector}[method](n_jobs=args.n_jobs)
+    return {
+        "slfs": bnfs.SLFS,
+        "fcbf": bnfs.FCBF,
+        "cfs": bnfs.CFS,
+        "information_gain": bnfs.InformationGain,
+    }[method]()
+
+
+@contextlib.contextmanager
+def empty_selections():
+    """Collect the messages of :class:`bnfs.select.EmptySelectionWarning` (the command line
+    prints one line of its own instead of Python's warning)."""
+    from bnfs.select import EmptySelectionWarning
+
+    found = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", EmptySelectionWarning)
+        yield found
+    for item in caught:
+        if issubclass(item.category, EmptySelectionWarning):
+            found.append(str(item.message))
+        else:
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+
+
+def classifier(name: str):
+    from sklearn.compose import make_column_selector, make_column_transformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+    from sklearn.svm import LinearSVC
+    from sklearn.tree import DecisionTreeClassifier
+
+    model = {
+        "svm": LinearSVC(C=1.0),
+        "logistic": LogisticRegression(max_iter=1000),
+        "naive_bayes": GaussianNB(),
+        "knn": KNeighborsClassifier(5),
+        "tree": DecisionTreeClassifier(random_state=0),
+    }[name]
+    encode = make_column_transformer(
+        (StandardScaler(), make_column_selector(dtype_include="number")),
+        (
+            OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+            make_column_selector(dtype_exclude="number"),
+        ),
+    )
+    return make_pipeline(encode, model)
+
+
+def select_command(args) -> int:
+    frame = read_frame(args.data, args.dropna)
+    target = column_name(frame, args.target)
+    X, y = frame.drop(columns=target), frame[target]
+    selector = make_selector(args)
+    start = time.perf_counter()
+    with empty_selections() as empty:
+        selector.fit(X, y)
+    seconds = time.perf_counter() - start
+    features = [] if selector.empty_ else list(X.columns[selector.get_support()])
+    print(
+        f"{args.method} kept {len(features)} of {X.shape[1]} features for {target} "
+        f"({seconds:.2f} s):"
+    )
+    print("  " + (", ".join(features) if features else "-"))
+    if empty:
+        print(f"bnfs select: warning: {empty[0]}", file=sys.stderr)
+    facts = {
+        "data": f"{args.data} ({len(frame)} rows)",
+        "target": target,
+        "method": args.method,
+        "kept": f"{len(features)} of {X.shape[1]}",
+        "selection time": f"{seconds:.2f} s",
+    }
+    curve = None
+    if args.cv:
+        if args.cv > len(frame):
+            raise ValueError(f"--cv {args.cv} asks for more folds than the {len(frame)} rows")
+        from sklearn.base import clone
+        from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
+        from sklearn.pipeline import make_pipeline
+
+        folds = StratifiedKFold(args.cv, shuffle=True, random_state=args.seed or 0)
+        scoring = {"accuracy": "accuracy", "f1": "f1_macro"}
+        selected = make_pipeline(
+            clone(selector).set_output(transform="pandas"), classifier(args.classifier)
+        )
+        rows = [("selected", selected), ("all", classifier(args.classifier))]
+        print(f"{args.cv}-fold cross-validation of {args.classifier} (selection inside each fold):")
+        for label, model in rows:
+            with empty_selections() as empty:
+                scores = cross_validate(model, X, y, cv=folds, scoring=scoring, error_score="raise")
+            if empty:
+                print(
+                    f"bnfs select: warning: the selection was empty in {len(empty)} of "
+                    f"{args.cv} folds; those folds used all features",
+                    file=sys.stderr,
+                )
+            line = (
+                f"accuracy {scores['test_accuracy'].mean():.3f} "
+                f"± {scores['test_accuracy'].std():.3f}   F1 (macro) "
+                f"{scores['test_f1'].mean():.3f}"
+            )
+            print(f"  {label:<9} {line}")
+            facts[f"{args.classifier}, {label} features"] = line
+        if args.report and features:
+            order = [f for f in getattr(selector, "selected_", features) if f in features]
+            counts = sorted({max(1, round(len(order) * q / 12)) for q in range(1, 13)})
+            curve = [
+                (
+                    k,
+                    float(
+                        cross_val_score(
+                            classifier(args.classifier), X[order[:k]], y, cv=folds
+                        ).mean()
+                    ),
+                )
+                for k in counts
+            ]
+            facts["curve"] = "features chosen once on all rows, classifier cross-validated"
+    if args.report:
+        from bnfs.report import selection_report
+
+        graph = getattr(selector, "network_", None) or getattr(selector, "tree_", None)
+        highlight = getattr(selector, "class_name_", None)
+        if graph is not None and highlight not in graph.nodes:
+            highlight = None
+        args.report.write_text(
+            selection_report(
+                title=f"bnfs select: {args.data.name}, target {target}",
+                features=features,
+                facts=facts,
+                curve=curve,
+                graph=graph,
+                highlight=highlight,
+            ),
+            encoding="utf-8",
+        )
+        print(f"report written to {args.report}")
+    return 0
