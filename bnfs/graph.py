@@ -270,9 +270,17 @@ class _Graph:
     def to_json(self) -> str:
         return render.to_json(self)
 
-    def draw(self, path, highlight: str | None = None, engine: str = "auto"):
-        """Write a picture (SVG/PNG/PDF by extension); see :func:`bnfs.export.draw`."""
+    def draw(self, path=None, highlight: str | None = None, engine: str = "auto"):
+        """Write a picture (SVG/PNG/PDF by extension), or return SVG text without a path;
+        see :func:`bnfs.render.draw`."""
         return render.draw(self, path, highlight=highlight, engine=engine)
+
+    def _repr_svg_(self) -> str | None:
+        """The picture a Jupyter notebook shows (graphviz when installed, else matplotlib);
+        large graphs (over 150 nodes) show their ``repr`` instead."""
+        if self.n_nodes > 150:
+            return None
+        return render.draw(self)
 
 
 def _kahn(pa: Sequence[set[int]], ch: Sequence[set[int]]) -> list[int] | None:

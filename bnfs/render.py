@@ -6,6 +6,7 @@ them beside the readers."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -173,13 +174,15 @@ def to_json(graph, path=None) -> str:
 # --- pictures ------------------------------------------------------------------------------
 
 
-def draw(graph, path, highlight: str | None = None, engine: str = "auto") -> Path:
+def draw(graph, path=None, highlight: str | None = None, engine: str = "auto"):
     """Write a picture of the graph; the format follows the extension (.svg, .png, .pdf).
 
     Parameters
     ----------
     graph : DAG or PDAG
-    path : str or os.PathLike
+    path : str or os.PathLike, optional
+        Where to write; without it the picture is returned as SVG text (what a notebook
+        shows: ``DAG._repr_svg_``).
     highlight : str, optional
         A node whose Markov blanket is coloured by role (parents, children, spouses).
     engine : {"auto", "graphviz", "matplotlib"}
@@ -188,8 +191,8 @@ def draw(graph, path, highlight: str | None = None, engine: str = "auto") -> Pat
 
     Returns
     -------
-    pathlib.Path
-        The file written.
+    pathlib.Path or str
+        The file written, or the SVG text when no ``path`` is given.
 
     Examples
     --------
@@ -201,6 +204,8 @@ def draw(graph, path, highlight: str | None = None, engine: str = "auto") -> Pat
     ('.svg', True)
     """
     check_graph(graph)
+    if path is None:
+        return _svg_text(graph, highlight, engine)
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in ("svg", "png", "pdf"):
@@ -288,7 +293,28 @@ def save_figure(figure, target, fmt: str, **options) -> None:
     figure.savefig(target, format=fmt, metadata=_NO_METADATA.get(fmt), **options)
 
 
-def _draw_matplotlib(graph, path: Path, fmt: str, highlight: str | None) -> None:
+def _svg_text(graph, highlight: str | None, engine: str) -> str:
+    """The picture as SVG text: graphviz's when ``dot`` is there (and allowed), else
+    matplotlib's."""
+    if engine not in ("auto", "graphviz", "matplotlib"):
+        raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
+    if highlight is not None and highlight not in graph:
+        raise ValueError(f"highlight {highlight!r} is not a node of the graph")
+    dot = shutil.which("dot")
+    if engine == "graphviz" and dot is None:
+        raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
+    if engine == "graphviz" or (engine == "auto" and dot is not None):
+        done = subprocess.run(
+            [dot, "-Tsvg"], input=to_dot(graph, highlight).encode(), capture_output=True
+        )
+        if done.returncode == 0:
+            return done.stdout.decode()
+    buffer = io.BytesIO()
+    _draw_matplotlib(graph, buffer, "svg", highlight)
+    return buffer.getvalue().decode()
+
+
+def _draw_matplotlib(graph, path, fmt: str, highlight: str | None) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import FancyArrowPatch, Patch

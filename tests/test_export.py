@@ -261,3 +261,33 @@ def test_a_second_probability_block_for_a_node_is_refused():
     )
     with pytest.raises(ValueError, match="a second probability block for 'a'"):
         parse_bif(text)
+
+
+def test_a_graph_shows_itself_in_a_notebook_without_graphviz(tmp_path, monkeypatch):
+    """``draw()`` without a path and ``_repr_svg_`` return SVG text; on a fresh machine
+    (no ``dot``) it is matplotlib's, with every node."""
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    g = datasets.network("asia")
+    svg = g._repr_svg_()
+    (tmp_path / "shown.svg").write_text(svg)
+    assert all(f"node-{v}" in _svg_texts(tmp_path / "shown.svg") for v in g.nodes)
+    assert g.cpdag().draw(highlight="either").startswith("<?xml")
+    with pytest.raises(ValueError, match="highlight"):
+        g.draw(highlight="nope")
+    with pytest.raises(RuntimeError, match="graphviz"):
+        g.draw(engine="graphviz")
+    big = DAG([f"v{i}" for i in range(151)])
+    assert big._repr_svg_() is None  # Jupyter falls back to the repr
+
+
+def test_notebook_svg_comes_from_dot_when_present(tmp_path, monkeypatch):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "dot"
+    fake.write_text(
+        f"#!{sys.executable}\nimport sys\nsys.stdout.write('<svg>' + sys.stdin.read())\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", str(bindir) + os.pathsep + os.environ["PATH"])
+    g = DAG(["a", "b"], [("a", "b")])
+    assert g._repr_svg_() == "<svg>" + g.to_dot()
