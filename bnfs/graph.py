@@ -355,6 +355,12 @@ class DAG(_Graph):
         return new
 
     # -- edits ----------------------------------------------------------------------------
+
+    def to_dag(self) -> DAG:
+        """A copy: a DAG is its own consistent extension (as :meth:`PDAG.to_dag`, so callers
+        need not ask which one they hold)."""
+        return self.copy()
+
     def add_arc(self, u: str, v: str) -> None:
         """Add ``u -> v``; raises ValueError if it would close a directed cycle (checked
         by the Pearce-Kelly order). Adding an arc that is present does nothing."""

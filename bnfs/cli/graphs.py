@@ -19,7 +19,7 @@ def score_command(args) -> int:
 
     frame = read_frame(args.data, args.dropna)
     graph = read_graph(args.network)
-    dag = graph.to_dag() if hasattr(graph, "to_dag") else graph
+    dag = graph.to_dag()
     missing = [v for v in dag.nodes if v not in frame.columns]
     if missing:
         raise ValueError(

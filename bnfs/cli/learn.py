@@ -43,7 +43,7 @@ def write_graph(graph, data, out: Path) -> None:
     elif suffix == ".dot":
         out.write_text(graph.to_dot())
     elif suffix == ".bif":
-        dag = graph if not hasattr(graph, "to_dag") else graph.to_dag()
+        dag = graph.to_dag()
         write_bif(DiscreteNetwork.fit(dag, data, pseudo_count=1.0, name=out.stem), out)
     elif suffix == ".graphml":
         import json
@@ -78,7 +78,7 @@ def learn_command(args) -> int:
         from bnfs.report import network_report
 
         highlight = column_name(frame, args.highlight) if args.highlight is not None else None
-        dag = graph.to_dag() if hasattr(graph, "to_dag") else graph
+        dag = graph.to_dag()
         facts = {
             "data": f"{args.data} ({len(frame)} rows, {frame.shape[1]} variables)",
             "algorithm": args.algorithm,

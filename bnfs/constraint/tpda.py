@@ -101,7 +101,7 @@ def tpda(
         p = result.p_value
         return (-(p if p == p else 0.0), result.statistic)
 
-    graph = _Graph(n)
+    graph = _Skeleton(n)
     for x, y in sorted(map(sorted, known.required)):  # in every phase, never thinned
         graph.add(x, y)
     sepsets: dict[frozenset, frozenset] = {}
@@ -185,8 +185,9 @@ def tpda(
     return pdag
 
 
-class _Graph:
-    """Undirected adjacency sets with the path queries TPDA asks."""
+class _Skeleton:
+    """TPDA's working skeleton on variable indices: undirected adjacency sets with the path
+    queries its edge tests ask (the public graphs, on names, are in :mod:`bnfs.graph`)."""
 
     def __init__(self, n: int):
         self.adjacency = [set() for _ in range(n)]
@@ -225,7 +226,7 @@ class _Graph:
         return sorted(w for w in self.adjacency[x] if w != y and w in linked)
 
 
-def _edge_needed_heuristic(tester, graph: _Graph, x: int, y: int, strength) -> frozenset | None:
+def _edge_needed_heuristic(tester, graph: _Skeleton, x: int, y: int, strength) -> frozenset | None:
     """Cheng et al.'s ``EdgeNeeded_H``: start from the smaller of the two on-path
     neighbourhoods; test; drop the member whose removal weakens the dependence most while
     that helps; then the same from the other side. A separating set, or None."""
@@ -252,7 +253,7 @@ def _edge_needed_heuristic(tester, graph: _Graph, x: int, y: int, strength) -> f
     return None
 
 
-def _edge_needed_exact(tester, graph: _Graph, x: int, y: int, max_cond_size) -> frozenset | None:
+def _edge_needed_exact(tester, graph: _Skeleton, x: int, y: int, max_cond_size) -> frozenset | None:
     """Every subset of the on-path neighbours of x, then of y, smallest first: exact when the
     graph contains the true skeleton (a parent set lies among the neighbours)."""
     for a, b in ((x, y), (y, x)):

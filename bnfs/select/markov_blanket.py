@@ -10,7 +10,6 @@ import numpy as np
 
 from bnfs import learners
 from bnfs._validate import check_int
-from bnfs.graph import DAG, PDAG
 from bnfs.select._base import DiscreteSelector
 
 __all__ = ["MarkovBlanketSelector"]
@@ -122,7 +121,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         if self.n_jobs is not None and "n_jobs" in entry.options:
             options.setdefault("n_jobs", self.n_jobs)
         found = entry(data, target, **options) if entry.local else entry(data, **options)
-        if isinstance(found, (DAG, PDAG)):
+        if not entry.local:
             self.network_ = found
             members = (
                 found.neighbours(target)
