@@ -18,9 +18,8 @@ def _accepted(function) -> set[str]:
     params = inspect.signature(function).parameters
     names = {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD} - {"data", "target"}
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        names |= (
-            set(TEST_OPTIONS) if "test" in names else _accepted(bnfs.hill_climbing)
-        )  # tabu_search passes its options on
+        assert "test" in names  # only CI-test options travel as **keywords
+        names |= set(TEST_OPTIONS)
     return names
 
 

@@ -484,10 +484,29 @@ def hill_climbing(
 
 
 def tabu_search(
-    data, score: ScoreName = "bic", *, tabu: int = 10, max_tabu: int | None = None, **kwargs
+    data,
+    score: ScoreName = "bic",
+    *,
+    tabu: int = 10,
+    max_tabu: int | None = None,
+    max_parents: int | None = None,
+    blacklist=None,
+    whitelist=None,
+    start: DAG | None = None,
+    iss: float = 1.0,
+    restarts: int = 0,
+    perturb_moves: int = 1,
+    max_iter: int | None = None,
+    max_time: float | None = None,
+    checkpoint=None,
+    seed=None,
+    scan_order: str = "names",
+    progress: bool | None = None,
+    n_jobs: int | None = None,
 ) -> DAG:
-    """Tabu search, bnlearn's ``tabu`` move for move (see :func:`hill_climbing`): a tabu
-    list of the last ``tabu`` graphs, ``max_tabu`` non-improving steps (default ``tabu``).
+    """Tabu search, bnlearn's ``tabu`` move for move: :func:`hill_climbing` (whose other
+    parameters it takes) with a tabu list of the last ``tabu`` graphs and up to
+    ``max_tabu`` non-improving steps (default ``tabu``).
 
     Examples
     --------
@@ -497,4 +516,23 @@ def tabu_search(
     """
     if check_int(tabu, "tabu", 1) < 1:  # pragma: no cover - check_int raises first
         raise ValueError("tabu must be >= 1")
-    return hill_climbing(data, score, tabu=tabu, max_tabu=max_tabu, **kwargs)
+    return hill_climbing(
+        data,
+        score,
+        tabu=tabu,
+        max_tabu=max_tabu,
+        max_parents=max_parents,
+        blacklist=blacklist,
+        whitelist=whitelist,
+        start=start,
+        iss=iss,
+        restarts=restarts,
+        perturb_moves=perturb_moves,
+        max_iter=max_iter,
+        max_time=max_time,
+        checkpoint=checkpoint,
+        seed=seed,
+        scan_order=scan_order,
+        progress=progress,
+        n_jobs=n_jobs,
+    )
