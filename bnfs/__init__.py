@@ -39,6 +39,7 @@ _EXPORTS = {
     "bnfs.export": ["from_json", "from_networkx", "from_pgmpy", "to_pgmpy"],
     "bnfs.bootstrap": [
         "boot_strength",
+        "plot_strength",
         "averaged_network",
         "inclusion_threshold",
         "blanket_frequency",

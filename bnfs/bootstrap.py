@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
@@ -12,8 +15,15 @@ from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
 from bnfs._validate import check_float, check_int
 from bnfs.graph import PDAG
+from bnfs.render import save_figure
 
-__all__ = ["boot_strength", "averaged_network", "inclusion_threshold", "blanket_frequency"]
+__all__ = [
+    "boot_strength",
+    "averaged_network",
+    "inclusion_threshold",
+    "plot_strength",
+    "blanket_frequency",
+]
 
 #: learners whose graphs can be averaged
 LEARNERS = learners.names("score", "hybrid", "constraint")
@@ -214,6 +224,20 @@ def boot_strength(
     return frame
 
 
+def _strengths(strength) -> np.ndarray:
+    """The strengths of a boot_strength frame or a sequence, checked to lie in [0, 1]."""
+    try:
+        values = np.asarray(
+            strength["strength"] if isinstance(strength, pd.DataFrame) else strength,
+            dtype=float,
+        ).ravel()
+    except (TypeError, ValueError, KeyError):
+        raise TypeError("strength must be a boot_strength frame or a sequence of numbers") from None
+    if values.size and not (np.isfinite(values).all() and values.min() >= 0 and values.max() <= 1):
+        raise ValueError("strengths must lie in [0, 1]")
+    return values
+
+
 def inclusion_threshold(strength) -> float:
     """The strength threshold bnlearn's ``averaged.network`` estimates (Scutari & Nagarajan
     2013). With F the empirical CDF of the strengths, p0 minimizes the L1 distance
@@ -227,19 +251,9 @@ def inclusion_threshold(strength) -> float:
     >>> inclusion_threshold([0.0, 0.0, 0.05, 0.1, 0.9, 0.95, 1.0])  # keeps 0.9, 0.95, 1
     0.1
     """
-    try:
-        values = np.sort(
-            np.asarray(
-                strength["strength"] if isinstance(strength, pd.DataFrame) else strength,
-                dtype=float,
-            ).ravel()
-        )
-    except (TypeError, ValueError, KeyError):
-        raise TypeError("strength must be a boot_strength frame or a sequence of numbers") from None
+    values = np.sort(_strengths(strength))
     if values.size == 0:
         return 0.0
-    if not (np.isfinite(values).all() and values[0] >= 0.0 and values[-1] <= 1.0):
-        raise ValueError("strengths must lie in [0, 1]")
     n = values.size
     knots = np.unique(values)
     grid = np.unique(np.concatenate([[0.0], knots, [1.0]]))
@@ -254,6 +268,50 @@ def inclusion_threshold(strength) -> float:
     p0 = min(candidates, key=lambda p: (round(distance(p), 12), p))  # a weighted median
     position = max(int(np.ceil(p0 * n - 1e-12)) - 1, 0)  # quantile of type 1
     return float(values[position])
+
+
+def plot_strength(strength, path=None, threshold: float | None = None):
+    """The empirical CDF of the arc strengths with the inclusion threshold (bnlearn's
+    ``plot`` of a ``bn.strength``): pairs right of the dashed line are in the averaged
+    network. Written to ``path`` (.svg, .png or .pdf) or returned as SVG text.
+
+    Parameters
+    ----------
+    strength : a :func:`boot_strength` frame, or the strengths themselves
+    path : str or os.PathLike, optional
+    threshold : float, optional
+        Default: :func:`inclusion_threshold`'s estimate.
+
+    Examples
+    --------
+    >>> plot_strength([0.0, 0.0, 0.05, 0.1, 0.9, 0.95, 1.0]).startswith("<?xml")
+    True
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    values = np.sort(_strengths(strength))
+    threshold = inclusion_threshold(values) if threshold is None else float(threshold)
+    figure = Figure(figsize=(5, 3.5))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.step(values, np.arange(1, len(values) + 1) / len(values), where="post")
+    axes.axvline(threshold, color="#888888", linestyle="--", label=f"threshold {threshold:.3g}")
+    axes.set_xlim(-0.02, 1.02)
+    axes.set_ylim(0, 1.02)
+    axes.set_xlabel("arc strength")
+    axes.set_ylabel("cumulative share of node pairs")
+    axes.legend(loc="upper left", frameon=False)
+    if path is None:
+        buffer = io.StringIO()
+        save_figure(figure, buffer, "svg", bbox_inches="tight")
+        return buffer.getvalue()
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("svg", "png", "pdf"):
+        raise ValueError(f"picture format must be .svg, .png or .pdf, got {path.suffix!r}")
+    save_figure(figure, path, fmt, bbox_inches="tight")
+    return path
 
 
 def averaged_network(strength: pd.DataFrame, threshold: float | None = None) -> PDAG:

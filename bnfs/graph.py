@@ -128,6 +128,24 @@ class _Graph:
         """Whether the undirected edge ``u - v`` is present (never in a DAG)."""
         return self._i(v) in self._nb_of(self._i(u))
 
+    def renamed(self, mapping: dict[str, str]):
+        """The same graph with nodes renamed by ``mapping`` (others keep their names).
+
+        Examples
+        --------
+        >>> DAG(["a", "b"], [("a", "b")]).renamed({"b": "class"}).arcs
+        [('a', 'class')]
+        """
+        new = [mapping.get(v, v) for v in self.nodes]
+        if len(set(new)) != len(new):
+            raise ValueError(f"renaming by {mapping!r} would give two nodes one name")
+
+        def pairs(links):
+            return [(mapping.get(u, u), mapping.get(v, v)) for u, v in links]
+
+        extra = {"edges": pairs(self.edges)} if self.edges else {}
+        return type(self)(new, pairs(self.arcs), learning=dict(self.learning), **extra)
+
     def markov_blanket(self, node: str) -> list[str]:
         """Neighbours (parents, children, undirected) plus the other parents of the node's
         directed children (spouses).

@@ -108,12 +108,13 @@ def selection_report(
     features: list[str],
     facts: dict,
     curve: list[tuple[int, float]] | None = None,
+    baseline: float | None = None,
     graph=None,
     highlight: str | None = None,
 ) -> str:
     """HTML page of a selection: the features, ``facts`` (method, timings, scores), a plot
-    of accuracy against the number of features (``curve``) and, when the selector learned
-    one, the network.
+    of accuracy against the number of features (``curve``, with the accuracy of all
+    features, ``baseline``, as a line) and, when the selector learned one, the network.
 
     Examples
     --------
@@ -131,7 +132,7 @@ def selection_report(
     if curve:
         body.append(
             "<h2>Accuracy against the number of features</h2>"
-            f'<div class="figure">{_curve_svg(curve)}</div>'
+            f'<div class="figure">{_curve_svg(curve, baseline)}</div>'
         )
     if graph is not None:
         body.append(f'<h2>Learned network</h2><div class="figure">{svg_of(graph, highlight)}</div>')
@@ -139,19 +140,23 @@ def selection_report(
     return _page(title, "".join(body))
 
 
-def _curve_svg(curve: list[tuple[int, float]]) -> str:
-    import matplotlib
+def _curve_svg(curve: list[tuple[int, float]], baseline: float | None = None) -> str:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(6, 3.5))
+    figure = Figure(figsize=(6, 3.5))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
     counts, scores = zip(*curve)
-    axes.plot(counts, scores, marker="o")
+    axes.plot(counts, scores, marker="o", label="selected features, in order")
+    if baseline is not None:
+        axes.axhline(baseline, color="#888888", linestyle="--", label="all features")
+        axes.legend(loc="lower right", frameon=False)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("number of features (in the selector's order)")
     axes.set_ylabel("cross-validated accuracy")
     axes.grid(alpha=0.3)
     buffer = io.StringIO()
     save_figure(figure, buffer, "svg", bbox_inches="tight")
-    plt.close(figure)
     return _inline(buffer.getvalue())

@@ -117,3 +117,18 @@ def test_bootstrap_on_a_local_dask_cluster(asia):
     pd.testing.assert_series_equal(
         frequency, blanket_frequency(asia, "lung", "hiton_mb", R=4, seed=1)
     )
+
+
+def test_plot_strength_draws_the_cdf_with_the_threshold(tmp_path):
+    """matplotlib's SVG draws text as paths and keeps each text in a comment."""
+    strengths = [0.0, 0.0, 0.05, 0.1, 0.9, 0.95, 1.0]
+    svg = bnfs.plot_strength(strengths)
+    assert svg.startswith("<?xml") and "arc strength" in svg
+    assert f"threshold {bnfs.inclusion_threshold(strengths):.3g}" in svg
+    assert "threshold 0.5" in bnfs.plot_strength(strengths, threshold=0.5)
+    png = bnfs.plot_strength(strengths, tmp_path / "s.png")
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ValueError, match="format"):
+        bnfs.plot_strength(strengths, tmp_path / "s.gif")
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        bnfs.plot_strength([0.5, 1.5])

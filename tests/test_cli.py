@@ -288,6 +288,10 @@ def test_select_report_has_the_accuracy_curve(files, drawing_env):
     assert "http://" not in page.replace("http://www.w3.org", "")  # no metadata URLs
     assert "Accuracy against the number of features" in page and "Learned network" in page
     assert len(_svgs(page)) == 2 and "<code>tub</code>" in page
+    assert "<th>learner</th><td>hill_climbing</td>" in page  # the learner is named
+    assert "all features" in page  # the accuracy of all features, a line on the curve
+    network = ET.tostring(_svgs(page)[1], encoding="unicode")
+    assert "node-either" in network  # the class by its own name, not the selector's
 
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")

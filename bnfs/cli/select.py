@@ -117,10 +117,12 @@ def select_command(args) -> int:
         "data": f"{args.data} ({len(frame)} rows)",
         "target": target,
         "method": args.method,
+        **({"learner": args.algorithm} if args.method == "markov_blanket" else {}),
+        **({"causal learner": selector.causal} if args.method == "hybrid" else {}),
         "kept": f"{len(features)} of {X.shape[1]}",
         "selection time": f"{seconds:.2f} s",
     }
-    curve = None
+    curve = baseline = None
     if args.cv:
         if args.cv > len(frame):
             raise ValueError(f"--cv {args.cv} asks for more folds than the {len(frame)} rows")
@@ -151,6 +153,8 @@ def select_command(args) -> int:
             )
             print(f"  {label:<9} {line}")
             facts[f"{args.classifier}, {label} features"] = line
+            if label == "all":
+                baseline = float(scores["test_accuracy"].mean())
         if args.report and features:
             order = [f for f in getattr(selector, "selected_", features) if f in features]
             counts = sorted({max(1, round(len(order) * q / 12)) for q in range(1, 13)})
@@ -173,12 +177,15 @@ def select_command(args) -> int:
         highlight = getattr(selector, "class_name_", None)
         if graph is not None and highlight not in graph.nodes:
             highlight = None
+        if highlight is not None and target not in graph.nodes:  # the class by its own name
+            graph, highlight = graph.renamed({highlight: target}), target
         args.report.write_text(
             selection_report(
                 title=f"bnfs select: {args.data.name}, target {target}",
                 features=features,
                 facts=facts,
                 curve=curve,
+                baseline=baseline,
                 graph=graph,
                 highlight=highlight,
             ),
