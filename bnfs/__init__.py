@@ -46,7 +46,8 @@ _EXPORTS = {
     ],
     "bnfs.graph": ["DAG", "PDAG"],
     "bnfs.metrics": ["shd"],
-    "bnfs.network": ["DiscreteNetwork", "read_bif", "write_bif"],
+    "bnfs.network": ["DiscreteNetwork"],
+    "bnfs.bif": ["read_bif", "write_bif"],
     "bnfs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],
     "bnfs.scores": ["Scorer", "score"],
     "bnfs.search": [

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_seed
+from bnfs.bif import read_bif
 from bnfs.graph import DAG
-from bnfs.network import DiscreteNetwork, read_bif
+from bnfs.network import DiscreteNetwork
 
 __all__ = [
     "available_networks",

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 
 from bnfs import DAG, PDAG, Dataset, datasets, from_json, from_networkx, from_pgmpy, to_pgmpy
-from bnfs.network import DiscreteNetwork, parse_bif, read_bif, write_bif
+from bnfs.bif import parse_bif, read_bif, write_bif
+from bnfs.network import DiscreteNetwork
 from strategies import random_dags
 
 

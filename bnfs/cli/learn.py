@@ -14,7 +14,8 @@ def learn_graph(frame, args):
     data = dataset_of(frame, args)
     out = getattr(args, "out", None)
     if out is not None and out.suffix.lower() == ".bif":  # before minutes of learning
-        from bnfs.network import check_bif_names, check_table_size
+        from bnfs.bif import check_bif_names
+        from bnfs.network import check_table_size
 
         check_bif_names(data.names, data.states)
         if args.max_parents is not None:  # the largest table max_parents allows must fit

@@ -1,0 +1,310 @@
+"""BIF, the Bayesian Interchange Format of the classic networks (bnlearn's repository,
+pgmpy's bundled files): :func:`read_bif`, :func:`parse_bif` and :func:`write_bif`, for
+:class:`~bnfs.network.DiscreteNetwork`."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from collections.abc import Mapping
+
+import numpy as np
+
+from bnfs.graph import DAG
+from bnfs.network import DiscreteNetwork, check_table_size
+
+__all__ = ["read_bif", "write_bif", "parse_bif", "check_bif_names"]
+
+
+_TOKEN = re.compile(r'"[^"]*"|[{}()\[\],;|]|[^\s{}()\[\],;|"]+')
+
+
+def _tokens(text: str) -> list[str]:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    return _TOKEN.findall(text)
+
+
+def _numbers(tokens: list[str], child: str, count: int) -> np.ndarray:
+    """``count`` probabilities of ``child``'s table, or a ValueError saying what is wrong."""
+    try:
+        values = np.array(tokens, dtype=np.float64)
+    except ValueError:
+        raise ValueError(
+            f"BIF: non-numeric probability in the table of {child!r}: {tokens[:5]}"
+        ) from None
+    if values.size != count:
+        raise ValueError(
+            f"BIF: the table of {child!r} needs {count} values here, got {values.size}"
+        )
+    return values
+
+
+def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
+    """Parse BIF text (the interchange format of bnlearn, pgmpy, Hugin's tools).
+
+    Supports ``variable`` blocks of discrete type, ``probability`` blocks with ``table``
+    (root nodes) or one row per parent configuration and an optional ``default`` row;
+    ``property`` lines are ignored. Malformed text raises ValueError.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"BIF text must be a string, got {type(text).__name__}")
+    try:
+        return _parse_bif(_tokens(text), name)
+    except IndexError:  # a token was expected where the text ends
+        raise ValueError("BIF: unexpected end of file") from None
+
+
+def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
+    pos = 0
+
+    def expect(tok: str) -> None:
+        nonlocal pos
+        if pos >= len(toks) or toks[pos] != tok:
+            got = toks[pos] if pos < len(toks) else "end of file"
+            raise ValueError(f"BIF: expected {tok!r}, got {got!r} (token {pos})")
+        pos += 1
+
+    def skip_block() -> None:
+        nonlocal pos
+        depth = 0
+        while pos < len(toks):
+            tok = toks[pos]
+            pos += 1
+            if tok == "{":
+                depth += 1
+            elif tok == "}":
+                depth -= 1
+                if depth == 0:
+                    return
+        raise ValueError("BIF: unbalanced braces")
+
+    def until(stop: str) -> list[str]:
+        nonlocal pos
+        out = []
+        while toks[pos] != stop:
+            if toks[pos] != ",":
+                out.append(toks[pos])
+            pos += 1
+        pos += 1
+        return out
+
+    states: dict[str, tuple[str, ...]] = {}
+    order: list[str] = []
+    tables: dict[str, tuple[list[str], np.ndarray]] = {}
+    while pos < len(toks):
+        tok = toks[pos]
+        if tok == "network":
+            pos += 1
+            if toks[pos] != "{":
+                declared = toks[pos].strip('"')
+                name = name if declared == "unknown" else declared
+                pos += 1
+            skip_block()
+        elif tok == "variable":
+            var = toks[pos + 1]
+            pos += 2
+            expect("{")
+            while toks[pos] != "}":
+                if toks[pos] == "type":
+                    pos += 1
+                    if toks[pos] != "discrete":
+                        raise ValueError(f"BIF: variable {var!r} is not discrete")
+                    pos += 1
+                    expect("[")
+                    if not toks[pos].isdigit():
+                        raise ValueError(f"BIF: variable {var!r} has level count {toks[pos]!r}")
+                    k = int(toks[pos])
+                    pos += 1
+                    expect("]")
+                    expect("{")
+                    levels = until("}")
+                    expect(";")
+                    if len(levels) != k:
+                        raise ValueError(
+                            f"BIF: variable {var!r} declares {k} levels, lists {len(levels)}"
+                        )
+                    if var in states:
+                        raise ValueError(f"BIF: variable {var!r} is declared twice")
+                    if len(set(levels)) != len(levels):
+                        raise ValueError(f"BIF: variable {var!r} repeats a level")
+                    states[var] = tuple(levels)
+                    order.append(var)
+                else:  # property ... ;
+                    until(";")
+            pos += 1
+        elif tok == "probability":
+            pos += 1
+            expect("(")
+            head = until(")")
+            child, parents = head[0], [t for t in head[1:] if t != "|"]
+            for v in (child, *parents):
+                if v not in states:
+                    raise ValueError(f"BIF: probability block names undeclared variable {v!r}")
+            k = len(states[child])
+            shape = tuple(len(states[p]) for p in parents) + (k,)
+            check_table_size(child, shape, "BIF: ")
+            table = np.full(shape, np.nan)
+            expect("{")
+            default = None
+            while toks[pos] != "}":
+                if toks[pos] == "table":
+                    pos += 1
+                    values = _numbers(until(";"), child, table.size)
+                    if parents:
+                        raise ValueError(
+                            f"BIF: 'table' form with parents (node {child!r}) is "
+                            "not supported; list one row per parent configuration"
+                        )
+                    table[...] = values
+                elif toks[pos] == "default":
+                    pos += 1
+                    default = _numbers(until(";"), child, k)
+                elif toks[pos] == "(":
+                    pos += 1
+                    config = until(")")
+                    values = _numbers(until(";"), child, k)
+                    try:
+                        index = tuple(
+                            states[p].index(s) for p, s in zip(parents, config, strict=True)
+                        )
+                    except ValueError:
+                        raise ValueError(
+                            f"BIF: bad parent configuration {config} for {child!r}"
+                        ) from None
+                    table[index] = values
+                else:  # property ... ;
+                    until(";")
+            pos += 1
+            if default is not None:
+                unset = np.isnan(table[..., 0])
+                table[unset] = default
+            if np.isnan(table).any():
+                raise ValueError(f"BIF: table of {child!r} misses some parent configurations")
+            if child in tables:
+                raise ValueError(f"BIF: a second probability block for {child!r}")
+            tables[child] = (parents, table)
+        else:
+            raise ValueError(f"BIF: unexpected token {tok!r}")
+
+    if not order:
+        raise ValueError("BIF: no variables")
+    arcs = [(p, v) for v in order if v in tables for p in tables[v][0]]
+    dag = DAG(order, arcs)
+    cpts = {}
+    for v in order:
+        if v not in tables:
+            raise ValueError(f"BIF: no probability block for {v!r}")
+        parents, table = tables[v]
+        # reorder axes to dag.parents(v) (node order)
+        want = dag.parents(v)
+        cpts[v] = np.transpose(table, [parents.index(p) for p in want] + [len(parents)])
+    return DiscreteNetwork(dag, states, cpts, name=name)
+
+
+def read_bif(path) -> DiscreteNetwork:
+    """Read a ``.bif`` or ``.bif.gz`` file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from bnfs import datasets
+    >>> path = os.path.join(tempfile.mkdtemp(), "asia.bif")
+    >>> _ = write_bif(datasets.network_model("asia"), path)
+    >>> read_bif(path).dag == datasets.network("asia")
+    True
+    """
+    path = os.fspath(path)
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        text = fh.read()
+    name = os.path.basename(path).split(".")[0]
+    return parse_bif(text, name=name)
+
+
+def _fmt(x: float) -> str:
+    return repr(float(x))
+
+
+#: what BIF can hold so that bnfs and pgmpy read it back unchanged: variable names are words
+#: (letters, digits, "_", "-", "."), levels have no space, quote or BIF punctuation
+_BIF_NAME = re.compile(r"[\w.-]+\Z")
+_BIF_LEVEL_FORBIDDEN = set('{}()[],;|"') | {"/*", "//"}
+
+
+def check_bif_names(names, states: Mapping) -> None:
+    """Raise ValueError naming the first variable or level that BIF cannot hold (see
+    :func:`write_bif`); BIF has no quoting that its readers agree on."""
+    for v in names:
+        if not isinstance(v, str) or not _BIF_NAME.match(v):
+            suggestion = re.sub(r"[^\w.-]+", "_", str(v))
+            raise ValueError(
+                f"BIF cannot hold the variable name {v!r}: use letters, digits, "
+                f"'_', '-' and '.' only (rename it, e.g. {suggestion!r})"
+            )
+        for level in states[v]:
+            text = str(level)
+            if (
+                not text
+                or any(c.isspace() or not c.isprintable() for c in text)
+                or any(bad in text for bad in _BIF_LEVEL_FORBIDDEN)
+            ):
+                raise ValueError(
+                    f"BIF cannot hold the level {text!r} of {v!r}: a level has "
+                    "no spaces or control characters and none of { } ( ) [ ] , ; "
+                    '| " // /* (recode it)'
+                )
+
+
+def write_bif(network: DiscreteNetwork, path=None) -> str:
+    """BIF text of ``network``; written to ``path`` too when given (``.gz`` compresses).
+
+    BIF has no quoting its readers agree on (pgmpy reads names as words), so a variable name
+    must be letters, digits, "_", "-" and "."; a level must have no spaces and none of
+    ``{}()[],;|"``: anything else is refused with a ValueError before a byte is written,
+    and what is written reads back (with bnfs or pgmpy) to the same network.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> write_bif(datasets.network_model("asia")).splitlines()[0]
+    'network asia {'
+    """
+    if not isinstance(network, DiscreteNetwork):
+        raise TypeError(
+            f"write_bif needs a DiscreteNetwork (a DAG with its tables, e.g. "
+            f"DiscreteNetwork.fit(dag, data)), got {type(network).__name__}"
+        )
+    check_bif_names(network.dag.nodes, network.states)
+    name = re.sub(r"[^\w.-]+", "_", network.name) or "network"
+    lines = [f"network {name} {{", "}"]
+    for v in network.dag.nodes:
+        levels = ", ".join(network.states[v])
+        lines += [
+            f"variable {v} {{",
+            f"  type discrete [ {len(network.states[v])} ] {{ {levels} }};",
+            "}",
+        ]
+    for v in network.dag.nodes:
+        parents = network.dag.parents(v)
+        table = network.cpts[v]
+        if not parents:
+            lines += [
+                f"probability ( {v} ) {{",
+                "  table " + ", ".join(_fmt(x) for x in table) + ";",
+                "}",
+            ]
+            continue
+        lines.append(f"probability ( {v} | {', '.join(parents)} ) {{")
+        for index in np.ndindex(*table.shape[:-1]):
+            config = ", ".join(network.states[p][i] for p, i in zip(parents, index))
+            lines.append(f"  ({config}) " + ", ".join(_fmt(x) for x in table[index]) + ";")
+        lines.append("}")
+    text = "\n".join(lines) + "\n"
+    if path is not None:
+        path = os.fspath(path)
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "wt", encoding="utf-8") as fh:
+            fh.write(text)
+    return text
