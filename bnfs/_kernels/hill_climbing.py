@@ -27,202 +27,30 @@ non-improving move whose resulting graph is not among the last ``tabu_len`` grap
 """
 
 import numpy as np
-from numba import prange, types
-from numba.typed import Dict
 
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
 from bnfs._kernels import scores as _s
+from bnfs._kernels.score_cache import (  # noqa: F401  (the searches' callers use these too)
+    CACHE_ENTRIES,
+    N_HITS,
+    N_SCORES,
+    arc_key,
+    cached_families,
+    cached_score,
+    new_cache,
+    node_key,
+    parent_key,
+    score_families,
+    store,
+)
 
 NEG_INF = -np.inf
-CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 
 # indices into the int64 ``counters`` array
-N_SCORES, N_HITS, N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(8)
+N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(2, 8)  # after N_SCORES, N_HITS
 # ``STATUS``: 0 running, 1 converged (no improving move), 2 iteration limit, 3 arc pool
 # full, 4 parent table full (the caller grows the array and calls again)
-
-
-@njit(cache=True)
-def mix64(x):
-    """SplitMix64 finalizer: a well-spread 64-bit key of an integer."""
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.int64(x ^ (x >> np.uint64(31)))
-
-
-@njit(cache=True)
-def node_key(v):
-    return mix64(np.uint64(2 * v + 1))
-
-
-@njit(cache=True)
-def parent_key(p):
-    return mix64(np.uint64(2 * p + 2) * np.uint64(0x632BE59BD9B4E019))
-
-
-@njit(cache=True)
-def arc_key(u, v, n):
-    return mix64(np.uint64(u * n + v) ^ np.uint64(0xD6E8FEB86659FD93))
-
-
-def new_cache():
-    """An empty local-score cache for the kernels."""
-    return Dict.empty(key_type=types.int64, value_type=types.float64)
-
-
-@njit(cache=True)
-def store(cache, key, value):
-    """``cache[key] = value``, emptying the cache first when it holds CACHE_ENTRIES."""
-    if len(cache) >= CACHE_ENTRIES:
-        cache.clear()
-    cache[key] = value
-
-
-@njit(cache=True)
-def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, key, counters):
-    """Local score of ``v`` with parents ``par[:npar]`` through the cache under ``key``."""
-    if key in cache:
-        counters[N_HITS] += 1
-        return cache[key]
-    value = _s.local_score(codes, arities, v, par, npar, kind, iss, cfg, counts)
-    counters[N_SCORES] += 1
-    store(cache, key, value)
-    return value
-
-
-@njit(cache=True)
-def _family_score(
-    codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
-):
-    """Score of ``v`` with parents ``parents_v[:k]`` minus ``u`` (``removing``) or plus ``u``
-    (``cfg`` holds the configurations of the current parents, ``q`` their bound)."""
-    if removing:
-        m = 0
-        for t in range(k):
-            if parents_v[t] != u:
-                tmp[m] = parents_v[t]
-                m += 1
-        return _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg2, counts)
-    q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
-    q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
-    return _s.score_config(cfg2, q2, codes, v, arities[v], q_true, kind, iss, counts)
-
-
-@njit(parallel=True, cache=True)
-def score_families(
-    codes, arities, kind, iss, v, us, removing, m, parents_v, k, cfg, q, cfg2, counts, tmp, out
-):
-    """``out[e]`` = score of ``v``'s parents without / with ``us[e]`` for ``e < m``, dealt
-    to ``cfg2.shape[0]`` threads (each with its scratch row)."""
-    n_chunks = min(cfg2.shape[0], m)
-    if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
-        for e in range(m):
-            out[e] = _family_score(
-                codes,
-                arities,
-                kind,
-                iss,
-                v,
-                us[e],
-                removing[e],
-                parents_v,
-                k,
-                cfg,
-                q,
-                cfg2[0],
-                counts[0],
-                tmp[0],
-            )
-        return
-    for chunk in prange(n_chunks):
-        for e in range(chunk, m, n_chunks):
-            out[e] = _family_score(
-                codes,
-                arities,
-                kind,
-                iss,
-                v,
-                us[e],
-                removing[e],
-                parents_v,
-                k,
-                cfg,
-                q,
-                cfg2[chunk],
-                counts[chunk],
-                tmp[chunk],
-            )
-
-
-@njit(cache=True)
-def cached_families(
-    codes,
-    arities,
-    kind,
-    iss,
-    v,
-    us,
-    removing,
-    m,
-    parents_v,
-    k,
-    base_key,
-    node_score_v,
-    cfg,
-    cfg2,
-    counts,
-    tmp,
-    cache,
-    counters,
-    out,
-):
-    """``out[e]`` = score change of removing / adding ``us[e]`` for ``e < m``: cache hits
-    first, then the misses in one parallel batch, stored in the cache."""
-    miss = np.empty(m, dtype=np.int64)
-    n_miss = 0
-    need_config = False
-    for e in range(m):
-        key = base_key ^ parent_key(us[e])
-        if key in cache:
-            counters[N_HITS] += 1
-            out[e] = cache[key] - node_score_v
-        else:
-            miss[n_miss] = e
-            n_miss += 1
-            need_config = need_config or not removing[e]
-    if n_miss == 0:
-        return
-    q = _s.parent_config(codes, arities, parents_v, k, cfg) if need_config else 0
-    miss_us = np.empty(n_miss, dtype=np.int64)
-    miss_removing = np.empty(n_miss, dtype=np.bool_)
-    for t in range(n_miss):
-        miss_us[t] = us[miss[t]]
-        miss_removing[t] = removing[miss[t]]
-    values = np.empty(n_miss)
-    score_families(
-        codes,
-        arities,
-        kind,
-        iss,
-        v,
-        miss_us,
-        miss_removing,
-        n_miss,
-        parents_v,
-        k,
-        cfg,
-        q,
-        cfg2,
-        counts,
-        tmp,
-        values,
-    )
-    for t in range(n_miss):
-        store(cache, base_key ^ parent_key(miss_us[t]), values[t])
-        counters[N_SCORES] += 1
-        out[miss[t]] = values[t] - node_score_v
 
 
 @njit(cache=True)

@@ -12,6 +12,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from bnfs._kernels import citests as _k
+from bnfs._kernels import pc as _pc_kernel
 from bnfs._validate import check_int
 from bnfs.citests import CITest, TestName, make_test
 from bnfs.constraint._orient import (
@@ -252,7 +253,7 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
     )
     which = _k.X2 if tester.test.startswith("x2") else _k.G2
     with numba_threads(n_jobs) as threads:
-        _k.pc_level(
+        _pc_kernel.pc_level(
             data.codes,
             data.arities,
             pair_arr,
