@@ -36,9 +36,10 @@ class _ArcPool:
         self.arcs = np.full((0, 6), -1, dtype=np.int64)
         self.meta = np.array([-1, 0], dtype=np.int64)
         self.mark = np.zeros(n_nodes, dtype=np.uint8)
-        self._grow(capacity)
+        self.grow(capacity)
 
-    def _grow(self, capacity: int) -> None:
+    def grow(self, capacity: int) -> None:
+        """Make room for ``capacity`` arcs (the compiled searches call it when full)."""
         old = self.arcs.shape[0]
         if capacity <= old:
             return
@@ -50,9 +51,10 @@ class _ArcPool:
         self.meta[_k.FREE] = old
         self.arcs = arcs
 
-    def _reserve(self) -> None:
+    def reserve(self) -> None:
+        """Make sure one more arc fits."""
         if self.meta[_k.FREE] == -1:
-            self._grow(2 * self.arcs.shape[0])
+            self.grow(2 * self.arcs.shape[0])
 
     def _check(self, x: int, y: int) -> tuple[int, int]:
         x, y = int(x), int(y)
@@ -80,7 +82,7 @@ class _ArcPool:
             return False
         if self.try_add(y, x):
             return True
-        self._reserve()
+        self.reserve()
         _k.link(self.heads, self.arcs, self.meta, x, y)
         return False
 
@@ -102,7 +104,7 @@ class _ArcPool:
         accepted = np.zeros(ops.shape[0], dtype=np.uint8)
         done = 0
         while done < ops.shape[0]:
-            self._reserve()  # may replace self.arcs: fetch the state after it
+            self.reserve()  # may replace self.arcs: fetch the state after it
             done += kernel(*self._state(), ops[done:], accepted[done:])
         return accepted.astype(bool)
 
@@ -155,7 +157,7 @@ class OnlineTopologicalOrder(_ArcPool):
         for x, y in arcs:
             if self.pos[x] >= self.pos[y]:
                 raise ValueError(f"order is not topological for arc ({x}, {y})")
-            self._reserve()
+            self.reserve()
             _k.link(self.heads, self.arcs, self.meta, x, y)
         return self
 
@@ -163,7 +165,7 @@ class OnlineTopologicalOrder(_ArcPool):
         """Add arc ``x -> y`` and return True, or return False (graph unchanged) when it
         would close a cycle. Adding an arc already present returns True."""
         x, y = self._check(x, y)
-        self._reserve()
+        self.reserve()
         return bool(
             _k.pk_try_add(
                 self.pos, self.node_at, self.heads, self.arcs, self.meta, self.mark, self.work, x, y
@@ -203,7 +205,7 @@ class DFSCycleCheck(_ArcPool):
 
     def try_add(self, x: int, y: int) -> bool:
         x, y = self._check(x, y)
-        self._reserve()
+        self.reserve()
         return bool(_k.dfs_try_add(self.heads, self.arcs, self.meta, self.mark, self.work, x, y))
 
     def apply(self, ops: np.ndarray) -> np.ndarray:

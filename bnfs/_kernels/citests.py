@@ -50,7 +50,7 @@ def discrete_statistic(codes, arities, x, y, z, n_z, which, adjust_df, cfg, coun
     else:
         q = _s.parent_config(codes, arities, z, n_z, cfg)
         if not _fits(q, rx, ry, size):
-            q = _s._compress(cfg, n)
+            q = _s.compress(cfg, n)
     if _fits(q, rx, ry, size):
         stat, df_adj = _dense_statistic(codes, x, y, rx, ry, q, cfg, which, counts)
     else:
@@ -132,7 +132,7 @@ def _sorted_statistic(codes, x, y, rx, ry, cfg, which):
     key = np.empty(n, dtype=np.int64)
     for i in range(n):  # (stratum, x), renumbered so that appending y cannot overflow
         key[i] = cfg[i] * rx + codes[i, x]
-    _s._compress(key, n)
+    _s.compress(key, n)
     for i in range(n):
         key[i] = key[i] * ry + codes[i, y]
     order = np.argsort(key)

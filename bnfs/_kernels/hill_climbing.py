@@ -137,7 +137,7 @@ def refresh_row(
 
 
 @njit(cache=True)
-def _set_parent(v, u, c, add, parents, npar, in_graph, phash):
+def set_parent(v, u, c, add, parents, npar, in_graph, phash):
     if add:
         parents[v, npar[v]] = u
         npar[v] += 1
@@ -405,17 +405,17 @@ def search(
                 counters[NON_IMPROVING] = 0
         if move == 0:
             _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v)
-            _set_parent(v, u, c, True, parents, npar, in_graph, phash)
+            set_parent(v, u, c, True, parents, npar, in_graph, phash)
             ghash[0] ^= arc_key(u, v, n)
         elif move == 1:
             _o.unlink(heads, arcs, meta, u, v)
-            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
+            set_parent(v, u, c, False, parents, npar, in_graph, phash)
             ghash[0] ^= arc_key(u, v, n)
         else:
             _o.unlink(heads, arcs, meta, u, v)
             _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, v, u)
-            _set_parent(v, u, c, False, parents, npar, in_graph, phash)
-            _set_parent(u, v, rev[v, c], True, parents, npar, in_graph, phash)
+            set_parent(v, u, c, False, parents, npar, in_graph, phash)
+            set_parent(u, v, rev[v, c], True, parents, npar, in_graph, phash)
             ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
         # the later target in scan order first, so that a twin the earlier one copies is
         # current (see refresh_row)

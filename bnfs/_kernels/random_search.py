@@ -40,7 +40,7 @@ def _below(state, n):
 
 
 @njit(cache=True)
-def _score_with(
+def score_with(
     codes,
     arities,
     kind,
@@ -173,7 +173,7 @@ def random_hill_climbing(
                 continue
             if _o.find_arc(heads, arcs, u, v) != -1 or _o.find_arc(heads, arcs, v, u) != -1:
                 continue
-            new = _score_with(
+            new = score_with(
                 codes,
                 arities,
                 kind,
@@ -207,7 +207,7 @@ def random_hill_climbing(
             u, v = arc_list[slot, 0], arc_list[slot, 1]
             if (u * n + v) in fixed:
                 continue
-            removed = _score_with(
+            removed = score_with(
                 codes,
                 arities,
                 kind,
@@ -234,7 +234,7 @@ def random_hill_climbing(
             else:
                 if npar[u] >= max_parents or (v * n + u) in forbidden:
                     continue
-                added = _score_with(
+                added = score_with(
                     codes,
                     arities,
                     kind,

@@ -30,7 +30,7 @@ _MAX_KEY = 1 << 62  # largest cell key (configuration * arity + state) the sorti
 
 
 @njit(cache=True)
-def _compress(cfg, n):
+def compress(cfg, n):
     """Renumber ``cfg[:n]`` to ranks 0..distinct-1; return the number of distinct values."""
     order = np.argsort(cfg[:n])
     rank = -1
@@ -59,7 +59,7 @@ def parent_config(codes, arities, parents, n_par, cfg):
         p = parents[k]
         rp = arities[p]
         if q > _COMPRESS_AT // rp:
-            q = _compress(cfg, n)
+            q = compress(cfg, n)
         for i in range(n):
             cfg[i] = cfg[i] * rp + codes[i, p]
         q *= rp
@@ -119,7 +119,7 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
                 total += _config_term(kind, float(n_j), a_j, float(r))
     else:
         if q > _MAX_KEY // r:  # cfg * r could overflow: renumber to the observed configurations
-            q = _compress(cfg, n)
+            q = compress(cfg, n)
         keys = np.empty(n, dtype=np.int64)
         for i in range(n):
             keys[i] = cfg[i] * r + codes[i, node]
@@ -159,7 +159,7 @@ def extend_config(cfg, q, codes, arities, extra, out):
     if q > _COMPRESS_AT // r:
         for i in range(n):
             out[i] = cfg[i]
-        q = _compress(out, n)
+        q = compress(out, n)
         for i in range(n):
             out[i] = out[i] * r + codes[i, extra]
         return q * r

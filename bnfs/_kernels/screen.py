@@ -125,7 +125,7 @@ def insert_edges(
             u, v = (i, j) if d == 0 else (j, i)
             if npar[v] >= max_parents or (u * n + v) in forbidden:
                 continue
-            new = _rs._score_with(
+            new = _rs.score_with(
                 codes,
                 arities,
                 kind,
@@ -156,7 +156,7 @@ def insert_edges(
                 continue
             if npar[v] == width:
                 return added, p
-            new = _rs._score_with(
+            new = _rs.score_with(
                 codes,
                 arities,
                 kind,
@@ -178,7 +178,7 @@ def insert_edges(
             ):
                 continue
             src, dst = u, v
-        new = _rs._score_with(
+        new = _rs.score_with(
             codes,
             arities,
             kind,

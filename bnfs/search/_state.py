@@ -304,7 +304,7 @@ class SearchState:
             )
             status = int(self.counters[_hc.STATUS])
             if status == 3:
-                o._reserve()
+                o.reserve()
             elif status == 4:
                 self.widen()
             else:
@@ -318,11 +318,11 @@ class SearchState:
             if self.fixed[v, c]:
                 return False
             self.order.remove(u, v)
-            _hc._set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
+            _hc.set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
         else:
             if self.npar[v] >= self.max_parents or not self.order.try_add(u, v):
                 return False
-            _hc._set_parent(v, u, c, True, self.parents, self.npar, self.in_graph, self.phash)
+            _hc.set_parent(v, u, c, True, self.parents, self.npar, self.in_graph, self.phash)
         self.ghash[0] ^= _hc.arc_key(u, v, self.n)
         self.refresh(v)
         return True
@@ -339,8 +339,8 @@ class SearchState:
             return False
         if not self.order.reverse(u, v):
             return False
-        _hc._set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
-        _hc._set_parent(u, v, rc, True, self.parents, self.npar, self.in_graph, self.phash)
+        _hc.set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
+        _hc.set_parent(u, v, rc, True, self.parents, self.npar, self.in_graph, self.phash)
         self.ghash[0] ^= _hc.arc_key(u, v, self.n) ^ _hc.arc_key(v, u, self.n)
         for w in sorted((u, v), key=lambda w: -self.rank[w]):  # last first: see refresh_row
             self.refresh(w)

@@ -66,7 +66,7 @@ def random_post_process(
                 grown[:n_arcs] = arc_list[:n_arcs]
                 arc_list = grown
             while order.arcs.shape[0] - order.n_arcs <= chunk:
-                order._grow(2 * order.arcs.shape[0])
+                order.grow(2 * order.arcs.shape[0])
             n_arcs, ran = _rs.random_hill_climbing(
                 state.codes,
                 state.arities,

@@ -180,7 +180,7 @@ def screen_based(
 
     pk = state.order
     while pk.arcs.shape[0] - pk.n_arcs <= dump.shape[0]:
-        pk._grow(2 * pk.arcs.shape[0])
+        pk.grow(2 * pk.arcs.shape[0])
     added, reached = 0, 0
     forbidden = state.arc_dicts()[0]
     while reached < dump.shape[0]:
