@@ -15,14 +15,36 @@ import numpy as np
 
 from bnfs._data import Dataset, as_dataset, unit_scaled
 from bnfs._kernels import scores as _k
+from bnfs._kernels.gaussian import BNLEARN_VARIANCE, covariance_score
 from bnfs.graph import DAG
 
 __all__ = ["Scorer", "score", "SCORES"]
 
 DISCRETE_SCORES = {"loglik": _k.LOGLIK, "bic": _k.BIC, "aic": _k.AIC, "bde": _k.BDE, "k2": _k.K2}
-GAUSSIAN_SCORES = {"loglik-g": _k.LOGLIK, "bic-g": _k.BIC, "aic-g": _k.AIC}
+#: linear-Gaussian scores: ``-g`` with the maximum-likelihood residual variance RSS/n,
+#: ``-g-bnlearn`` with bnlearn's RSS/(n - parents - 1) (its ``loglik-g``, ``bic-g``, ``aic-g``)
+GAUSSIAN_SCORES = {
+    "loglik-g": _k.LOGLIK,
+    "bic-g": _k.BIC,
+    "aic-g": _k.AIC,
+    "loglik-g-bnlearn": _k.LOGLIK + BNLEARN_VARIANCE,
+    "bic-g-bnlearn": _k.BIC + BNLEARN_VARIANCE,
+    "aic-g-bnlearn": _k.AIC + BNLEARN_VARIANCE,
+}
 SCORES = tuple(DISCRETE_SCORES) + tuple(GAUSSIAN_SCORES)
-ScoreName = Literal["loglik", "bic", "aic", "bde", "k2", "loglik-g", "bic-g", "aic-g"]
+ScoreName = Literal[
+    "loglik",
+    "bic",
+    "aic",
+    "bde",
+    "k2",
+    "loglik-g",
+    "bic-g",
+    "aic-g",
+    "loglik-g-bnlearn",
+    "bic-g-bnlearn",
+    "aic-g-bnlearn",
+]
 
 
 def counts_scratch_size(n_rows: int) -> int:
@@ -65,6 +87,16 @@ def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, floa
     ):
         raise ValueError(f"iss must be a positive number, got {iss!r}")
     return score, kind, float(iss)
+
+
+def gaussian_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(covariance matrix of the unit-scaled columns, [rows], log of the scales): what the
+    Gaussian scores need. A local score of column v on the scaled data differs from the raw
+    one by -rows * log_scale[v] (see :func:`bnfs._data.unit_scaled`)."""
+    scaled, log_scale = unit_scaled(data.values)
+    centred = scaled - scaled.mean(axis=0)
+    cov = np.ascontiguousarray(centred.T @ centred / data.n_rows)
+    return cov, np.array([data.n_rows], dtype=np.int64), log_scale
 
 
 class Scorer:
@@ -128,12 +160,11 @@ class Scorer:
             return self._cache[key]
         par = np.asarray(pa, dtype=np.int64)
         if self.gaussian:
-            if self._scaled is None:  # see unit_scaled: no overflow near the float range's ends
-                self._scaled = unit_scaled(self.data.values)
-            values, log_scale = self._scaled
-            value = (
-                _k.gaussian_local_score(values, v, par, len(pa), self.kind)
-                - self.data.n_rows * log_scale[v]
+            if self._scaled is None:
+                self._scaled = gaussian_statistics(self.data)
+            cov, rows, log_scale = self._scaled
+            value = covariance_score(cov, rows, v, par, len(pa), self.kind) - (
+                self.data.n_rows * log_scale[v]
             )
         else:
             value = _k.local_score(

@@ -12,10 +12,10 @@ the arc from ``parents[v, t]``, so a random arc is drawn in O(1) and removed by 
 
 import numpy as np
 
+from bnfs._kernels import gaussian as _g
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
-from bnfs._kernels import scores as _s
 
 EPS = 1e-9
 
@@ -74,7 +74,7 @@ def score_with(
     if key in cache:
         counters[_hc.N_HITS] += 1
         return cache[key]
-    value = _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
+    value = _g.family_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
     counters[_hc.N_SCORES] += 1
     _hc.store(cache, key, value)
     return value

@@ -10,8 +10,8 @@ import numpy as np
 from numba import prange, types
 from numba.typed import Dict
 
+from bnfs._kernels import gaussian as _g
 from bnfs._kernels import njit
-from bnfs._kernels import scores as _s
 
 CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 # the first two indices of the searches' int64 ``counters`` array (the rest are theirs)
@@ -61,28 +61,10 @@ def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, ke
     if key in cache:
         counters[N_HITS] += 1
         return cache[key]
-    value = _s.local_score(codes, arities, v, par, npar, kind, iss, cfg, counts)
+    value = _g.family_score(codes, arities, v, par, npar, kind, iss, cfg, counts)
     counters[N_SCORES] += 1
     store(cache, key, value)
     return value
-
-
-@njit(cache=True)
-def _family_score(
-    codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
-):
-    """Score of ``v`` with parents ``parents_v[:k]`` minus ``u`` (``removing``) or plus ``u``
-    (``cfg`` holds the configurations of the current parents, ``q`` their bound)."""
-    if removing:
-        m = 0
-        for t in range(k):
-            if parents_v[t] != u:
-                tmp[m] = parents_v[t]
-                m += 1
-        return _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg2, counts)
-    q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
-    q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
-    return _s.score_config(cfg2, q2, codes, v, arities[v], q_true, kind, iss, counts)
 
 
 @njit(parallel=True, cache=True)
@@ -94,7 +76,7 @@ def score_families(
     n_chunks = min(cfg2.shape[0], m)
     if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
         for e in range(m):
-            out[e] = _family_score(
+            out[e] = _g.toggled_score(
                 codes,
                 arities,
                 kind,
@@ -113,7 +95,7 @@ def score_families(
         return
     for chunk in prange(n_chunks):
         for e in range(chunk, m, n_chunks):
-            out[e] = _family_score(
+            out[e] = _g.toggled_score(
                 codes,
                 arities,
                 kind,
@@ -169,7 +151,7 @@ def cached_families(
             need_config = need_config or not removing[e]
     if n_miss == 0:
         return
-    q = _s.parent_config(codes, arities, parents_v, k, cfg) if need_config else 0
+    q = _g.configurations(codes, arities, parents_v, k, cfg) if need_config else 0
     miss_us = np.empty(n_miss, dtype=np.int64)
     miss_removing = np.empty(n_miss, dtype=np.bool_)
     for t in range(n_miss):

@@ -4,6 +4,7 @@ pairwise gains and the greedy insertion of the sorted edge dump."""
 import numpy as np
 from numba import prange
 
+from bnfs._kernels import gaussian as _g
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
 from bnfs._kernels import random_search as _rs
@@ -73,11 +74,11 @@ def _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg, counts
         i, j = pairs[p, 0], pairs[p, 1]
         parent[0] = i
         out[p, 0] = (
-            _s.local_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) - empty_score[j]
+            _g.family_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) - empty_score[j]
         )
         parent[0] = j
         out[p, 1] = (
-            _s.local_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) - empty_score[i]
+            _g.family_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) - empty_score[i]
         )
 
 

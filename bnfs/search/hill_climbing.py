@@ -27,6 +27,8 @@ __all__ = ["hill_climbing", "tabu_search"]
 logger = logging.getLogger("bnfs")
 
 CHUNK = 64  # moves per compiled call between progress-bar updates
+#: searches that also score continuous data with the linear-Gaussian scores
+GAUSSIAN_SEARCHES = ("hill_climbing", "tabu_search")
 
 
 def prepare(
@@ -35,8 +37,9 @@ def prepare(
     """Validate the shared arguments of every score-based learner; return a SearchState."""
     threads = compiled_threads(n_jobs)
     data = as_dataset(data)
-    data.require_discrete(who)
-    names = data.discrete_names
+    if not data.is_discrete and (data.discrete_names or who not in GAUSSIAN_SEARCHES):
+        data.require_discrete(who)  # mixed data, or a search that counts tables
+    names = data.discrete_names if data.is_discrete else data.continuous_names
     n = len(names)
     max_parents = check_int(max_parents, "max_parents", 0, allow_none=True)
     max_parents = n - 1 if max_parents is None else min(max_parents, n - 1)
@@ -305,8 +308,13 @@ def hill_climbing(
 
     Parameters
     ----------
-    data : Dataset, DataFrame, array with names, file path or dask DataFrame (discrete)
-    score : {"bic", "bde", "k2", "aic", "loglik"}
+    data : Dataset, DataFrame, array with names, file path or dask DataFrame
+        Discrete, or continuous for the linear-Gaussian scores.
+    score : {"bic", "bde", "k2", "aic", "loglik"} for discrete data; for continuous data
+        {"bic-g", "aic-g", "loglik-g"} (maximum-likelihood residual variance RSS/n) or
+        {"bic-g-bnlearn", "aic-g-bnlearn", "loglik-g-bnlearn"} (bnlearn's RSS/(n - k - 1),
+        whose graphs and score values equal bnlearn's ``bic-g`` etc.; "bic" means "bic-g").
+        Gaussian local scores come from the covariance matrix, O(|parents|^3) each.
     max_parents : int, optional
         Largest parent set (default: no limit).
     blacklist, whitelist : list of (from, to) pairs or DataFrame with columns from/to
