@@ -11,7 +11,8 @@ residual variance:
   into the normal density: -n/2 log(2 pi s^2) - (n - |P| - 1) / 2.
 
 BIC subtracts log(n) / 2 per parameter and AIC one per parameter; parameters = |P| + 2
-(intercept, coefficients, variance), as in bnlearn.
+(intercept, coefficients, variance), as bnlearn counts them (tests/test_gaussian.py checks the
+scores and the searches' graphs against bnlearn-port).
 
 The searches receive the data as ``codes`` and ``arities``: for Gaussian scores ``codes`` is
 the covariance matrix (float64) and ``arities`` holds the number of rows; the kind says the
