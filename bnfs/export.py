@@ -10,6 +10,9 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
+
+from bnfs._data import as_dataset
 from bnfs.graph import DAG, PDAG
 from bnfs.network import DiscreteNetwork, pgmpy_model_class
 from bnfs.render import ROLE_COLOURS, blanket_roles, draw, to_dot, to_json, to_networkx
@@ -69,7 +72,10 @@ def from_networkx(graph) -> DAG | PDAG:
 def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
     """A pgmpy ``DiscreteBayesianNetwork``; with ``data`` its tables are fitted too
     (maximum likelihood, plus ``pseudo_count`` per cell; see
-    :meth:`bnfs.network.DiscreteNetwork.fit`).
+    :meth:`bnfs.network.DiscreteNetwork.fit`). With continuous ``data``, a pgmpy
+    ``LinearGaussianBayesianNetwork``: each node regressed on its parents by least squares
+    (intercept and coefficients) with the maximum-likelihood residual standard deviation,
+    sqrt(RSS / n), the variance of bnfs's ``bic-g``.
 
     Examples
     --------
@@ -83,9 +89,36 @@ def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
     if not isinstance(graph, DAG):
         raise TypeError(f"expected a bnfs DAG, got {type(graph).__name__}")
     if data is not None:
+        data = as_dataset(data)
+        if not data.is_discrete and not data.discrete_names:
+            return _linear_gaussian(graph, data)
         return DiscreteNetwork.fit(graph, data, pseudo_count=pseudo_count).to_pgmpy()
     model = pgmpy_model_class()(graph.arcs)
     model.add_nodes_from(graph.nodes)
+    return model
+
+
+def _linear_gaussian(graph: DAG, data):
+    """pgmpy's linear-Gaussian network of ``graph`` fitted to continuous ``data``."""
+    from pgmpy.factors.continuous import LinearGaussianCPD
+    from pgmpy.models import LinearGaussianBayesianNetwork
+
+    missing = sorted(set(graph.nodes) - set(data.names))
+    if missing:
+        raise ValueError(f"the data have no column for node(s) {missing[:5]}")
+    model = LinearGaussianBayesianNetwork(graph.arcs)
+    model.add_nodes_from(graph.nodes)
+    rows = data.n_rows
+    cpds = []
+    for node in graph.nodes:
+        parents = graph.parents(node)
+        design = np.column_stack([np.ones(rows), *(data.column(p) for p in parents)])
+        y = data.column(node)
+        beta = np.linalg.lstsq(design, y, rcond=None)[0]
+        residual = y - design @ beta
+        std = float(np.sqrt(residual @ residual / rows))
+        cpds.append(LinearGaussianCPD(node, [float(b) for b in beta], std, parents))
+    model.add_cpds(*cpds)
     return model
 
 

@@ -110,3 +110,21 @@ def test_a_small_gaussian_search_runs_through_the_kernels():
     truth = bnfs.DAG(list(frame.columns), [("a", "b"), ("b", "d"), ("c", "d"), ("d", "e")])
     assert found.cpdag() == truth.cpdag()
     assert bnfs.hill_climbing(frame, "bic-g-bnlearn", progress=False).cpdag() == truth.cpdag()
+
+
+def test_to_pgmpy_fits_a_linear_gaussian_network():
+    frame, truth = _sample("ecoli70", 3000, 2)
+    model = bnfs.to_pgmpy(truth, data=frame)
+    assert type(model).__name__ == "LinearGaussianBayesianNetwork" and model.check_model()
+    node = next(v for v in truth.nodes if len(truth.parents(v)) >= 2)
+    cpd = model.get_cpds(node)
+    assert list(cpd.evidence) == truth.parents(node)
+    X = np.column_stack([np.ones(len(frame)), frame[truth.parents(node)].to_numpy()])
+    beta, rss = np.linalg.lstsq(X, frame[node].to_numpy(), rcond=None)[:2]
+    assert np.allclose(cpd.beta, beta) and cpd.std == pytest.approx(math.sqrt(rss[0] / len(frame)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        truth_model = pgmpy_utils.get_example_model("ecoli70")
+    assert np.allclose(cpd.beta, truth_model.get_cpds(node).beta, atol=0.1)  # near the truth
+    with pytest.raises(ValueError, match="no column"):
+        bnfs.to_pgmpy(bnfs.DAG(["nope", *truth.nodes]), data=frame)
