@@ -50,7 +50,7 @@ def test_log_likelihood_is_the_bdeu_predictive(asia):
 
 def test_log_likelihood_refuses_mismatched_data(asia):
     data = as_dataset(asia)
-    with pytest.raises(TypeError, match="train must be a discrete Dataset"):
+    with pytest.raises(TypeError, match="train must be a discrete or a continuous Dataset"):
         log_likelihood(datasets.network("asia"), asia)
     with pytest.raises(ValueError, match="same columns and levels"):
         log_likelihood(datasets.network("asia"), data, as_dataset(asia[list(asia.columns)[::-1]]))

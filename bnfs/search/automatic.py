@@ -172,7 +172,8 @@ def learn(
     """
     started = time.perf_counter()
     data = as_dataset(data)
-    data.require_discrete("learn")
+    if data.discrete_names and data.continuous_names:
+        data.require_discrete("learn")  # mixed data: says which columns are continuous
     candidates = _check_candidates(candidates)
     folds = check_int(folds, "folds", 2)
     if folds > data.n_rows:
@@ -181,7 +182,7 @@ def learn(
         raise TypeError(f"one_se must be True or False, got {one_se!r}")
     iss = check_float(iss, "iss", 0.0, low_open=True)
     max_time = None if max_time is None else check_float(max_time, "max_time", 0.0)
-    names = data.discrete_names
+    names = data.discrete_names if data.is_discrete else data.continuous_names
     options = {
         "score": score,
         "iss": iss,

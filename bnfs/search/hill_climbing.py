@@ -27,8 +27,9 @@ __all__ = ["hill_climbing", "tabu_search"]
 logger = logging.getLogger("bnfs")
 
 CHUNK = 64  # moves per compiled call between progress-bar updates
-#: searches that also score continuous data with the linear-Gaussian scores
-GAUSSIAN_SEARCHES = ("hill_climbing", "tabu_search")
+#: searches that also score continuous data with the linear-Gaussian scores (tabu_search,
+#: the hybrids and learn run through hill_climbing)
+GAUSSIAN_SEARCHES = ("hill_climbing",)
 
 
 def prepare(
