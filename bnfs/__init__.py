@@ -45,6 +45,7 @@ _EXPORTS = {
         "blanket_frequency",
     ],
     "bnfs.graph": ["DAG", "PDAG"],
+    "bnfs.knowledge": ["tiers_to_blacklist", "blacklist_from"],
     "bnfs.metrics": ["shd"],
     "bnfs.network": ["DiscreteNetwork"],
     "bnfs.bif": ["read_bif", "write_bif"],

@@ -368,6 +368,7 @@ def asia_file(tmp_path_factory):
     frame.to_csv(root / "asia.csv", index=False)
     (root / "black.csv").write_text("from,to\nsmoke,lung\n")
     (root / "names.txt").write_text("# one variable per line\nsmoke\n")
+    (root / "tiers.txt").write_text("asia, smoke\ntub, lung, bronc\neither, xray, dysp\n")
     return root, bnfs.Dataset(root / "asia.csv")
 
 
@@ -395,6 +396,9 @@ OPTIONS = {
     "--discretize": "interval",
     "--bins": "2",
     "--scan-order": "columns",
+    "--tiers": "tiers.txt",
+    "--roots": "asia",
+    "--leaves": "dysp",
 }
 
 
@@ -494,6 +498,37 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(
                     err,
                 )
                 assert algorithm not in families.get(flag, ()), (algorithm, flag, err)
+
+
+def test_learn_takes_tiers_roots_and_leaves(asia_file, monkeypatch):
+    import bnfs
+    from bnfs import cli
+
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    argv = ["learn", "asia.csv", "--out", "k.json", "--tiers", "tiers.txt", "--roots", "asia"]
+    assert cli.main([*argv, "--leaves", "dysp", "--quiet"]) == 0
+    learned = bnfs.from_json((root / "k.json").read_text())
+    tiers = [["asia", "smoke"], ["tub", "lung", "bronc"], ["either", "xray", "dysp"]]
+    black = bnfs.blacklist_from(data.names, tiers=tiers, roots=["asia"], leaves=["dysp"])
+    assert learned == bnfs.hill_climbing(data, blacklist=black, seed=0, progress=False)
+    assert not any(learned.has_arc(u, v) for u, v in black)
+    assert (
+        cli.main(
+            [
+                "blanket",
+                "asia.csv",
+                "--target",
+                "lung",
+                "--algorithm",
+                "pc_stable",
+                "--tiers",
+                "tiers.txt",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
 
 
 def test_a_local_learner_takes_node_lists_from_a_file(asia_file, monkeypatch, capsys):

@@ -231,3 +231,32 @@ def test_bootstrap_is_reproducible(frame, seed):
     one = bnfs.boot_strength(frame, R=4, seed=seed)
     two = bnfs.boot_strength(frame, R=4, seed=seed, n_jobs=2)
     pd.testing.assert_frame_equal(one, two)
+
+
+@settings(max_examples=15, deadline=None)
+@given(discrete_frames(min_cols=4, max_cols=5), st.randoms(use_true_random=False))
+def test_every_network_learner_keeps_expert_knowledge(frame, random):
+    """Tiers, a root, a leaf and a whitelisted arc, given to every network learner of the
+    registry as its lists (bnfs.blacklist_from): no forbidden arc appears, the required one
+    does."""
+    from bnfs import learners
+
+    names = list(frame.columns)
+    random.shuffle(names)
+    early, late = names[:2], names[2:]
+    root, leaf = early[0], late[-1]
+    black = bnfs.blacklist_from(names, tiers=[early, late], roots=[root], leaves=[leaf])
+    white = [(early[1], late[0])]  # allowed: early to late, not into the root or out of the leaf
+    for name in learners.names("score", "hybrid", "constraint"):
+        entry = learners.get(name)
+        options = {"blacklist": black}
+        if "whitelist" in entry.options:
+            options["whitelist"] = white
+        if "progress" in entry.options:
+            options["progress"] = False
+        graph = entry(frame, **options)
+        assert not [arc for arc in black if graph.has_arc(*arc)], name
+        assert not graph.parents(root) and not graph.children(leaf), name
+        assert not graph.undirected(root) and not graph.undirected(leaf), name  # oriented
+        if "whitelist" in options:
+            assert graph.has_arc(*white[0]), name

@@ -42,6 +42,7 @@ INPUT_FILES = (
     ("truth", "network file"),
     ("blacklist", "blacklist"),
     ("whitelist", "whitelist"),
+    ("tiers", "tiers file"),
 )
 
 

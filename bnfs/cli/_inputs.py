@@ -137,12 +137,13 @@ LEARNER_FLAGS = (
 )
 
 
-def learner_options(algorithm: str, args) -> dict:
+def learner_options(algorithm: str, args, names=None) -> dict:
     """The keyword arguments of learner ``algorithm`` from the command line.
 
     Options the user gave are passed when the learner takes them and refused by name when
     it does not; options left out keep the learner's own defaults (as in Python). The seed,
-    the number of jobs and progress bars go to every learner that takes them.
+    the number of jobs and progress bars go to every learner that takes them. Tiers, roots
+    and leaves join the blacklist of a network learner (``names``: the data's columns).
     """
     accepted = learners.get(algorithm).options
     options = {}
@@ -159,6 +160,29 @@ def learner_options(algorithm: str, args) -> dict:
                 else arc_file(value, name)
             )
         options[name] = value
+    knowledge = {
+        flag: value
+        for flag, value in (
+            ("--tiers", getattr(args, "tiers", None)),
+            ("--roots", getattr(args, "roots", None)),
+            ("--leaves", getattr(args, "leaves", None)),
+        )
+        if value is not None
+    }
+    if knowledge:
+        if "blacklist" not in accepted or algorithm in LOCAL_LEARNERS:
+            raise ValueError(f"{next(iter(knowledge))} does not apply to {algorithm}")
+        if names is None:
+            raise ValueError(f"{next(iter(knowledge))} applies to bnfs learn and bnfs blanket")
+        from bnfs.knowledge import blacklist_from
+
+        options["blacklist"] = blacklist_from(
+            list(names or ()),
+            tiers=tier_file(knowledge["--tiers"]) if "--tiers" in knowledge else (),
+            roots=knowledge.get("--roots", ()),
+            leaves=knowledge.get("--leaves", ()),
+            blacklist=options.get("blacklist", ()),
+        )
     if "test" in accepted:
         test = options.get("test", "mi_threshold" if algorithm == "tpda" else "g2")
         if test == "mi_threshold" and "alpha" in options:
@@ -179,6 +203,22 @@ def learner_options(algorithm: str, args) -> dict:
         if name in accepted:
             options[name] = value
     return options
+
+
+def tier_file(path: Path) -> list[list[str]]:
+    """Temporal tiers: one per line, names separated by commas (blank lines and # skipped)."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as error:
+        raise ValueError(f"cannot read the tiers file {str(path)!r}: {error.strerror}") from None
+    tiers = [
+        [name.strip() for name in line.split(",") if name.strip()]
+        for line in lines
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if not tiers:
+        raise ValueError(f"the tiers file {str(path)!r} lists no tier")
+    return tiers
 
 
 def read_graph(path: Path):

@@ -28,7 +28,7 @@ def learn_graph(frame, args):
                 check_table_size(
                     v, (*others[:k], data.arity(v)), f"--out {out.name} with --max-parents {k}: "
                 )
-    options = learner_options(args.algorithm, args)
+    options = learner_options(args.algorithm, args, data.names)
     start = time.perf_counter()
     graph = getattr(bnfs, args.algorithm)(data, **options)
     return graph, data, time.perf_counter() - start

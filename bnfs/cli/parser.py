@@ -126,6 +126,18 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
         help="CSV of required arcs (from,to); for a local learner, "
         "variables to keep in the set, one name per line",
     )
+    learning.add_argument(
+        "--tiers",
+        type=Path,
+        help="temporal tiers, one per line, names separated by commas: no arc from a later "
+        "tier into an earlier one (network learners)",
+    )
+    learning.add_argument(
+        "--roots", nargs="+", metavar="NAME", help="nodes without parents (network learners)"
+    )
+    learning.add_argument(
+        "--leaves", nargs="+", metavar="NAME", help="nodes without children (network learners)"
+    )
     learning.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
     learning.add_argument(
         "--max-time",
