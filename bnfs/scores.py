@@ -15,7 +15,7 @@ import numpy as np
 
 from bnfs._data import Dataset, as_dataset, unit_scaled
 from bnfs._kernels import scores as _k
-from bnfs._kernels.gaussian import BNLEARN_VARIANCE, covariance_score
+from bnfs._kernels.gaussian import BGE, BNLEARN_VARIANCE, covariance_score
 from bnfs.graph import DAG
 
 __all__ = ["Scorer", "score", "SCORES"]
@@ -30,6 +30,7 @@ GAUSSIAN_SCORES = {
     "loglik-g-bnlearn": _k.LOGLIK + BNLEARN_VARIANCE,
     "bic-g-bnlearn": _k.BIC + BNLEARN_VARIANCE,
     "aic-g-bnlearn": _k.AIC + BNLEARN_VARIANCE,
+    "bge": BGE,
 }
 SCORES = tuple(DISCRETE_SCORES) + tuple(GAUSSIAN_SCORES)
 ScoreName = Literal[
@@ -44,6 +45,7 @@ ScoreName = Literal[
     "loglik-g-bnlearn",
     "bic-g-bnlearn",
     "aic-g-bnlearn",
+    "bge",
 ]
 
 
@@ -89,14 +91,17 @@ def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, floa
     return score, kind, float(iss)
 
 
-def gaussian_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(covariance matrix of the unit-scaled columns, [rows], log of the scales): what the
-    Gaussian scores need. A local score of column v on the scaled data differs from the raw
-    one by -rows * log_scale[v] (see :func:`bnfs._data.unit_scaled`)."""
-    scaled, log_scale = unit_scaled(data.values)
-    centred = scaled - scaled.mean(axis=0)
+def gaussian_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(covariance matrix, [rows, variables], log of the scales): what the Gaussian scores
+    need. The likelihood scores use the unit-scaled columns: a local score of column v on
+    them differs from the raw one by -rows * log_scale[v] (see :func:`bnfs._data.unit_scaled`).
+    BGe is not scale-free (its prior is), so it gets the raw covariance and zero scales."""
+    values, log_scale = (
+        (data.values, np.zeros(data.values.shape[1])) if kind == BGE else unit_scaled(data.values)
+    )
+    centred = values - values.mean(axis=0)
     cov = np.ascontiguousarray(centred.T @ centred / data.n_rows)
-    return cov, np.array([data.n_rows], dtype=np.int64), log_scale
+    return cov, np.array([data.n_rows, values.shape[1]], dtype=np.int64), log_scale
 
 
 class Scorer:
@@ -161,9 +166,9 @@ class Scorer:
         par = np.asarray(pa, dtype=np.int64)
         if self.gaussian:
             if self._scaled is None:
-                self._scaled = gaussian_statistics(self.data)
+                self._scaled = gaussian_statistics(self.data, self.kind)
             cov, rows, log_scale = self._scaled
-            value = covariance_score(cov, rows, v, par, len(pa), self.kind) - (
+            value = covariance_score(cov, rows, v, par, len(pa), self.kind, self.iss) - (
                 self.data.n_rows * log_scale[v]
             )
         else:

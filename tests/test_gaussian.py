@@ -166,3 +166,24 @@ def test_learn_and_the_held_out_likelihood_on_continuous_data():
     found = bnfs.learn(frame, progress=False)
     assert found.learning["chosen"] in found.learning["candidates"]
     assert bnfs.shd(found, truth) <= 45  # 33 at the last run
+
+
+def test_bge_is_bnlearns():
+    """BGe (bnlearn's defaults: iss.mu 1, iss.w = variables + 2, nu = the sample means):
+    the score of the true network and of the empty one, and hill climbing's graph."""
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame, truth = _sample("ecoli70", 500, 2)
+    spec = "".join(
+        f"[{v}" + (f"|{':'.join(truth.parents(v))}" if truth.parents(v) else "") + "]"
+        for v in truth.nodes
+    )
+    net = pybnlearn.model2network(spec)
+    assert bnfs.score(truth, frame, "bge") == pytest.approx(
+        pybnlearn.score(net, frame, type="bge"), rel=1e-12
+    )
+    ours = bnfs.hill_climbing(frame, "bge", scan_order="columns", progress=False)
+    arcs = pybnlearn.arcs(pybnlearn.hc(frame, score="bge"))
+    rows_ = arcs.itertuples(index=False) if hasattr(arcs, "itertuples") else arcs
+    assert set(ours.arcs) == {tuple(map(str, r)) for r in rows_}
+    with pytest.raises(ValueError, match="iss must be a positive number"):
+        bnfs.score(truth, frame, "bge", iss=0)

@@ -70,7 +70,7 @@ class SearchState:
         if data.is_discrete:
             self.codes, self.arities = data.codes, data.arities
         else:
-            self.codes, self.arities, log_scale = gaussian_statistics(data)
+            self.codes, self.arities, log_scale = gaussian_statistics(data, self.kind)
             self.score_offset = -data.n_rows * float(log_scale.sum())
         self.max_parents = max_parents
         self._black = {(self.index[u], self.index[v]) for u, v in blacklist}

@@ -315,7 +315,9 @@ def hill_climbing(
         {"bic-g", "aic-g", "loglik-g"} (maximum-likelihood residual variance RSS/n) or
         {"bic-g-bnlearn", "aic-g-bnlearn", "loglik-g-bnlearn"} (bnlearn's RSS/(n - k - 1),
         whose graphs and score values equal bnlearn's ``bic-g`` etc.; "bic" means "bic-g").
-        Gaussian local scores come from the covariance matrix, O(|parents|^3) each.
+        or "bge" (bnlearn's BGe, prior mean the sample means, alpha_mu = ``iss``, alpha_w =
+        variables + 2). Gaussian local scores come from the covariance matrix, O(|parents|^3)
+        each.
     max_parents : int, optional
         Largest parent set (default: no limit).
     blacklist, whitelist : list of (from, to) pairs or DataFrame with columns from/to
