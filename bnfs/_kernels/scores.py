@@ -169,32 +169,6 @@ def extend_config(cfg, q, codes, arities, extra, out):
 
 
 @njit(cache=True)
-def gaussian_local_score(values, node, parents, n_par, kind):
-    """Gaussian log-likelihood / BIC / AIC of a linear regression of ``node`` on its
-    parents (bnlearn's ``loglik-g``, ``bic-g``, ``aic-g``: parameters = parents + 2)."""
-    n = values.shape[0]
-    k = n_par + 1
-    design = np.empty((n, k))
-    for i in range(n):
-        design[i, 0] = 1.0
-    for j in range(n_par):
-        for i in range(n):
-            design[i, j + 1] = values[i, parents[j]]
-    y = np.ascontiguousarray(values[:, node])
-    coef = np.linalg.lstsq(design, y)[0]
-    resid = y - design @ coef
-    sigma2 = (resid @ resid) / n
-    if sigma2 <= 0.0:
-        sigma2 = 1e-300
-    ll = -0.5 * n * (math.log(2.0 * math.pi * sigma2) + 1.0)
-    if kind == BIC:
-        return ll - 0.5 * math.log(n) * (n_par + 2)
-    if kind == AIC:
-        return ll - (n_par + 2)
-    return ll
-
-
-@njit(cache=True)
 def score_table(table, kind, iss, n_total):
     """Local score from a (configurations x arity) count table (all configurations listed)."""
     q, r = table.shape
