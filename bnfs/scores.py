@@ -2,7 +2,8 @@
 
 Labels follow R bnlearn: ``"loglik"``, ``"aic"``, ``"bic"``, ``"bde"`` (BDeu, imaginary
 sample size ``iss``), ``"k2"`` for discrete data; ``"loglik-g"``, ``"aic-g"``, ``"bic-g"``
-(linear Gaussian) for continuous data. Natural logarithms, higher is better; the score of
+(linear Gaussian) and ``"bge"`` for continuous data; ``"loglik-cg"``, ``"aic-cg"``,
+``"bic-cg"`` (conditional Gaussian) for mixed data. Natural logarithms, higher is better; the score of
 a DAG is the sum of its nodes' local scores.
 """
 
@@ -15,7 +16,9 @@ import numpy as np
 
 from bnfs._data import Dataset, as_dataset, unit_scaled
 from bnfs._kernels import scores as _k
-from bnfs._kernels.gaussian import BGE, BNLEARN_VARIANCE, covariance_score
+from bnfs._kernels.conditional_gaussian import CG
+from bnfs._kernels.covariance import BGE, BNLEARN_VARIANCE
+from bnfs._kernels.dispatch import continuous_score
 from bnfs.graph import DAG
 
 __all__ = ["Scorer", "score", "SCORES"]
@@ -32,7 +35,18 @@ GAUSSIAN_SCORES = {
     "aic-g-bnlearn": _k.AIC + BNLEARN_VARIANCE,
     "bge": BGE,
 }
-SCORES = tuple(DISCRETE_SCORES) + tuple(GAUSSIAN_SCORES)
+#: conditional-Gaussian scores for mixed discrete and continuous data (bnlearn's
+#: ``loglik-cg``, ``bic-cg``, ``aic-cg`` are the ``-cg-bnlearn`` ones; ``-cg`` uses the
+#: maximum-likelihood residual variance, as ``-g`` does)
+CG_SCORES = {
+    "loglik-cg": CG + _k.LOGLIK,
+    "bic-cg": CG + _k.BIC,
+    "aic-cg": CG + _k.AIC,
+    "loglik-cg-bnlearn": CG + _k.LOGLIK + BNLEARN_VARIANCE,
+    "bic-cg-bnlearn": CG + _k.BIC + BNLEARN_VARIANCE,
+    "aic-cg-bnlearn": CG + _k.AIC + BNLEARN_VARIANCE,
+}
+SCORES = tuple(DISCRETE_SCORES) + tuple(GAUSSIAN_SCORES) + tuple(CG_SCORES)
 ScoreName = Literal[
     "loglik",
     "bic",
@@ -46,6 +60,12 @@ ScoreName = Literal[
     "bic-g-bnlearn",
     "aic-g-bnlearn",
     "bge",
+    "loglik-cg",
+    "bic-cg",
+    "aic-cg",
+    "loglik-cg-bnlearn",
+    "bic-cg-bnlearn",
+    "aic-cg-bnlearn",
 ]
 
 
@@ -63,18 +83,21 @@ def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, floa
         raise TypeError(f"score must be a string such as 'bic', got {score!r}")
     score = score.lower()
     if data.is_discrete:
-        if score in GAUSSIAN_SCORES:
+        if score in GAUSSIAN_SCORES or score in CG_SCORES:
             raise ValueError(f"score {score!r} is for continuous data; the data are discrete")
         if score not in DISCRETE_SCORES:
             raise ValueError(f"score must be one of {sorted(DISCRETE_SCORES)}, got {score!r}")
         kind = DISCRETE_SCORES[score]
-    else:
-        if data.discrete_names:
+    elif data.discrete_names:
+        score = {"loglik": "loglik-cg", "bic": "bic-cg", "aic": "aic-cg"}.get(score, score)
+        if score not in CG_SCORES:
             raise ValueError(
-                "mixed discrete and continuous data: discretize the continuous "
-                f"columns {list(data.continuous_names[:5])} (bnfs.discretize) or "
-                "drop the discrete ones"
+                f"score for mixed discrete and continuous data must be one of "
+                f"{sorted(CG_SCORES)} (or discretize the continuous columns "
+                f"{list(data.continuous_names[:5])} with bnfs.discretize), got {score!r}"
             )
+        kind = CG_SCORES[score]
+    else:
         score = {"loglik": "loglik-g", "bic": "bic-g", "aic": "aic-g"}.get(score, score)
         if score not in GAUSSIAN_SCORES:
             raise ValueError(
@@ -102,6 +125,40 @@ def gaussian_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarra
     centred = values - values.mean(axis=0)
     cov = np.ascontiguousarray(centred.T @ centred / data.n_rows)
     return cov, np.array([data.n_rows, values.shape[1]], dtype=np.int64), log_scale
+
+
+def cg_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(table, arities, log of the scales): what the conditional-Gaussian scores need (see
+    :mod:`bnfs._kernels.conditional_gaussian`), in ``data.names`` order. The table holds
+    each variable as a row (discrete codes as floats, with their arity; continuous columns
+    unit-scaled and centred, arity 0, their log-likelihoods shifting by -rows * log_scale), then the
+    covariance matrix of those rows."""
+    n = data.n_rows
+    table = np.empty((data.n_vars, n + data.n_vars))
+    arities = np.zeros(data.n_vars, dtype=np.int64)
+    log_scale = np.zeros(data.n_vars)
+    scaled, logs = unit_scaled(data.values)
+    for j, name in enumerate(data.names):
+        if name in data.states:
+            table[j, :n] = data.column(name)
+            arities[j] = data.arity(name)
+        else:
+            k = data.continuous_names.index(name)
+            table[j, :n] = scaled[:, k] - scaled[:, k].mean()
+            log_scale[j] = logs[k]
+    centred = table[:, :n] - table[:, :n].mean(axis=1, keepdims=True)
+    table[:, n:] = centred @ centred.T / n
+    return table, arities, log_scale
+
+
+def model_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the compiled scores take as ``codes`` and ``arities`` for ``kind``, and the log
+    scale of each column (zero for discrete ones) in ``data.names`` order."""
+    if kind >= CG:
+        return cg_statistics(data)
+    if data.is_discrete:
+        return data.codes, data.arities, np.zeros(data.n_vars)
+    return gaussian_statistics(data, kind)
 
 
 class Scorer:
@@ -134,10 +191,7 @@ class Scorer:
         self.data = as_dataset(data)
         self.score, self.kind, self.iss = resolve_score(self.data, score, iss)
         self.gaussian = not self.data.is_discrete
-        if self.gaussian:
-            self._index = {n: j for j, n in enumerate(self.data.continuous_names)}
-        else:
-            self._index = {n: j for j, n in enumerate(self.data.discrete_names)}
+        self._index = {n: j for j, n in enumerate(self.data.names)}
         self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
         self._counts = np.zeros(counts_scratch_size(self.data.n_rows), dtype=np.int64)
         self._scaled = None
@@ -166,9 +220,16 @@ class Scorer:
         par = np.asarray(pa, dtype=np.int64)
         if self.gaussian:
             if self._scaled is None:
-                self._scaled = gaussian_statistics(self.data, self.kind)
-            cov, rows, log_scale = self._scaled
-            value = covariance_score(cov, rows, v, par, len(pa), self.kind, self.iss) - (
+                self._scaled = model_statistics(self.data, self.kind)
+            table, aux, log_scale = self._scaled
+            if self.kind >= CG and self.data.names[v] in self.data.states:
+                bad = [p for p in pa if self.data.names[p] not in self.data.states]
+                if bad:
+                    raise ValueError(
+                        f"discrete {node!r} cannot have the continuous parent "
+                        f"{self.data.names[bad[0]]!r} in a conditional-Gaussian network"
+                    )
+            value = continuous_score(table, aux, v, par, len(pa), self.kind, self.iss) - (
                 self.data.n_rows * log_scale[v]
             )
         else:

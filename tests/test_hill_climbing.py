@@ -140,8 +140,8 @@ def test_bad_arguments(asia):
         hill_climbing(asia, "bogus")
     with pytest.raises(TypeError, match="seed"):
         hill_climbing(asia, seed="x")
-    with pytest.raises(ValueError, match="continuous"):
-        hill_climbing(pd.DataFrame({"x": np.arange(5.0) / 3, "y": [0, 1, 0, 1, 0]}))
+    with pytest.raises(ValueError, match="mixed discrete and continuous"):
+        hill_climbing(pd.DataFrame({"x": np.arange(5.0) / 3, "y": [0, 1, 0, 1, 0]}), "bde")
     before = asia.copy()
     hill_climbing(asia, progress=False)
     assert asia.equals(before)

@@ -147,5 +147,7 @@ def test_gaussian_bic_matches_a_regression_fit():
     ll = -0.5 * 500 * (math.log(2 * math.pi * sigma2) + 1)
     assert s.local("y", ["x"]) == pytest.approx(ll - 0.5 * math.log(500) * 3, rel=1e-10)
     assert s.local("y", ["x"]) > s.local("y", [])
+    # mixed data get the conditional-Gaussian score; a discrete-only score is refused
+    assert Scorer(pd.DataFrame({"x": x, "c": rng.integers(0, 2, 500)})).score == "bic-cg"
     with pytest.raises(ValueError, match="mixed discrete and continuous"):
-        Scorer(pd.DataFrame({"x": x, "c": rng.integers(0, 2, 500)}))
+        Scorer(pd.DataFrame({"x": x, "c": rng.integers(0, 2, 500)}), "bde")

@@ -12,7 +12,7 @@ the arc from ``parents[v, t]``, so a random arc is drawn in O(1) and removed by 
 
 import numpy as np
 
-from bnfs._kernels import gaussian as _g
+from bnfs._kernels import dispatch as _g
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o

@@ -10,7 +10,7 @@ import numpy as np
 from numba import prange, types
 from numba.typed import Dict
 
-from bnfs._kernels import gaussian as _g
+from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
 
 CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied

@@ -4,7 +4,7 @@ pairwise gains and the greedy insertion of the sorted edge dump."""
 import numpy as np
 from numba import prange
 
-from bnfs._kernels import gaussian as _g
+from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
 from bnfs._kernels import random_search as _rs

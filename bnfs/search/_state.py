@@ -14,7 +14,7 @@ from bnfs._data import Dataset
 from bnfs._kernels import hill_climbing as _hc
 from bnfs.graph import DAG
 from bnfs.order import OnlineTopologicalOrder
-from bnfs.scores import counts_scratch_size, gaussian_statistics, resolve_score
+from bnfs.scores import counts_scratch_size, model_statistics, resolve_score
 
 INITIAL_WIDTH = 8  # parent slots per node before the table is widened
 SCAN_ORDERS = ("names", "columns")
@@ -50,7 +50,7 @@ class SearchState:
         scan_order: str = "names",
     ):
         self.data = data
-        self.names = data.discrete_names if data.is_discrete else data.continuous_names
+        self.names = data.names
         self.index = {v: i for i, v in enumerate(self.names)}
         if scan_order not in SCAN_ORDERS:
             raise ValueError(f"scan_order must be one of {SCAN_ORDERS}, got {scan_order!r}")
@@ -64,17 +64,27 @@ class SearchState:
         self.rank[self.by_node] = np.arange(len(self.names))
         self.score, self.kind, self.iss = resolve_score(data, score, iss)
         n = self.n = len(self.names)
-        #: what the kernels score: discrete codes and arities, or for Gaussian scores the
-        #: covariance of the unit-scaled columns and [rows] (see bnfs._kernels.gaussian)
-        self.score_offset = 0.0
-        if data.is_discrete:
-            self.codes, self.arities = data.codes, data.arities
-        else:
-            self.codes, self.arities, log_scale = gaussian_statistics(data, self.kind)
-            self.score_offset = -data.n_rows * float(log_scale.sum())
+        #: what the kernels score: discrete codes and arities; for Gaussian scores the
+        #: covariance of the unit-scaled columns and [rows] (see bnfs._kernels.covariance);
+        #: for conditional-Gaussian ones the variables-by-rows table and the arities
+        self.codes, self.arities, log_scale = model_statistics(data, self.kind)
+        self.score_offset = -data.n_rows * float(log_scale.sum())
         self.max_parents = max_parents
         self._black = {(self.index[u], self.index[v]) for u, v in blacklist}
         white = [(self.index[u], self.index[v]) for u, v in whitelist]
+        if data.discrete_names and data.continuous_names:
+            # conditional Gaussian: a discrete node never has a continuous parent
+            wrong = [(u, v) for u, v in whitelist if v in data.states and u not in data.states]
+            if wrong:
+                raise ValueError(
+                    f"whitelisted arc {wrong[0][0]!r} -> {wrong[0][1]!r} gives a discrete "
+                    "node a continuous parent, which a conditional-Gaussian network forbids"
+                )
+            self._black |= {
+                (self.index[u], self.index[v])
+                for u in data.continuous_names
+                for v in data.discrete_names
+            }
         self.white = set(white)
         bad = self.white & self._black
         if bad:

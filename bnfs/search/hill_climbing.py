@@ -38,9 +38,9 @@ def prepare(
     """Validate the shared arguments of every score-based learner; return a SearchState."""
     threads = compiled_threads(n_jobs)
     data = as_dataset(data)
-    if not data.is_discrete and (data.discrete_names or who not in GAUSSIAN_SEARCHES):
-        data.require_discrete(who)  # mixed data, or a search that counts tables
-    names = data.discrete_names if data.is_discrete else data.continuous_names
+    if not data.is_discrete and who not in GAUSSIAN_SEARCHES:
+        data.require_discrete(who)  # a search that counts tables
+    names = data.names
     n = len(names)
     max_parents = check_int(max_parents, "max_parents", 0, allow_none=True)
     max_parents = n - 1 if max_parents is None else min(max_parents, n - 1)

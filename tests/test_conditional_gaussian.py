@@ -1,0 +1,148 @@
+"""Conditional-Gaussian networks for mixed data: the local scores against direct least
+squares, the CG constraint (no continuous parent for a discrete node) in every search,
+and hill climbing / tabu search against bnlearn-port's bic-cg."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnfs
+from bnfs.cg_network import random_cg_network
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    net = random_cg_network(6, 8, seed=1)
+    return net.sample(1500, seed=3), net
+
+
+def _direct_loglik(frame, node, parents, bnlearn):
+    """Per configuration of the discrete parents, an OLS fit on the continuous ones."""
+    discrete = [p for p in parents if frame[p].dtype.name == "category"]
+    continuous = [p for p in parents if p not in discrete]
+    groups = frame.groupby(discrete, observed=True) if discrete else [((), frame)]
+    total = 0.0
+    for _, part in groups:
+        X = np.column_stack([np.ones(len(part)), part[continuous].to_numpy()])
+        y = part[node].to_numpy()
+        rss = float(np.sum((y - X @ np.linalg.lstsq(X, y, rcond=None)[0]) ** 2))
+        n = len(part)
+        s2 = rss / (n - len(continuous) - 1) if bnlearn else rss / n
+        total += -n / 2 * math.log(2 * math.pi * s2) - rss / (2 * s2)
+    return total
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("bnlearn", [False, True])
+def test_cg_local_scores_are_per_configuration_regressions(mixed, bnlearn):
+    frame, net = mixed
+    suffix = "-bnlearn" if bnlearn else ""
+    loglik = bnfs.Scorer(frame, "loglik-cg" + suffix)
+    bic = bnfs.Scorer(frame, "bic-cg" + suffix)
+    checked = 0
+    for node in net.dag.nodes:
+        if node in net.levels:
+            continue
+        parents = net.dag.parents(node)
+        expected = _direct_loglik(frame, node, parents, bnlearn)
+        assert loglik.local(node, parents) == pytest.approx(expected, rel=1e-9)
+        q = math.prod(len(frame[p].cat.categories) for p in parents if p in net.levels)
+        n_cont = sum(p not in net.levels for p in parents)
+        penalty = 0.5 * math.log(len(frame)) * q * (n_cont + 2)
+        assert loglik.local(node, parents) - bic.local(node, parents) == pytest.approx(penalty)
+        checked += bool(parents)
+    assert checked >= 3
+
+
+@pytest.mark.kernels
+def test_a_discrete_node_is_multinomial_given_discrete_parents(mixed):
+    frame, net = mixed
+    node = next(v for v in net.levels if net.dag.parents(v))
+    parents = net.dag.parents(node)
+    discrete_only = frame[[node, *parents]].copy()
+    # the discrete score of the same family on the discrete columns alone
+    expected = bnfs.Scorer(discrete_only, "bic").local(node, parents)
+    assert bnfs.Scorer(frame, "bic-cg").local(node, parents) == pytest.approx(expected)
+
+
+def test_a_discrete_node_with_a_continuous_parent_is_refused(mixed):
+    frame, net = mixed
+    with pytest.raises(ValueError, match="continuous parent"):
+        bnfs.Scorer(frame, "bic-cg").local("d1", ["c1"])
+    with pytest.raises(ValueError, match="continuous parent"):
+        bnfs.hill_climbing(frame, "bic-cg", whitelist=[("c1", "d1")])
+
+
+@pytest.mark.kernels
+def test_a_small_cg_search_runs_through_the_kernels():
+    """Small enough for the pure-Python rerun: a discrete parent shifting a regression."""
+    rng = np.random.default_rng(0)
+    g = rng.integers(0, 2, 400)
+    x = rng.normal(size=400)
+    y = 1.5 * x + 2.0 * g + rng.normal(size=400)
+    h = np.where(rng.random(400) < 0.85, g, 1 - g)
+    frame = pd.DataFrame({"g": pd.Categorical(g), "h": pd.Categorical(h), "x": x, "y": y})
+    found = bnfs.tabu_search(frame, "bic-cg", tabu=3, progress=False)
+    assert {("g", "y"), ("x", "y")} <= set(found.arcs)
+    assert {frozenset(e) for e in found.arcs} == {
+        frozenset(("g", "y")),
+        frozenset(("x", "y")),
+        frozenset(("g", "h")),
+    }
+    # one configuration with too few rows for its regression makes the model singular
+    tiny = frame.iloc[:3].assign(g=pd.Categorical([0, 1, 1]), h=pd.Categorical([0, 1, 0]))
+    assert bnfs.Scorer(tiny, "loglik-cg").local("y", ["g", "x"]) == -math.inf
+
+
+def test_scores_are_checked_against_the_kind_of_data(mixed):
+    frame, _ = mixed
+    with pytest.raises(ValueError, match="mixed discrete and continuous"):
+        bnfs.Scorer(frame, "bde")
+    discrete = frame.select_dtypes("category")
+    with pytest.raises(ValueError, match="discrete"):
+        bnfs.Scorer(discrete, "bic-cg")
+    # "bic" means bic-cg on mixed data
+    assert bnfs.Scorer(frame, "bic").score == "bic-cg"
+
+
+@pytest.mark.parametrize("search", [bnfs.hill_climbing, bnfs.tabu_search])
+def test_searches_keep_the_cg_constraint_and_find_the_network(mixed, search):
+    frame, net = mixed
+    dag = search(frame, "bic-cg")
+    assert not [(u, v) for u, v in dag.arcs if v in net.levels and u not in net.levels]
+    empty = bnfs.DAG(list(frame.columns))
+    assert bnfs.shd(dag, net.dag) < 0.5 * bnfs.shd(empty, net.dag)
+    assert bnfs.score(dag, frame, "bic-cg") >= bnfs.score(net.dag, frame, "bic-cg") - 1e-6
+
+
+def test_the_mixed_search_does_not_depend_on_column_order(mixed):
+    frame, _ = mixed
+    shuffled = frame[list(np.random.default_rng(0).permutation(frame.columns))]
+    assert set(bnfs.hill_climbing(frame, "bic-cg").arcs) == set(
+        bnfs.hill_climbing(shuffled, "bic-cg").arcs
+    )
+
+
+def test_random_cg_networks_are_reproducible():
+    a, b = random_cg_network(3, 4, seed=5), random_cg_network(3, 4, seed=5)
+    assert a.dag.arcs == b.dag.arcs
+    pd.testing.assert_frame_equal(a.sample(50, seed=2), b.sample(50, seed=2))
+    assert not a.sample(50, seed=2).equals(a.sample(50, seed=3))
+    # discrete nodes only ever have discrete parents
+    net = random_cg_network(seed=0)
+    assert all(p in net.levels for v in net.levels for p in net.dag.parents(v))
+
+
+@pytest.mark.parametrize("algorithm", ["hc", "tabu"])
+def test_searches_equal_bnlearn_port_bic_cg(algorithm):
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = random_cg_network(seed=1).sample(1000, seed=11)
+    search = bnfs.hill_climbing if algorithm == "hc" else bnfs.tabu_search
+    ours = search(frame, "bic-cg-bnlearn", scan_order="columns")
+    theirs = getattr(pybnlearn, algorithm)(frame, score="bic-cg")
+    assert set(ours.arcs) == {tuple(a) for a in pybnlearn.arcs(theirs)}
+    assert bnfs.score(ours, frame, "bic-cg-bnlearn") == pytest.approx(
+        pybnlearn.score(theirs, frame, type="bic-cg"), rel=1e-9
+    )
