@@ -48,6 +48,7 @@ _EXPORTS = {
     "bnfs.knowledge": ["tiers_to_blacklist", "blacklist_from"],
     "bnfs.metrics": ["shd"],
     "bnfs.network": ["DiscreteNetwork"],
+    "bnfs.cg_network": ["ConditionalGaussianNetwork", "random_cg_network"],
     "bnfs.bif": ["read_bif", "write_bif"],
     "bnfs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],
     "bnfs.scores": ["Scorer", "score"],
@@ -61,6 +62,7 @@ _EXPORTS = {
         "mmhc",
         "h2pc",
         "learn",
+        "structural_em",
     ],
     "bnfs.select": [
         "MarkovBlanketSelector",

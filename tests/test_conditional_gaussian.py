@@ -146,3 +146,44 @@ def test_searches_equal_bnlearn_port_bic_cg(algorithm):
     assert bnfs.score(ours, frame, "bic-cg-bnlearn") == pytest.approx(
         pybnlearn.score(theirs, frame, type="bic-cg"), rel=1e-9
     )
+
+
+def test_mi_cg_is_calibrated_under_independence():
+    """x discrete and y discrete given a continuous child of x: independent, so about
+    alpha of the tests reject (the chain-rule case)."""
+    rejected = 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        d1, d2 = rng.integers(0, 3, 400), rng.integers(0, 2, 400)
+        c = d1 + rng.normal(size=400)
+        frame = pd.DataFrame({"d1": pd.Categorical(d1), "d2": pd.Categorical(d2), "c": c})
+        rejected += not bnfs.CITest(frame, "mi_cg").independent("d1", "d2", ["c"])
+    assert rejected <= 9  # 5% of 60 is 3; a binomial tail well above
+
+
+def test_mi_cg_matches_bnlearn_where_their_definitions_agree(mixed):
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame, _ = mixed
+    test = bnfs.CITest(frame, "mi_cg")
+    for x, y, z in [("c1", "c2", []), ("c1", "d2", []), ("c3", "c4", ["d1"])]:
+        ours = test(x, y, z)
+        theirs = pybnlearn.ci_test(frame, x, y, z or None, test="mi-cg")
+        assert ours.df == theirs["parameter"]["df"]
+        # ML against bnlearn's unbiased variance: equal to a fraction of a percent
+        assert ours.statistic == pytest.approx(theirs["statistic"]["mi-cg"], rel=0.02, abs=0.05)
+
+
+def test_constraint_learners_take_mixed_data(mixed):
+    frame, net = mixed
+    assert bnfs.CITest(frame).test == "mi_cg"  # "g2" on mixed data is the CG likelihood ratio
+    found = bnfs.pc_stable(frame)
+    assert found.learning["test"] == "mi_cg"
+    true_edges = {frozenset(a) for a in net.dag.arcs}
+    edges = {frozenset(e) for e in found.skeleton().edges}
+    assert len(edges & true_edges) >= 0.7 * len(true_edges)
+    assert len(edges - true_edges) <= 3
+    target = next(v for v in net.dag.nodes if len(net.dag.markov_blanket(v)) >= 3)
+    blanket = set(bnfs.hiton_mb(frame, target))
+    assert len(blanket & set(net.dag.markov_blanket(target))) >= 2
+    hybrid = bnfs.mmhc(frame)
+    assert not [(u, v) for u, v in hybrid.arcs if v in net.levels and u not in net.levels]

@@ -63,7 +63,8 @@ def discrete_configurations(table, arities, members, n_members, cfg):
 @njit(cache=True)
 def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
     """Log-likelihood of ``table[y]`` regressed (with an intercept) on ``table[xs[:n_x]]``
-    separately in each configuration ``cfg`` (indices below ``q``); -inf when singular.
+    separately in each configuration ``cfg`` (indices below ``q``; a row with a negative
+    index is left out); -inf when singular.
 
     One pass accumulates each configuration's moments of (1, x, y); the columns are centred
     and unit-scaled beforehand (``bnfs.scores.cg_statistics``), so the raw moments lose no
@@ -74,6 +75,8 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
     if n_x == 0:  # the common case: a mean per configuration
         for i in range(n):
             j = cfg[i]
+            if j < 0:
+                continue
             v = table[y, i]
             moments[j, 0, 0] += 1.0
             moments[j, 0, 1] += v
@@ -83,6 +86,8 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
         z[0] = 1.0
         for i in range(n):
             j = cfg[i]
+            if j < 0:
+                continue
             for a in range(n_x):
                 z[a + 1] = table[xs[a], i]
             z[d - 1] = table[y, i]
@@ -114,12 +119,15 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
 
 @njit(cache=True)
 def multinomial_loglik(table, arities, node, cfg, q):
-    """sum_jk N_jk log(N_jk / N_j) of discrete ``node`` given configurations ``cfg``."""
+    """sum_jk N_jk log(N_jk / N_j) of discrete ``node`` given configurations ``cfg`` (rows
+    with a negative index left out)."""
     n = table.shape[1] - table.shape[0]
     r = arities[node]
     counts = np.zeros(q * r, dtype=np.int64)
     totals = np.zeros(q, dtype=np.int64)
     for i in range(n):
+        if cfg[i] < 0:
+            continue
         counts[cfg[i] * r + np.int64(table[node, i])] += 1
         totals[cfg[i]] += 1
     loglik = 0.0

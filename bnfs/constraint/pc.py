@@ -137,7 +137,7 @@ def pc_stable(
     level = 0
     disable = None if progress is None else not progress
     n_jobs = check_n_jobs(n_jobs)
-    compiled = isinstance(tester, CITest) and tester.test != "fisher_z"
+    compiled = isinstance(tester, CITest) and tester.test not in ("fisher_z", "mi_cg")
     with tqdm(desc="pc_stable", unit=" levels", disable=disable, leave=False) as bar:
         while max_cond_size is None or level <= max_cond_size:
             snapshot = [frozenset(a) for a in adjacency]

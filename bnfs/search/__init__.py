@@ -6,6 +6,7 @@ from bnfs.search.hybrid import h2pc, mmhc, rsmax2
 from bnfs.search.post_process import post_process
 from bnfs.search.screen_based import screen_based
 from bnfs.search.sparse_candidate import sparse_candidate
+from bnfs.search.structural_em import structural_em
 
 __all__ = [
     "hill_climbing",
@@ -17,4 +18,5 @@ __all__ = [
     "mmhc",
     "h2pc",
     "learn",
+    "structural_em",
 ]

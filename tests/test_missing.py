@@ -1,0 +1,91 @@
+"""Missing values: structural EM for the score-based searches and available-case CI tests
+for the constraint-based learners, with values removed completely at random (MCAR) and at
+random given another column (MAR)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnfs
+from bnfs import datasets
+from bnfs.cg_network import random_cg_network
+
+
+def _mcar(frame, rate, seed):
+    return frame.mask(np.random.default_rng(seed).random(frame.shape) < rate)
+
+
+def _mar(frame, rate, seed, given):
+    """Each column but ``given`` loses values more often when ``given`` is at its first
+    level: missing at random given an always observed column."""
+    rng = np.random.default_rng(seed)
+    first = (frame[given] == frame[given].iloc[0]).to_numpy()
+    holes = rng.random(frame.shape) < np.where(first, 2 * rate, 0.5 * rate)[:, None]
+    holes[:, list(frame.columns).index(given)] = False
+    return frame.mask(holes)
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return datasets.sample("asia", 4000, seed=2), datasets.network("asia")
+
+
+@pytest.mark.parametrize("pattern", ["mcar", "mar"])
+def test_structural_em_learns_about_as_well_as_complete_data(asia, pattern):
+    frame, truth = asia
+    holes = _mcar(frame, 0.15, 1) if pattern == "mcar" else _mar(frame, 0.15, 1, "smoke")
+    assert holes.isna().any(axis=1).mean() > 0.5  # dropna would lose most rows
+    found = bnfs.structural_em(holes)
+    complete = bnfs.hill_climbing(frame)
+    dropped = bnfs.hill_climbing(holes.dropna())
+    assert bnfs.shd(found.cpdag(), truth.cpdag()) <= bnfs.shd(complete.cpdag(), truth.cpdag()) + 1
+    assert bnfs.shd(found.cpdag(), truth.cpdag()) <= bnfs.shd(dropped.cpdag(), truth.cpdag())
+    learning = found.learning
+    assert learning["algorithm"] == "structural_em" and learning["rows_used"] == len(frame)
+    assert learning["missing_cells"] == int(holes.isna().sum().sum())
+    assert 1 <= learning["rounds"] <= 5
+
+
+def test_structural_em_keeps_knowledge_and_input(asia):
+    frame, _ = asia
+    holes = _mcar(frame, 0.1, 2)
+    before = holes.copy()
+    found = bnfs.structural_em(
+        holes, blacklist=[("smoke", "lung")], whitelist=[("asia", "tub")], max_parents=2
+    )
+    assert ("smoke", "lung") not in found.arcs and ("asia", "tub") in found.arcs
+    assert max(len(found.parents(v)) for v in found.nodes) <= 2
+    pd.testing.assert_frame_equal(holes, before)
+    again = bnfs.structural_em(
+        holes, blacklist=[("smoke", "lung")], whitelist=[("asia", "tub")], max_parents=2
+    )
+    assert found.arcs == again.arcs
+
+
+def test_structural_em_on_mixed_data_imputes_from_the_blanket():
+    net = random_cg_network(5, 7, seed=4)
+    frame = net.sample(3000, seed=1)
+    holes = _mcar(frame, 0.1, 3)
+    found = bnfs.structural_em(holes, "bic-cg")
+    empty = bnfs.DAG(list(frame.columns))
+    assert bnfs.shd(found, net.dag) < 0.5 * bnfs.shd(empty, net.dag)
+    assert not [(u, v) for u, v in found.arcs if v in net.levels and u not in net.levels]
+
+
+def test_structural_em_without_missing_values_is_one_search(asia):
+    frame, _ = asia
+    assert bnfs.structural_em(frame).arcs == bnfs.hill_climbing(frame).arcs
+
+
+def test_structural_em_bad_input(asia):
+    frame, _ = asia
+    with pytest.raises(ValueError, match="maximize"):
+        bnfs.structural_em(frame, maximize="pc")
+    with pytest.raises(ValueError, match="'tub' has no observed value"):
+        bnfs.structural_em(frame.assign(tub=np.nan))
+    with pytest.raises(ValueError, match="'tub' has a single observed level"):
+        bnfs.structural_em(frame.assign(tub=["yes"] + [None] * (len(frame) - 1)))
+    with pytest.raises(TypeError, match="DataFrame"):
+        bnfs.structural_em(frame.to_numpy())
+    with pytest.raises(ValueError, match="max_iter"):
+        bnfs.structural_em(frame, max_iter=0)
