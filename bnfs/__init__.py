@@ -15,7 +15,7 @@ logging.getLogger("bnfs").addHandler(logging.NullHandler())
 #: public name -> the module that defines it
 _EXPORTS = {
     "bnfs._data": ["Dataset", "as_dataset", "discretize"],
-    "bnfs.citests": ["CITest", "DSeparation"],
+    "bnfs.citests": ["CITest", "AvailableCaseTest", "DSeparation"],
     "bnfs.constraint": [
         "pc_stable",
         "tpda",

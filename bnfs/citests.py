@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 from scipy import special
 
+from bnfs._columns import column_names
 from bnfs._data import as_dataset, unit_scaled
 from bnfs._kernels import citests as _k
 from bnfs._kernels import conditional_gaussian as _cg
@@ -25,7 +27,7 @@ from bnfs._validate import check_float
 from bnfs.graph import DAG
 from bnfs.scores import cg_statistics, counts_scratch_size
 
-__all__ = ["CITest", "DSeparation", "CIResult", "make_test", "TESTS"]
+__all__ = ["CITest", "AvailableCaseTest", "DSeparation", "CIResult", "make_test", "TESTS"]
 
 TESTS = ("g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z", "mi_cg")
 #: keyword options of :class:`CITest` beyond ``test`` and ``alpha``
@@ -362,6 +364,105 @@ class CITest(_Tester):
         return _cg.multinomial_loglik(self._table, self._arities, node, self._cfg, q)
 
 
+class AvailableCaseTest(_Tester):
+    """Conditional-independence tests on data with missing values: each test runs on the
+    rows where x, y and every conditioning variable are observed (available-case analysis,
+    what bnlearn's tests do with incomplete data), so a row missing one value still serves
+    every test that does not involve that column.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Discrete, continuous or mixed columns with missing values (NaN, None, pd.NA).
+    test, alpha, threshold, adjust_df, min_rows_per_cell
+        As :class:`CITest`, which runs each test on its rows.
+
+    Attributes
+    ----------
+    rows_used : list of int
+        The rows each test ran on, in the order the tests ran.
+    n_tests, cache_hits : int
+
+    Notes
+    -----
+    A test whose rows leave x or y (or a conditioning variable) with a single observed
+    level or value cannot show a dependence there: it reports independence (p-value 1),
+    as it does with fewer than 3 rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bnfs import datasets
+    >>> frame = datasets.sample("asia", 3000, seed=0)
+    >>> holes = frame.mask(np.random.default_rng(0).random(frame.shape) < 0.2)
+    >>> test = AvailableCaseTest(holes)
+    >>> test.independent("tub", "smoke"), test.independent("lung", "smoke")
+    (True, False)
+    >>> 1800 < test.rows_used[-1] < 2000  # about 0.8 x 0.8 of the rows
+    True
+    """
+
+    def __init__(self, data, test: TestName = "g2", alpha: float = 0.05, **options):
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(
+                f"AvailableCaseTest takes a pandas DataFrame, got {type(data).__name__}"
+            )
+        if data.shape[0] == 0 or data.shape[1] == 0:
+            raise ValueError("data has no rows or no columns")
+        names = column_names(data.columns)
+        if not isinstance(test, str) or test not in TESTS:
+            raise ValueError(f"test must be one of {list(TESTS)}, got {test!r}")
+        unknown = sorted(set(options) - set(TEST_OPTIONS))
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+        self._setup_names(names)
+        self.test = {"mi": "g2"}.get(test, test)
+        self.alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
+        if self.alpha >= 1.0:
+            raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        self.adjust_df = bool(options.get("adjust_df", False))
+        self.options = options
+        self.frame = data
+        self.observed = ~data.isna().to_numpy()
+        for j, name in enumerate(names):
+            if not self.observed[:, j].any():
+                raise ValueError(f"column {name!r} has no observed value")
+        self.rows_used: list[int] = []
+
+    def _run(self, x: int, y: int, z: tuple[int, ...]) -> CIResult:
+        columns = [x, y, *z]
+        rows = self.observed[:, columns].all(axis=1)
+        self.rows_used.append(int(rows.sum()))
+        if rows.sum() < 3:
+            return CIResult(0.0, 0.0, 1.0, True)
+        part = self.frame.iloc[rows, columns]
+        try:
+            tester = CITest(part, self.test, self.alpha, **self.options)
+        except ValueError as error:
+            if "single level" in str(error) or "constant" in str(error):
+                return CIResult(0.0, 0.0, 1.0, True)
+            raise
+        order = {v: i for i, v in enumerate(tester.names)}
+        return tester.test_indices(
+            order[self.names[x]], order[self.names[y]], [order[self.names[v]] for v in z]
+        )
+
+
+def rows_report(tester) -> dict:
+    """The rows the tests ran on, for a learner's ``learning``: ``{"rows_used": {"min",
+    "median", "max"}}`` for an :class:`AvailableCaseTest`, nothing for complete data."""
+    used = getattr(tester, "rows_used", None)
+    if not used:
+        return {}
+    return {
+        "rows_used": {
+            "min": int(min(used)),
+            "median": float(np.median(used)),
+            "max": int(max(used)),
+        }
+    }
+
+
 def _statistic(log_ratio: float) -> float:
     """2 x the log-likelihood ratio; 0 when a model is singular (its log-likelihood
     infinite), as bnlearn does: no dependence is claimed from a degenerate fit."""
@@ -455,6 +556,10 @@ def make_test(
     With ``adjust_by_default``, ``"g2"``/``"mi"`` and ``"x2"`` adjust their degrees of
     freedom unless the caller says ``adjust_df=False`` (the levels each stratum shows, as
     causal-learn and pycausalfs count them; unadjusted is bnlearn's ``"mi"``/``"x2"``).
+    A DataFrame with missing values gets an :class:`AvailableCaseTest`: every
+    constraint-based and local learner then runs on incomplete data, each test on the rows
+    observed in its variables.
+
     The learners that condition on small subsets (PC-stable, HITON, MMPC, PCMB and their
     local structures) ask for it: measured, PC-stable's total SHD is 6-18% lower at 200 to
     20,000 rows, rsmax2's 17-19% lower, HITON-MB's blanket F1 reaches pycausalfs's
@@ -475,6 +580,11 @@ def make_test(
         return test
     if adjust_by_default and test in LEARNER_ADJUSTS_DF:
         kwargs.setdefault("adjust_df", True)
+    if isinstance(data, pd.DataFrame) and data.isna().to_numpy().any():
+        by_name = sorted(column_names(data.columns))
+        tester = AvailableCaseTest(data[by_name], test, alpha, **kwargs)
+        tester.column_order = tuple(column_names(data.columns))
+        return tester
     data = as_dataset(data)
     by_name = sorted(data.names)
     tester = CITest(

@@ -89,3 +89,42 @@ def test_structural_em_bad_input(asia):
         bnfs.structural_em(frame.to_numpy())
     with pytest.raises(ValueError, match="max_iter"):
         bnfs.structural_em(frame, max_iter=0)
+
+
+@pytest.mark.parametrize("pattern", ["mcar", "mar"])
+def test_available_case_tests_use_every_row_a_test_can(asia, pattern):
+    frame, truth = asia
+    holes = _mcar(frame, 0.15, 4) if pattern == "mcar" else _mar(frame, 0.15, 4, "smoke")
+    found = bnfs.pc_stable(holes)
+    dropped = bnfs.pc_stable(holes.dropna())
+    assert bnfs.shd(found, truth.cpdag()) <= bnfs.shd(dropped, truth.cpdag())
+    used = found.learning["rows_used"]
+    assert used["max"] <= len(frame) and used["min"] > len(holes.dropna())
+    test = bnfs.AvailableCaseTest(holes)
+    result = test("lung", "smoke")
+    rows = holes[["lung", "smoke"]].notna().all(axis=1)
+    assert test.rows_used[-1] == int(rows.sum())
+    assert result == bnfs.CITest(holes[rows][["lung", "smoke"]])("lung", "smoke")
+
+
+def test_every_local_learner_runs_on_incomplete_data(asia):
+    frame, truth = asia
+    holes = _mcar(frame, 0.1, 5)
+    for name in ("iamb_mb", "grow_shrink_mb", "hiton_mb", "mmmb", "pcmb", "hiton_pc"):
+        found = getattr(bnfs, name)(holes, "either")
+        assert found.learning["rows_used"]["max"] <= len(frame)
+        assert {"lung", "tub"} <= set(found), name
+
+
+def test_available_case_edge_cases(asia):
+    frame, _ = asia
+    holes = frame.assign(tub=frame["tub"].where(frame["smoke"] == "yes"))
+    test = bnfs.AvailableCaseTest(holes)
+    # among the rows where tub is observed, smoke has one level: no evidence of dependence
+    assert test("tub", "smoke").p_value == 1.0
+    with pytest.raises(ValueError, match="'tub' has no observed value"):
+        bnfs.AvailableCaseTest(frame.assign(tub=np.nan))
+    with pytest.raises(TypeError, match="DataFrame"):
+        bnfs.AvailableCaseTest(frame.to_numpy())
+    with pytest.raises(ValueError, match="test must be one of"):
+        bnfs.AvailableCaseTest(holes, "bogus")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 from bnfs._validate import arc_list, check_int
+from bnfs.citests import rows_report
 
 
 def target_index(tester, target) -> int:
@@ -107,6 +108,7 @@ class LocalResult(list):
             "adjust_df": getattr(tester, "adjust_df", False),
             "arguments": dict(options or {}),
             "n_tests": n_tests,
+            **rows_report(tester),
             "seconds": seconds,
         }
 

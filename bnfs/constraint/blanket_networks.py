@@ -11,7 +11,7 @@ from collections.abc import Callable
 from tqdm.auto import tqdm
 
 from bnfs._validate import check_float
-from bnfs.citests import TestName, make_test
+from bnfs.citests import TestName, make_test, rows_report
 from bnfs.constraint._orient import colliders_from_blankets, orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.constraint._sets import Knowledge
@@ -101,6 +101,7 @@ def _from_blankets(
             **test_options,
         },
         "n_tests": tester.n_tests,
+        **rows_report(tester),
         "n_jobs": n_jobs,
     }
     pdag = orient(

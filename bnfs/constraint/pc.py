@@ -14,7 +14,7 @@ from tqdm.auto import tqdm
 from bnfs._kernels import citests as _k
 from bnfs._kernels import pc as _pc_kernel
 from bnfs._validate import check_int
-from bnfs.citests import CITest, TestName, make_test
+from bnfs.citests import CITest, TestName, make_test, rows_report
 from bnfs.constraint._orient import (
     all_separating_sets,
     colliders_from_sepsets,
@@ -196,6 +196,7 @@ def pc_stable(
             "adjust_df": getattr(tester, "adjust_df", False),
         },
         "n_tests": tester.n_tests,
+        **rows_report(tester),
         "orientation_tests": tester.n_tests - skeleton_tests,
         "max_level": level - 1,
         "n_jobs": n_jobs,

@@ -18,7 +18,7 @@ import time
 from tqdm.auto import tqdm
 
 from bnfs._validate import check_int
-from bnfs.citests import TestName, make_test
+from bnfs.citests import TestName, make_test, rows_report
 from bnfs.constraint._orient import colliders_from_sepsets, orient
 from bnfs.constraint._sets import Knowledge
 from bnfs.graph import PDAG
@@ -176,6 +176,7 @@ def tpda(
         "alpha": tester.alpha,
         "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
         "n_tests": tester.n_tests,
+        **rows_report(tester),
         "draft_edges": n_draft,
         "thickened_edges": n_thick,
         "final_edges": graph.n_edges,
