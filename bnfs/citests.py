@@ -416,6 +416,8 @@ class AvailableCaseTest(_Tester):
         if unknown:
             raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
         self._setup_names(names)
+        if test in ("g2", "mi") and any(data[c].dtype.kind == "f" for c in data.columns):
+            test = "mi_cg"  # as CITest: the likelihood-ratio test for the data's kind
         self.test = {"mi": "g2"}.get(test, test)
         self.alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
         if self.alpha >= 1.0:

@@ -31,6 +31,9 @@ __all__ = [
     "synthetic",
     "load_lucas0",
     "lucas0_network",
+    "survey_network",
+    "survey",
+    "load_survey",
 ]
 
 
@@ -290,3 +293,97 @@ def lucas0_network() -> DAG:
     arcs = pd.read_csv(_data_file("lucas0_graph.csv"))
     nodes = load_lucas0().columns.tolist()
     return DAG(nodes, zip(arcs["Cause"], arcs["Effect"]))
+
+
+# --- a mixed survey with missing values --------------------------------------------------------
+
+#: (parents, and the parameters): the conditional-Gaussian network behind ``survey.csv``
+_SURVEY_LEVELS = {
+    "sex": ("female", "male"),
+    "education": ("school", "college", "university"),
+    "smoker": ("no", "yes"),
+    "exercise": ("low", "medium", "high"),
+}
+
+
+def survey_network():
+    """The conditional-Gaussian network the bundled ``survey.csv`` was sampled from: four
+    discrete answers (sex, education, smoker, exercise) and six continuous measurements
+    (age, income, bmi, blood pressure ``sbp``, cholesterol, glucose), 11 arcs.
+
+    Examples
+    --------
+    >>> net = survey_network()
+    >>> net.dag.parents("sbp"), net.dag.children("exercise")
+    (['age', 'smoker', 'bmi'], ['bmi', 'cholesterol'])
+    """
+    from bnfs.cg_network import ConditionalGaussianNetwork
+
+    parents = {
+        "sex": (),
+        "education": (),
+        "smoker": ("education",),
+        "exercise": ("education",),
+        "age": (),
+        "income": ("education", "sex", "age"),
+        "bmi": ("exercise", "age"),
+        "sbp": ("smoker", "bmi", "age"),
+        "cholesterol": ("exercise", "bmi"),
+        "glucose": ("bmi", "age"),
+    }
+    levels = {name: len(states) for name, states in _SURVEY_LEVELS.items()}
+    tables = {
+        "sex": np.array([[0.52, 0.48]]),
+        "education": np.array([[0.45, 0.35, 0.20]]),
+        "smoker": np.array([[0.55, 0.45], [0.75, 0.25], [0.88, 0.12]]),
+        "exercise": np.array([[0.55, 0.30, 0.15], [0.35, 0.40, 0.25], [0.20, 0.40, 0.40]]),
+    }
+    # intercept and coefficients on the continuous parents, per discrete configuration
+    edu_sex = [[22, 24], [30, 34], [40, 47]]  # income (k$) by education, sex
+    regressions = {
+        "age": np.array([[48.0]]),
+        "income": np.array([[v, 0.35] for row in edu_sex for v in row]),
+        "bmi": np.array([[24.0, 0.06], [22.5, 0.05], [20.5, 0.04]]),
+        "sbp": np.array([[80.0, 1.1, 0.45], [86.0, 1.1, 0.45]]),
+        "cholesterol": np.array([[120.0, 3.0], [112.0, 2.9], [100.0, 2.8]]),
+        "glucose": np.array([[45.0, 1.2, 0.25]]),
+    }
+    sd = {
+        "age": np.array([14.0]),
+        "income": np.full(6, 9.0),
+        "bmi": np.array([3.5, 3.2, 3.0]),
+        "sbp": np.array([11.0, 12.0]),
+        "cholesterol": np.array([28.0, 27.0, 26.0]),
+        "glucose": np.array([11.0]),
+    }
+    arcs = [(p, v) for v, ps in parents.items() for p in ps]
+    dag = DAG(list(parents), arcs)
+    return ConditionalGaussianNetwork(dag, parents, levels, tables, regressions, sd)
+
+
+def survey(n: int = 800, seed: int = 2026, missing: float = 0.03) -> pd.DataFrame:
+    """``n`` rows of :func:`survey_network` with named levels and a share ``missing`` of
+    the values removed completely at random: the bundled ``survey.csv`` is
+    ``survey()`` (written with ``to_csv(index=False)``)."""
+    frame = survey_network().sample(n, seed=seed)
+    for name, states in _SURVEY_LEVELS.items():
+        frame[name] = frame[name].cat.rename_categories(list(states)).astype(object)
+    for name in frame.columns:
+        if frame[name].dtype.kind == "f":
+            frame[name] = frame[name].round(1)
+    holes = np.random.default_rng(seed + 1).random(frame.shape) < missing
+    return frame.mask(holes)
+
+
+def load_survey() -> pd.DataFrame:
+    """The bundled ``survey.csv``: 800 answers to a health survey, four discrete and six
+    continuous columns, about 3% of the values missing (synthetic, from
+    :func:`survey_network`; ``bnfs learn survey.csv`` learns from it as it is).
+
+    Examples
+    --------
+    >>> frame = load_survey()
+    >>> frame.shape, int(frame.isna().to_numpy().sum()) > 0
+    ((800, 10), True)
+    """
+    return pd.read_csv(_data_file("survey.csv"))

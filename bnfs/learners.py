@@ -39,6 +39,13 @@ KINDS = {
     "blanket": "the target's Markov blanket (a list of names)",
     "neighbours": "the target's parents and children (a list of names)",
 }
+#: learners that count contingency tables only: continuous columns must be discretized
+DISCRETE_ONLY = frozenset({"sparse_candidate", "screen_based", "tpda"})
+#: learners that model continuous data but not mixed discrete-and-continuous data
+NOT_MIXED = frozenset({"learn"})
+#: score-based learners that run on incomplete data through structural EM
+#: (:func:`bnfs.structural_em` with them as its search)
+EM_SEARCHES = frozenset({"hill_climbing", "tabu_search"})
 #: options of the CI test that the constraint-based learners pass on to it
 TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
 
@@ -100,6 +107,23 @@ class Learner:
     @property
     def seeded(self) -> bool:
         return "seed" in self.options
+
+    def models(self, continuous: bool, mixed: bool) -> bool:
+        """Whether it takes data with continuous columns as they are (linear-Gaussian or
+        conditional-Gaussian models, Fisher's z or mi_cg tests) rather than discretized."""
+        if not continuous:
+            return True
+        return self.name not in DISCRETE_ONLY and not (mixed and self.name in NOT_MIXED)
+
+    @property
+    def takes_missing(self) -> bool:
+        """Whether it learns from data with missing values: the CI-test learners by
+        available-case tests, hill climbing and tabu search by structural EM."""
+        return (
+            self.kind in ("constraint", "blanket", "neighbours")
+            or self.name in EM_SEARCHES
+            or self.name == "structural_em"
+        )
 
     def __call__(self, data, *args, **options):
         check_options(self.name, options)

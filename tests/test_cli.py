@@ -197,7 +197,10 @@ def test_blanket_select_score_compare_and_draw(files):
             ],
             "blacklist entry 'nope' is not a variable",
         ),
-        (["learn", "{root}/holes.csv", "--out", "x.json"], "pass --dropna"),
+        (
+            ["learn", "{root}/holes.csv", "--algorithm", "screen_based", "--out", "x.json"],
+            "pass --dropna",
+        ),
         (["blanket", "{root}/asia.csv", "--target", "nope"], "unknown column 'nope'"),
         (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
         (["select", "{root}/asia.csv", "--target", "lung", "--cv", "1"], "integer >= 2, got 1"),
@@ -656,3 +659,55 @@ def test_warnings_are_one_line_on_the_command_line(tmp_path, monkeypatch, capsys
     assert len(lines) == 1 and lines[0].startswith(
         "bnfs learn: warning: hill_climbing stopped early"
     )
+
+
+def test_learn_takes_a_mixed_survey_with_missing_values(tmp_path):
+    """The bundled survey: categorical answers, float measurements, a few NaN."""
+    from bnfs import datasets, from_json, shd
+
+    data = tmp_path / "survey.csv"
+    datasets.load_survey().to_csv(data, index=False)
+    truth = datasets.survey_network().dag
+    out = tmp_path / "survey.json"
+    result = run("learn", str(data), "--out", str(out), "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "by structural EM" in result.stdout and "all 800 rows used" in result.stdout
+    learned = from_json(out.read_text())
+    assert learned.learning["algorithm"] == "structural_em"
+    assert learned.learning["search"]["score"] == "bic-cg"
+    assert shd(learned.cpdag(), truth.cpdag()) <= 5
+    result = run("learn", str(data), "--algorithm", "pc_stable", "--out", str(out), "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "available-case tests" in result.stdout
+    assert from_json(out.read_text()).learning["test"] == "mi_cg"
+    result = run("blanket", str(data), "--target", "sbp", "--algorithm", "hiton_mb", "--quiet")
+    assert result.returncode == 0 and "bmi" in result.stdout and "smoker" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--algorithm", "sparse_candidate"], "pass --dropna"),
+        (["--algorithm", "mmhc"], "needs complete rows"),
+        (["--discretize", "quantile"], "discretizing needs complete rows"),
+        (["--max-time", "5"], "does not take max_time"),
+        (["--out-bif"], "writes discrete networks"),
+    ],
+)
+def test_learn_says_what_to_do_with_missing_or_continuous_values(tmp_path, args, message):
+    from bnfs import datasets
+
+    data = tmp_path / "survey.csv"
+    datasets.load_survey().to_csv(data, index=False)
+    out = tmp_path / ("g.bif" if args == ["--out-bif"] else "g.json")
+    extra = [] if args == ["--out-bif"] else args
+    result = run("learn", str(data), "--out", str(out), *extra)
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_cli_offers_every_score():
+    from bnfs.cli.parser import SCORE_CHOICES
+    from bnfs.scores import SCORES
+
+    assert sorted(SCORE_CHOICES) == sorted(SCORES)

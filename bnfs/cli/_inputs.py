@@ -27,10 +27,11 @@ NETWORK_LEARNERS = SCORE_LEARNERS + CONSTRAINT_LEARNERS
 OUTPUTS = (".json", ".dot", ".bif", ".graphml")
 
 
-def read_frame(path: Path, dropna: bool | None = False):
+def read_frame(path: Path, dropna: bool | None = False, keep_missing: bool = False):
     """A data file as a DataFrame with string column names, read as the API reads it
     (:func:`bnfs.io.read_table`); rows with missing values are dropped with ``dropna``
-    (saying how many) and refused otherwise (None: left alone)."""
+    (saying how many), kept with ``keep_missing`` (for the learners that take them, see
+    :func:`dataset_of`) and refused otherwise (None: left alone)."""
     from bnfs.io import read_table
 
     frame = read_table(path)
@@ -42,6 +43,8 @@ def read_frame(path: Path, dropna: bool | None = False):
     if dropna is None:
         return frame
     missing = frame.isna().sum()
+    if missing.any() and not dropna and keep_missing:
+        return frame
     if missing.any() and not dropna:
         column = missing.index[missing.to_numpy() > 0][0]
         raise ValueError(
@@ -76,19 +79,53 @@ def column_name(frame, target: str) -> str:
     return frame.columns[position]
 
 
-def dataset_of(frame, args):
-    """The frame as a Dataset, continuous columns discretized when the learner counts."""
+def dataset_of(frame, args, algorithm: str | None = None):
+    """What ``algorithm`` learns from (None: what ``bnfs score`` scores): continuous
+    columns kept when it models them (and ``--discretize`` is ``auto``), else discretized;
+    missing values kept (the frame itself is returned) when it takes them, else refused
+    with what to do instead."""
     from bnfs import Dataset, discretize
 
+    learner = learners.get(algorithm) if algorithm is not None else None
+    method = getattr(args, "discretize", "quantile")
+    incomplete = bool(frame.isna().to_numpy().any())
+    if incomplete:
+        if learner is None or not learner.takes_missing:
+            raise ValueError(
+                f"{algorithm or 'this command'} needs complete rows, and "
+                f"{int(frame.isna().any(axis=1).sum())} of {len(frame)} have missing values: "
+                "pass --dropna to drop them, or learn with a CI-test learner (available-case "
+                "tests) or hill_climbing / tabu_search (structural EM)"
+            )
+        continuous = [c for c in frame.columns if frame[c].dtype.kind == "f"]
+        mixed = bool(continuous) and len(continuous) < frame.shape[1]
+        if continuous and (method != "auto" or not learner.models(True, mixed)):
+            raise ValueError(
+                f"{algorithm} needs discrete data here, and discretizing needs complete rows: "
+                "pass --dropna, or choose a learner that models continuous columns"
+            )
+        missing = int(frame.isna().to_numpy().sum())
+        how = "structural EM" if learner.kind == "score" else "available-case tests"
+        log.info("%d missing values: %s learns by %s", missing, algorithm, how)
+        return frame
     data = Dataset(frame)
     if data.continuous_names:
+        mixed = bool(data.discrete_names)
+        if method == "auto" and (learner is None or learner.models(True, mixed)):
+            log.info(
+                "%d continuous columns modelled as they are (%s)",
+                len(data.continuous_names),
+                "conditional Gaussian" if mixed else "Gaussian",
+            )
+            return data
+        method = "quantile" if method == "auto" else method
         log.info(
             "discretizing %d continuous columns (%s, %d bins)",
             len(data.continuous_names),
-            args.discretize,
+            method,
             args.bins,
         )
-        data = discretize(data, args.discretize, args.bins)
+        data = discretize(data, method, args.bins)
     return data
 
 

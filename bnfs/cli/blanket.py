@@ -9,11 +9,11 @@ from bnfs.cli.learn import learn_graph
 def blanket_command(args) -> int:
     import bnfs
 
-    frame = read_frame(args.data, args.dropna)
+    frame = read_frame(args.data, args.dropna, keep_missing=True)
     target = column_name(frame, args.target)
     algorithm = args.algorithm
     if algorithm in LOCAL_LEARNERS:
-        data = dataset_of(frame, args)
+        data = dataset_of(frame, args, algorithm)
         members = getattr(bnfs, algorithm)(data, target, **learner_options(algorithm, args))
         kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
         print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")

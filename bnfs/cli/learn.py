@@ -5,14 +5,25 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pandas as pd
+
+from bnfs import learners
 from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, read_frame
 
 
 def learn_graph(frame, args):
     import bnfs
 
-    data = dataset_of(frame, args)
+    data = dataset_of(frame, args, args.algorithm)
+    incomplete = isinstance(data, pd.DataFrame)
     out = getattr(args, "out", None)
+    if incomplete or data.continuous_names:
+        if out is not None and out.suffix.lower() == ".bif":
+            raise ValueError(
+                "--out .bif writes discrete networks; with continuous columns or missing values "
+                "write .json, .dot or .graphml (or pass --discretize quantile --dropna)"
+            )
+        out = None
     if out is not None and out.suffix.lower() == ".bif":  # before minutes of learning
         from bnfs.bif import check_bif_names
         from bnfs.network import check_table_size
@@ -28,9 +39,21 @@ def learn_graph(frame, args):
                 check_table_size(
                     v, (*others[:k], data.arity(v)), f"--out {out.name} with --max-parents {k}: "
                 )
-    options = learner_options(args.algorithm, args, data.names)
+    names = [str(c) for c in frame.columns]
+    options = learner_options(args.algorithm, args, names)
     start = time.perf_counter()
-    graph = getattr(bnfs, args.algorithm)(data, **options)
+    if incomplete and args.algorithm in learners.EM_SEARCHES:
+        accepted = learners.get("structural_em").options
+        refused = sorted(set(options) - accepted - {"n_jobs"})
+        if refused:
+            raise ValueError(
+                f"with missing values {args.algorithm} runs inside structural EM, which "
+                f"does not take {refused[0]}"
+            )
+        options = {k: v for k, v in options.items() if k in accepted}
+        graph = bnfs.structural_em(data, maximize=args.algorithm, **options)
+    else:
+        graph = getattr(bnfs, args.algorithm)(data, **options)
     return graph, data, time.perf_counter() - start
 
 
@@ -64,7 +87,7 @@ def write_graph(graph, data, out: Path) -> None:
 def learn_command(args) -> int:
     if args.out.suffix.lower() not in OUTPUTS:  # before minutes of learning
         raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {args.out.name!r}")
-    frame = read_frame(args.data, args.dropna)
+    frame = read_frame(args.data, args.dropna, keep_missing=True)
     graph, data, seconds = learn_graph(frame, args)
     write_graph(graph, data, args.out)
     arcs = len(graph.arcs)
@@ -74,6 +97,20 @@ def learn_command(args) -> int:
         f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
         f"{seconds:.2f} s; written to {args.out}"
     )
+    learning = graph.learning
+    if "missing_cells" in learning:
+        print(
+            f"  {learning['missing_cells']} missing values in {learning['incomplete_rows']} "
+            f"rows, by structural EM: {learning['rounds']} round(s), "
+            f"{'converged' if learning['converged'] else 'not converged'}; "
+            f"all {learning['rows_used']} rows used"
+        )
+    elif "rows_used" in learning:
+        used = learning["rows_used"]
+        print(
+            f"  available-case tests: {used['min']}-{used['max']} rows per test "
+            f"(median {used['median']:.0f}) of {len(frame)}"
+        )
     if args.report:
         from bnfs import score
         from bnfs.report import network_report
@@ -86,7 +123,11 @@ def learn_command(args) -> int:
             "arcs": arcs,
             "undirected edges": edges,
             "learning time": f"{seconds:.2f} s",
-            f"{args.score or 'bic'} score": f"{score(dag, data, args.score or 'bic'):.4f}",
+            f"{args.score or 'bic'} score": (
+                "- (missing values)"
+                if isinstance(data, pd.DataFrame)
+                else f"{score(dag, data, args.score or 'bic'):.4f}"
+            ),
             "output": str(args.out),
         }
         args.report.write_text(

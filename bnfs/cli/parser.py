@@ -19,6 +19,29 @@ from bnfs.cli.graphs import compare_command, draw_command, score_command
 from bnfs.cli.learn import learn_command
 from bnfs.cli.select import CLASSIFIERS, SELECT_METHODS, select_command
 
+#: bnfs.scores.SCORES, written out so that parsing the command line imports no kernel
+#: (tests/test_cli.py checks they are the same)
+SCORE_CHOICES = (
+    "bic",
+    "bde",
+    "k2",
+    "aic",
+    "loglik",
+    "bic-g",
+    "aic-g",
+    "loglik-g",
+    "bic-g-bnlearn",
+    "aic-g-bnlearn",
+    "loglik-g-bnlearn",
+    "bge",
+    "bic-cg",
+    "aic-cg",
+    "loglik-cg",
+    "bic-cg-bnlearn",
+    "aic-cg-bnlearn",
+    "loglik-cg-bnlearn",
+)
+
 EXAMPLE_EPILOG = """examples:
   bnfs example                                   # alarm, 5,000 rows, target HYPOVOLEMIA
   bnfs example --network asia --target either --out asia.png
@@ -90,12 +113,13 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--score",
-        choices=("bic", "bde", "k2", "aic", "loglik"),
-        help="score of the score-based learners (default bic)",
+        choices=SCORE_CHOICES,
+        help="score of the score-based learners (default bic: bic-g on continuous and "
+        "bic-cg on mixed data)",
     )
     learning.add_argument(
         "--test",
-        choices=("g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"),
+        choices=("g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z", "mi_cg"),
         help="independence test of the constraint-based learners (default g2; tpda: mi_threshold)",
     )
     learning.add_argument(
@@ -160,13 +184,18 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--discretize",
-        default="quantile",
-        choices=("quantile", "interval", "mdl"),
-        help="how continuous columns become discrete (default quantile)",
+        default="auto",
+        choices=("auto", "quantile", "interval", "mdl"),
+        help="how continuous columns become discrete; auto (the default) keeps them "
+        "continuous (Gaussian or conditional-Gaussian models) for the learners that model "
+        "them and bins by quantile for the others",
     )
     learning.add_argument("--bins", type=int_at_least(2), default=3, help="bins (default 3)")
     learning.add_argument(
-        "--dropna", action="store_true", help="drop rows with missing values (default: refuse them)"
+        "--dropna",
+        action="store_true",
+        help="drop rows with missing values (default: learn from them by available-case "
+        "tests or structural EM where the learner can, else refuse them)",
     )
     return parent
 
@@ -269,9 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("data", type=Path, help="data file")
     score.add_argument("network", type=Path, help="network file (.json or .bif)")
-    score.add_argument("--score", default="bic", choices=("bic", "bde", "k2", "aic", "loglik"))
+    score.add_argument("--score", default="bic", choices=SCORE_CHOICES)
     score.add_argument("--iss", type=float, default=1.0, help="BDeu imaginary sample size")
-    score.add_argument("--discretize", default="quantile", choices=("quantile", "interval", "mdl"))
+    score.add_argument(
+        "--discretize", default="auto", choices=("auto", "quantile", "interval", "mdl")
+    )
     score.add_argument("--bins", type=int_at_least(2), default=3)
     score.add_argument("--dropna", action="store_true", help="drop rows with missing values")
     score.set_defaults(func=score_command)
