@@ -315,7 +315,7 @@ def survey_network():
     --------
     >>> net = survey_network()
     >>> net.dag.parents("sbp"), net.dag.children("exercise")
-    (['age', 'smoker', 'bmi'], ['bmi', 'cholesterol'])
+    (['smoker', 'age', 'bmi'], ['bmi', 'cholesterol'])
     """
     from bnfs.cg_network import ConditionalGaussianNetwork
 
