@@ -44,16 +44,22 @@ def discrete_configurations(table, arities, members, n_members, cfg):
     and return a bound on the indices (at most the rows: indices are renumbered to the
     observed configurations when the product of the arities exceeds the rows)."""
     n = table.shape[1] - table.shape[0]
-    for i in range(n):
-        cfg[i] = 0
-    q = 1
-    for k in range(n_members):
+    if n_members == 0:
+        for i in range(n):
+            cfg[i] = 0
+        return 1
+    first = table[members[0]]
+    for i in range(n):  # the first member sets the index, no clearing pass
+        cfg[i] = np.int64(first[i])
+    q = arities[members[0]]
+    for k in range(1, n_members):
         p = members[k]
         r = arities[p]
         if q > (1 << 40) // r:
             q = _s.compress(cfg, n)
+        column = table[p]
         for i in range(n):
-            cfg[i] = cfg[i] * r + np.int64(table[p, i])
+            cfg[i] = cfg[i] * r + np.int64(column[i])
         q *= r
     if q > n:
         q = _s.compress(cfg, n)
