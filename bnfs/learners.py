@@ -40,7 +40,7 @@ KINDS = {
     "neighbours": "the target's parents and children (a list of names)",
 }
 #: learners that count contingency tables only: continuous columns must be discretized
-DISCRETE_ONLY = frozenset({"sparse_candidate", "screen_based", "tpda"})
+DISCRETE_ONLY = frozenset({"screen_based", "tpda"})
 #: learners that model continuous data but not mixed discrete-and-continuous data
 NOT_MIXED = frozenset({"learn"})
 #: score-based learners that run on incomplete data through structural EM

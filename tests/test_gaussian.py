@@ -85,8 +85,8 @@ def test_gaussian_search_finds_the_network(ecoli):
 
 def test_gaussian_errors_name_what_is_wrong(ecoli):
     frame, _ = ecoli
-    with pytest.raises(ValueError, match="sparse_candidate needs discrete data"):
-        bnfs.sparse_candidate(frame, "bic-g")
+    with pytest.raises(ValueError, match="screen_based needs discrete data"):
+        bnfs.screen_based(frame, "bic-g")
     with pytest.raises(ValueError, match="score for continuous data must be one of"):
         bnfs.hill_climbing(frame, "bde")
     mixed = frame.assign(flag=np.where(frame.iloc[:, 0] > 0, "hi", "lo"))
@@ -110,6 +110,19 @@ def test_a_small_gaussian_search_runs_through_the_kernels():
     truth = bnfs.DAG(list(frame.columns), [("a", "b"), ("b", "d"), ("c", "d"), ("d", "e")])
     assert found.cpdag() == truth.cpdag()
     assert bnfs.hill_climbing(frame, "bic-g-bnlearn", progress=False).cpdag() == truth.cpdag()
+
+
+def test_sparse_candidate_searches_gaussian_and_mixed_data(ecoli):
+    frame, truth = ecoli
+    found = bnfs.sparse_candidate(frame, "bic-g", k=5)
+    assert found.learning["score"] == "bic-g"
+    assert bnfs.score(found, frame, "bic-g") > bnfs.score(bnfs.DAG(truth.nodes), frame, "bic-g")
+    assert bnfs.shd(found, truth) < 0.8 * len(truth.arcs)
+    net = bnfs.random_cg_network(4, 6, seed=2)
+    mixed = net.sample(1500, seed=0)
+    dag = bnfs.sparse_candidate(mixed, k=4)
+    assert dag.learning["score"] == "bic-cg"
+    assert not [(u, v) for u, v in dag.arcs if v in net.levels and u not in net.levels]
 
 
 def test_to_pgmpy_fits_a_linear_gaussian_network():
