@@ -201,11 +201,10 @@ def missing_part(args) -> None:
             except Exception as error:  # bnlearn-port's likelihood weighting can fail
                 theirs_shd = type(error).__name__[:11]
             bn_s = time.perf_counter() - start
-            drop_hc = (
-                str(bnfs.shd(bnfs.hill_climbing(kept, progress=False).cpdag(), truth))
-                if len(kept) > 1
-                else "-"
-            )
+            try:
+                drop_hc = str(bnfs.shd(bnfs.hill_climbing(kept, progress=False).cpdag(), truth))
+            except ValueError:  # too few rows left: an empty or constant column
+                drop_hc = "-"
             start = time.perf_counter()
             pc = bnfs.pc_stable(holes, progress=False)
             pc_s = time.perf_counter() - start
