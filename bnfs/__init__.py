@@ -66,6 +66,7 @@ _EXPORTS = {
     ],
     "bnfs.select": [
         "MarkovBlanketSelector",
+        "StableBlanketSelector",
         "FCBF",
         "CFS",
         "InformationGain",

@@ -38,8 +38,11 @@ def _seeds(seed, r: int) -> list[int]:
 
 
 def _replicate(data, m: int, seed: int, learner: str, options: dict, target=None):
+    """One replicate on ``m`` rows: drawn with replacement (a bootstrap sample), or for a
+    negative ``m``, -m rows without replacement (a subsample)."""
     rng = np.random.default_rng(seed)
-    sample = data.take(rng.integers(0, len(data), m))
+    rows = rng.integers(0, len(data), m) if m > 0 else rng.permutation(len(data))[:-m]
+    sample = data.take(rows)
     entry = learners.get(learner)
     options = dict(options)
     if entry.seeded and "seed" not in options:
@@ -374,9 +377,14 @@ def blanket_frequency(
     n_jobs: int | None = None,
     seed=0,
     checkpoint=None,
+    replace: bool = True,
 ) -> pd.Series:
     """How often each variable is in ``target``'s blanket over ``R`` bootstrap samples;
     ``freq[freq >= 0.5].index`` is a stable Markov blanket.
+
+    With ``replace=False`` the samples are subsamples of ``m`` distinct rows (default half
+    the rows), as stability selection draws them (Meinshausen & Bühlmann 2010);
+    :class:`bnfs.StableBlanketSelector` selects features from these frequencies.
 
     ``learner`` is a local learner (hiton_mb, iamb_mb, mmmb, pcmb, ...; hiton_pc or mmpc
     for parents and children) or a network learner, whose graph's blanket is read.
@@ -391,10 +399,18 @@ def blanket_frequency(
     """
     data = as_dataset(data)
     data.check_name(target, "target")
+    if not isinstance(replace, bool):
+        raise TypeError(f"replace must be True or False, got {replace!r}")
+    if not replace and m is None:
+        m = max(len(data) // 2, 2)
     R, m, n_jobs = _check(
         data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs, seed, learner_options
     )
     options = dict(learner_options or {})
+    if not replace:
+        if m > len(data):
+            raise ValueError(f"m ({m}) must not exceed the rows ({len(data)}) without replacement")
+        m = -m  # a negative size asks _replicate for a subsample
     if learner in LEARNERS:
         pairs = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)
         members = [_blanket_of(data.names, arcs, edges, target) for arcs, edges in pairs]

@@ -21,6 +21,7 @@ from bnfs import (
     HybridSelector,
     InformationGain,
     MarkovBlanketSelector,
+    StableBlanketSelector,
     TBNClassifier,
 )
 from bnfs.metrics import blanket_scores
@@ -207,6 +208,7 @@ def test_fcbf_keeps_one_of_redundant_features_and_drops_noise():
 @parametrize_with_checks(
     [
         MarkovBlanketSelector("iamb_mb"),
+        StableBlanketSelector(R=5),
         FCBF(),
         CFS(),
         InformationGain(3),

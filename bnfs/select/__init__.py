@@ -13,9 +13,11 @@ from bnfs.select.pipelines import mb_svm_pipeline
 from bnfs.select.slfs import SLFS, TBNClassifier
 from bnfs.select.sparse_group_lasso import sparse_group_lasso
 from bnfs.select.srs import SRS
+from bnfs.select.stable_blanket import StableBlanketSelector
 
 __all__ = [
     "MarkovBlanketSelector",
+    "StableBlanketSelector",
     "FCBF",
     "CFS",
     "InformationGain",

@@ -1,0 +1,192 @@
+"""Keep the features that are in the class's Markov blanket on most resamples of the data:
+stability selection (Meinshausen & Bühlmann 2010) with a Markov-blanket learner, or the
+bootstrap frequencies with bnlearn's arc-strength threshold (Scutari & Nagarajan 2013)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from bnfs import learners
+from bnfs._validate import check_int
+from bnfs.bootstrap import blanket_frequency, inclusion_threshold
+from bnfs.select._base import DiscreteSelector
+from bnfs.select.markov_blanket import BLANKET_LEARNERS, NETWORK_LEARNERS
+
+__all__ = ["StableBlanketSelector"]
+
+RESAMPLES = ("subsample", "bootstrap")
+
+
+class StableBlanketSelector(DiscreteSelector):
+    """Select the features found in the class's Markov blanket on most of ``R`` resamples.
+
+    One blanket learned on one sample changes with the sample: a feature near the test's
+    threshold comes and goes. Learning the blanket on many resamples and keeping the
+    features found often enough gives a set that a new sample reproduces, with a bound on
+    the expected number of false selections (``threshold="stability"``).
+
+    Parameters
+    ----------
+    learner : str, default "hiton_mb"
+        A Markov-blanket learner or a network learner of :data:`bnfs.learners.REGISTRY`.
+    learner_options : dict, optional
+        Keyword arguments of the learner; one it does not take is refused by name.
+    R : int, default 50
+        Resamples.
+    resample : {"subsample", "bootstrap"}, default "subsample"
+        Half the rows without replacement (stability selection; what the error bound
+        assumes), or as many rows as the data with replacement (bnlearn's ``boot.strength``).
+    threshold : "auto", "stability" or float in (0, 1], default "auto"
+        The frequency a feature needs:
+
+        * ``"auto"``: the threshold bnlearn's ``averaged.network`` estimates for arc
+          strengths (:func:`bnfs.inclusion_threshold`): where the frequencies' distribution
+          splits best into "always" and "never";
+        * ``"stability"``: Meinshausen & Bühlmann's bound. With q the mean blanket size
+          over the resamples and p the features, keeping the features with frequency at
+          least pi = (1 + q^2 / (p * max_false)) / 2 makes the expected number of features
+          selected but never relevant at most ``max_false`` (pi is at least 0.6; above 1,
+          no feature is kept);
+        * a number: that frequency.
+    max_false : float, default 1.0
+        For ``threshold="stability"``: the expected false selections allowed.
+    discretizer : {"quantile", "interval", "mdl"}, default "quantile"
+    n_bins : int, default 3
+        How continuous features become discrete (:func:`bnfs.discretize`).
+    random_state : int or None, default 0
+        Seeds the resamples (and randomized learners); the same value gives the same
+        selection.
+    n_jobs : int, optional
+        Resamples in parallel (joblib); the selection does not depend on it.
+    if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
+        As :class:`MarkovBlanketSelector`.
+
+    Attributes
+    ----------
+    frequencies_ : pandas.Series
+        How often each feature was in the blanket, by feature (input order).
+    threshold_ : float
+        The frequency threshold used.
+    selected_ : list of str
+        The selected features, in input order.
+    class_name_ : str
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` is a DataFrame with string column names.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> frame = datasets.sample("asia", 3000, seed=0)
+    >>> X, y = frame.drop(columns="lung"), frame["lung"]
+    >>> selector = StableBlanketSelector(R=20).fit(X, y)
+    >>> selector.selected_  # the true blanket: parent, child and spouse
+    ['tub', 'smoke', 'either']
+    >>> float(selector.frequencies_["bronc"]) < selector.threshold_ <= 1
+    True
+    """
+
+    def __init__(
+        self,
+        learner: str = "hiton_mb",
+        *,
+        learner_options: dict | None = None,
+        R: int = 50,
+        resample: str = "subsample",
+        threshold="auto",
+        max_false: float = 1.0,
+        discretizer: str = "quantile",
+        n_bins: int = 3,
+        random_state=0,
+        n_jobs: int | None = None,
+        if_empty: str = "keep_all",
+    ):
+        self.learner = learner
+        self.learner_options = learner_options
+        self.R = R
+        self.resample = resample
+        self.threshold = threshold
+        self.max_false = max_false
+        self.discretizer = discretizer
+        self.n_bins = n_bins
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.if_empty = if_empty
+
+    def fit(self, X, y):
+        """Learn the blanket on ``R`` resamples and keep the features found often enough."""
+        self._check_parameters()
+        data, features, target = self._discrete_data(X, y)
+        frequencies = blanket_frequency(
+            data,
+            target,
+            self.learner,
+            R=self.R,
+            learner_options=self.learner_options,
+            n_jobs=self.n_jobs,
+            seed=self.random_state,
+            replace=self.resample == "bootstrap",
+        )
+        self.frequencies_ = pd.Series(frequencies, index=features, dtype=float)
+        self.threshold_ = self._threshold(self.frequencies_)
+        keep = self.frequencies_ >= self.threshold_
+        self.selected_ = [f for f in features if keep[f] and self.frequencies_[f] > 0]
+        self._set_support(self.selected_)
+        return self
+
+    def _threshold(self, frequencies: pd.Series) -> float:
+        if isinstance(self.threshold, numbers.Real) and not isinstance(self.threshold, bool):
+            return float(self.threshold)
+        if self.threshold == "auto":
+            # bnlearn keeps the strengths above its threshold (and the certain ones)
+            cut = inclusion_threshold(frequencies.to_numpy())
+            above = frequencies[frequencies > cut]
+            return float(above.min()) if len(above) else 1.0
+        p = max(len(frequencies), 1)
+        q = float(frequencies.sum())  # the mean blanket size over the resamples
+        return min(max((1.0 + q * q / (p * self.max_false)) / 2.0, 0.6), 1.0 + 1e-9)
+
+    def _check_parameters(self) -> None:
+        known = BLANKET_LEARNERS + NETWORK_LEARNERS
+        if not isinstance(self.learner, str) or self.learner not in known:
+            raise ValueError(f"learner must be one of {list(known)}, got {self.learner!r}")
+        if self.learner_options is not None and not isinstance(self.learner_options, dict):
+            raise TypeError(
+                f"learner_options must be a dict, got {type(self.learner_options).__name__}"
+            )
+        learners.check_options(self.learner, self.learner_options or {})
+        check_int(self.R, "R", 1)
+        if self.resample not in RESAMPLES:
+            raise ValueError(f"resample must be one of {list(RESAMPLES)}, got {self.resample!r}")
+        threshold = self.threshold
+        if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool):
+            if not 0.0 < threshold <= 1.0:
+                raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+        elif threshold not in ("auto", "stability"):
+            raise ValueError(
+                f"threshold must be 'auto', 'stability' or a number in (0, 1], got {threshold!r}"
+            )
+        if (
+            isinstance(self.max_false, bool)
+            or not isinstance(self.max_false, numbers.Real)
+            or not np.isfinite(self.max_false)
+            or self.max_false <= 0
+        ):
+            raise ValueError(f"max_false must be a positive number, got {self.max_false!r}")
+        if self.random_state is not None and (
+            isinstance(self.random_state, bool)
+            or not isinstance(self.random_state, numbers.Integral)
+        ):
+            raise TypeError(f"random_state must be an int or None, got {self.random_state!r}")
+
+    def _empty_reason(self) -> str:
+        return (
+            f"no feature was in {self.learner}'s blanket of the class on at least "
+            f"{self.threshold_:.0%} of the {self.R} resamples"
+        )
+
+    def _empty_remedy(self) -> str:
+        return "a lower threshold (threshold=0.5) or a larger alpha"

@@ -1,0 +1,97 @@
+"""StableBlanketSelector: blankets over resamples, its thresholds, and stability across
+samples against a single-sample blanket."""
+
+import numpy as np
+import pytest
+
+import reference
+from bnfs import MarkovBlanketSelector, StableBlanketSelector, blanket_frequency, datasets
+from bnfs.metrics import blanket_scores
+
+TARGET = "HYPOVOLEMIA"
+
+
+@pytest.fixture(scope="module")
+def alarm():
+    frame = reference.data("alarm")
+    return frame.drop(columns=TARGET), frame[TARGET]
+
+
+def _jaccard(a, b) -> float:
+    a, b = set(a), set(b)
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def test_the_stable_blanket_is_the_true_one_and_reproducible(alarm):
+    X, y = alarm
+    selector = StableBlanketSelector(R=20, random_state=3).fit(X, y)
+    scores = blanket_scores(selector.selected_, datasets.network("alarm"), TARGET)
+    assert scores["precision"] == 1.0 and scores["recall"] >= 2 / 3
+    assert list(selector.frequencies_.index) == list(X.columns)
+    assert selector.transform(X).shape[1] == len(selector.selected_)
+    again = StableBlanketSelector(R=20, random_state=3).fit(X, y)
+    assert again.selected_ == selector.selected_
+    assert again.frequencies_.equals(selector.frequencies_)
+
+
+def test_it_is_more_stable_across_samples_than_one_blanket():
+    """Blankets of insurance's Accident on disjoint halves of a sample: the stable one
+    agrees with itself at least as well as a single HITON-MB run does."""
+    frame = datasets.sample("insurance", 4000, seed=5)
+    X, y = frame.drop(columns="Accident"), frame["Accident"]
+    halves = np.random.default_rng(0).permutation(len(frame)) % 2
+    plain, stable = [], []
+    for half in (0, 1):
+        rows = halves == half
+        plain.append(MarkovBlanketSelector("hiton_mb").fit(X[rows], y[rows]).selected_)
+        stable.append(StableBlanketSelector(R=20).fit(X[rows], y[rows]).selected_)
+    assert stable[0] and stable[1]
+    assert _jaccard(*stable) >= _jaccard(*plain)
+
+
+@pytest.mark.filterwarnings("ignore::bnfs.EmptySelectionWarning")
+def test_thresholds():
+    frame = datasets.sample("asia", 3000, seed=0)
+    X, y = frame.drop(columns="lung"), frame["lung"]
+    auto = StableBlanketSelector(R=20).fit(X, y)
+    assert auto.selected_ == ["tub", "smoke", "either"]
+    fixed = StableBlanketSelector(R=20, threshold=0.9).fit(X, y)
+    assert fixed.threshold_ == 0.9
+    assert fixed.selected_ == [f for f in X.columns if auto.frequencies_[f] >= 0.9]
+    strict = StableBlanketSelector(R=20, threshold="stability", max_false=0.5).fit(X, y)
+    loose = StableBlanketSelector(R=20, threshold="stability", max_false=5.0).fit(X, y)
+    q, p = float(auto.frequencies_.sum()), X.shape[1]
+    assert loose.threshold_ == pytest.approx(max((1 + q * q / (p * 5.0)) / 2, 0.6))
+    assert strict.threshold_ >= loose.threshold_
+    assert set(strict.selected_) <= set(loose.selected_)
+    boot = StableBlanketSelector(R=20, resample="bootstrap").fit(X, y)
+    assert boot.selected_ == ["tub", "smoke", "either"]
+
+
+def test_subsample_frequencies_draw_distinct_rows():
+    data = datasets.sample("asia", 600, seed=1)
+    half = blanket_frequency(data, "lung", R=5, replace=False, seed=2)
+    assert half.between(0, 1).all()
+    with pytest.raises(ValueError, match="without replacement"):
+        blanket_frequency(data, "lung", R=2, m=601, replace=False)
+    with pytest.raises(TypeError, match="replace"):
+        blanket_frequency(data, "lung", R=2, replace="no")
+
+
+@pytest.mark.parametrize(
+    "options, error, message",
+    [
+        ({"learner": "sparse"}, ValueError, "learner must be one of"),
+        ({"threshold": 1.5}, ValueError, "threshold must be in"),
+        ({"threshold": "often"}, ValueError, "'auto', 'stability'"),
+        ({"resample": "jackknife"}, ValueError, "resample must be one of"),
+        ({"R": 0}, ValueError, "R"),
+        ({"max_false": 0}, ValueError, "max_false"),
+        ({"random_state": "x"}, TypeError, "random_state"),
+        ({"learner_options": {"max_parents": 2}}, ValueError, "does not take max_parents"),
+    ],
+)
+def test_bad_parameters_are_named(options, error, message):
+    frame = datasets.sample("asia", 300, seed=0)
+    with pytest.raises(error, match=message):
+        StableBlanketSelector(**options).fit(frame.drop(columns="lung"), frame["lung"])
