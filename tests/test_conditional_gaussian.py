@@ -187,3 +187,21 @@ def test_constraint_learners_take_mixed_data(mixed):
     assert len(blanket & set(net.dag.markov_blanket(target))) >= 2
     hybrid = bnfs.mmhc(frame)
     assert not [(u, v) for u, v in hybrid.arcs if v in net.levels and u not in net.levels]
+
+
+def test_mi_cg_without_a_fittable_configuration_claims_no_dependence():
+    """Every configuration of the discrete conditioning variable has two rows: neither model
+    can be compared there, so the test has no evidence (p = 1), never a NaN or a 0."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "x": rng.normal(size=12),
+            "y": rng.normal(size=12),
+            "d": pd.Categorical(np.arange(12) % 6),
+            "e": pd.Categorical(np.arange(12) % 2),
+        }
+    )
+    test = bnfs.CITest(frame, "mi_cg")
+    for x, y in [("x", "y"), ("x", "e")]:
+        result = test(x, y, ["d"])
+        assert result.p_value == 1.0 and result.independent and result.df == 0

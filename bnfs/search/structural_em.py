@@ -4,8 +4,8 @@ network with a search on the completed data.
 
 bnlearn's loop, with its default ``max.iter = 5``: fit the empty network to the observed
 values; then repeatedly impute the missing values from the fitted network, search on the
-completed data starting from the current graph, refit, and stop when the graph no longer
-changes.
+completed data starting from the current graph, refit, and stop when the fitted network no
+longer changes (here: the same graph on the same completed data).
 
 Imputation (the E-step, done as a hard assignment): every missing value takes its most
 probable value given the row's other values under the fitted network, i.e. given its Markov
@@ -71,7 +71,7 @@ def structural_em(
     Returns
     -------
     DAG
-        ``learning`` records the rounds, whether the graph converged, the missing cells and
+        ``learning`` records the rounds, whether the fit converged, the missing cells and
         the rows used (every row is).
 
     Raises
@@ -112,12 +112,20 @@ def structural_em(
     model.fit(dag)  # the empty network on the observed values
     converged = False
     rounds = 0
+    imputed = None
     while rounds < max_iter and not converged:
         rounds += 1
         model.impute(dag)
         found = search(model.completed(), start=dag if dag.arcs else None, **options)
-        converged = set(found.arcs) == set(dag.arcs)
-        dag = found
+        # bnlearn's rule: stop when the fitted network no longer changes, i.e. the same
+        # graph on the same completed data (a new graph or new imputations refit it)
+        now = model.imputed_values()
+        converged = (
+            set(found.arcs) == set(dag.arcs)
+            and imputed is not None
+            and all(np.array_equal(a, b) for a, b in zip(now, imputed))
+        )
+        dag, imputed = found, now
         if not converged:
             model.fit(dag)
     learning = dict(dag.learning)
@@ -192,6 +200,10 @@ class _Model:
         self.columns = {name: j for j, name in enumerate(self.names)}
         self.params: dict[str, tuple] = {}
         self.parents: dict[str, list[str]] = {}
+
+    def imputed_values(self) -> list[np.ndarray]:
+        """The current values of the missing cells, column by column."""
+        return [self.values[name][self.missing[:, j]].copy() for j, name in enumerate(self.names)]
 
     def completed(self) -> pd.DataFrame:
         out = {}
