@@ -78,15 +78,52 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
     n = table.shape[1] - table.shape[0]
     d = n_x + 2  # intercept, regressors, response
     moments = np.zeros((q, d, d))
-    if n_x == 0:  # the common case: a mean per configuration
+    if n_x == 0:  # the common case: a mean per configuration (sums kept apart, as below)
+        count = np.zeros(q)
+        sy = np.zeros(q)
+        syy = np.zeros(q)
+        ycol = table[y]
         for i in range(n):
             j = cfg[i]
             if j < 0:
                 continue
-            v = table[y, i]
-            moments[j, 0, 0] += 1.0
-            moments[j, 0, 1] += v
-            moments[j, 1, 1] += v * v
+            v = ycol[i]
+            count[j] += 1.0
+            sy[j] += v
+            syy[j] += v * v
+        for j in range(q):
+            moments[j, 0, 0] = count[j]
+            moments[j, 0, 1] = sy[j]
+            moments[j, 1, 1] = syy[j]
+    elif n_x == 1:  # one regressor: six sums per configuration, each its own array, so
+        # consecutive rows of one configuration do not wait on each other's stores
+        sx = np.zeros(q)
+        sy = np.zeros(q)
+        sxx = np.zeros(q)
+        sxy = np.zeros(q)
+        syy = np.zeros(q)
+        count = np.zeros(q)
+        xcol = table[xs[0]]
+        ycol = table[y]
+        for i in range(n):
+            j = cfg[i]
+            if j < 0:
+                continue
+            u = xcol[i]
+            v = ycol[i]
+            count[j] += 1.0
+            sx[j] += u
+            sy[j] += v
+            sxx[j] += u * u
+            sxy[j] += u * v
+            syy[j] += v * v
+        for j in range(q):
+            moments[j, 0, 0] = count[j]
+            moments[j, 0, 1] = sx[j]
+            moments[j, 0, 2] = sy[j]
+            moments[j, 1, 1] = sxx[j]
+            moments[j, 1, 2] = sxy[j]
+            moments[j, 2, 2] = syy[j]
     else:
         z = np.empty(d)
         z[0] = 1.0
