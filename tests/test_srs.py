@@ -101,14 +101,18 @@ def test_srs_on_continuous_and_multiclass_data():
 
 
 def test_hiton_pc_without_symmetry_keeps_one_of_exact_copies():
-    from bnfs import hiton_pc
+    from bnfs import hiton_pc, mmpc, pcmb
 
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 2000)
     signal = np.where(rng.random(2000) < 0.85, y, 1 - y)
     frame = pd.DataFrame({"c0": signal, "c1": signal, "c2": signal, "t": y})
-    # each copy separates the others from t, so the symmetric check empties the set
-    assert hiton_pc(frame, "t", alpha=0.01) == []
+    # each copy separates the others from t, so the AND rule alone would empty the set; the
+    # copies screen each other off (information equivalence), so the symmetric search keeps
+    # the one t's own search found, as the one-way search does
+    assert hiton_pc(frame, "t", alpha=0.01) == ["c0"]
+    assert mmpc(frame, "t", alpha=0.01) == ["c0"]
+    assert pcmb(frame, "t", alpha=0.01) == ["c0"]
     assert hiton_pc(frame, "t", alpha=0.01, symmetry=False) == ["c0"]
     srs = SRS().fit(frame.drop(columns="t"), y)
     assert srs.representative_sets_ == {"c0": ["c0", "c1"]}  # the copy joins c0's set

@@ -197,15 +197,22 @@ def hiton_pc(
 
     With ``symmetry`` (the default) x stays only if ``target`` is in HITON-PC(x) too,
     which removes non-neighbours that only their own neighbours separate. Without it,
-    the one-way set of GLL-PC without symmetry correction (Aliferis et al. 2010), which
-    feature selection uses: with near-copies of features (not faithful) the symmetric
-    version can empty the set, because each copy separates the others from the target.
+    the one-way set of GLL-PC without symmetry correction (Aliferis et al. 2010).
+
+    **Near-copies** (not faithful: each copy of a feature separates the others from the
+    target) would make the plain AND rule empty the set. So x also stays when the set
+    that separates the target from x in x's own search and x screen each other off from
+    the target (information equivalence, Lemeire et al. 2012): one representative of the
+    copies is kept, the one the target's search found. Under faithfulness this never
+    happens, so with an exact oracle the result is the AND rule's.
 
     References
     ----------
     C. F. Aliferis, A. Statnikov, I. Tsamardinos, S. Mani and X. D. Koutsoukos, "Local causal
     and Markov blanket induction for causal discovery and feature selection for
     classification, part I", JMLR 11, 2010.
+    J. Lemeire, S. Meganck, F. Cartella and T. Liu, "Conservative independence-based causal
+    structure learning in absence of adjacency faithfulness", IJAR 53, 2012.
 
     Examples
     --------
@@ -281,7 +288,8 @@ def mmpc(
     **test_options,
 ) -> LocalResult:
     """Parents and children of ``target`` by Max-Min Parents and Children, with the
-    symmetry correction (x stays only if ``target`` is in MMPC(x) too) unless
+    symmetry correction (x stays only if ``target`` is in MMPC(x) too, or x and its
+    separating set are information-equivalent near-copies, as in :func:`hiton_pc`) unless
     ``symmetry=False``: the one-way set, which is what bnlearn's ``learn.nbr`` returns.
 
     References

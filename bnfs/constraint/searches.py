@@ -161,9 +161,13 @@ def _max_min_forward(tester, t: int, max_cond_size, sepsets, prune: bool) -> lis
 
 
 def pcmb_pc_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
-    """PCMB's GetPC: x in GetPCD(t) stays when t is in GetPCD(x) too."""
-    pcd = _max_min_forward(tester, t, max_cond_size, sepsets, prune=True)
-    return [x for x in pcd if t in _max_min_forward(tester, x, max_cond_size, None, prune=True)]
+    """PCMB's GetPC: x in GetPCD(t) stays when t is in GetPCD(x) too (:func:`_symmetric`)."""
+    return _symmetric(_pcd_search, tester, t, max_cond_size, sepsets)
+
+
+def _pcd_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
+    """PCMB's GetPCD: the max-min forward phase, pruning after every admission."""
+    return _max_min_forward(tester, t, max_cond_size, sepsets, prune=True)
 
 
 def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> list[int]:
@@ -183,13 +187,37 @@ def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> lis
     return members
 
 
+def _symmetric(one_way, tester, t: int, max_cond_size, sepsets) -> list[int]:
+    """The symmetry correction of a one-way PC search: x in PC(t) stays if t is in PC(x) too
+    (a non-neighbour may be separable only by a subset of its own neighbours), or if x and
+    the set S separating t from x in x's search are information-equivalent for t: S screens
+    x off from t and x screens off each member of S (Lemeire et al. 2012).
+
+    Faithfulness rules the second case out: a path from t to x that S blocks passes some
+    s in S, and its part from t to s avoids x, so x cannot block it. So with an exact oracle
+    only the AND rule acts. It exists for near-deterministic copies (a feature and its
+    noisy duplicates): each copy separates the others from t, the AND rule would drop every
+    one of them, and t's own search keeps exactly one, which this keeps."""
+    pc = one_way(tester, t, max_cond_size, sepsets)
+    kept = []
+    for x in pc:
+        own: dict[int, tuple] = {}
+        if t in one_way(tester, x, max_cond_size, own) or _equivalent(tester, t, x, own.get(t)):
+            kept.append(x)
+    return kept
+
+
+def _equivalent(tester, t: int, x: int, separating) -> bool:
+    """x and the set ``separating`` (which separates t from x) screen each other off from
+    t: every member s has t independent of s given x."""
+    return bool(separating) and all(tester.test_indices(t, s, (x,)).independent for s in separating)
+
+
 def hiton_pc_search(
     tester, t: int, max_cond_size, sepsets: dict[int, tuple] | None = None
 ) -> list[int]:
-    """HITON-PC with the symmetry correction: x stays only if t is in HITON-PC(x) too (a
-    non-neighbour may be separable only by a subset of its own neighbours)."""
-    pc = hiton_pc_one_way_search(tester, t, max_cond_size, sepsets)
-    return [x for x in pc if t in hiton_pc_one_way_search(tester, x, max_cond_size)]
+    """HITON-PC with the symmetry correction (:func:`_symmetric`)."""
+    return _symmetric(hiton_pc_one_way_search, tester, t, max_cond_size, sepsets)
 
 
 def hiton_pc_one_way_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
@@ -226,9 +254,8 @@ def mmpc_one_way_search(tester, t: int, max_cond_size, sepsets=None) -> list[int
 
 
 def mmpc_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
-    """MMPC with the symmetry correction: x stays only if t is in MMPC(x) too."""
-    pc = mmpc_one_way_search(tester, t, max_cond_size, sepsets)
-    return [x for x in pc if t in mmpc_one_way_search(tester, x, max_cond_size)]
+    """MMPC with the symmetry correction (:func:`_symmetric`)."""
+    return _symmetric(mmpc_one_way_search, tester, t, max_cond_size, sepsets)
 
 
 def spouses(
