@@ -27,6 +27,22 @@ def test_hsic_equals_its_trace_formula():
     assert delta_gram(np.array([0, 1, 0])).tolist() == [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
 
 
+@pytest.mark.kernels
+def test_permuted_dependence_equals_the_centred_gram_formula():
+    from bnfs._kernels.hsic import squared_distances
+    from bnfs._kernels.hsic_null import permuted_dependence
+
+    rng = np.random.default_rng(1)
+    blanket, feature = rng.normal(size=(30, 2)), rng.normal(size=(30, 2))
+    target = centre(delta_gram(rng.integers(0, 2, 30)))
+    rows = rng.permutation(30)
+    d2 = squared_distances(blanket) + squared_distances(feature[rows])
+    gram = np.exp(-0.3 * d2)
+    inner, norm2 = permuted_dependence(squared_distances(blanket), feature, rows, -0.3, target)
+    assert inner == pytest.approx(np.vdot(centre(gram), target))
+    assert norm2 == pytest.approx(np.vdot(centre(gram), centre(gram)))
+
+
 @pytest.mark.parametrize("n_features, related", [(7, False), (7, True), (46, False), (46, True)])
 def test_hsmb_reproduces_table_1(n_features, related):
     frame = datasets.corral(n_features, related=related, n=400, seed=3)
@@ -37,6 +53,35 @@ def test_hsmb_reproduces_table_1(n_features, related):
     for removed, blanket in hsmb.blankets_.items():
         assert removed not in hsmb.selected_ and set(blanket) <= set(hsmb.selected_)
     assert hsmb.get_support().sum() == len(expected)
+
+
+@pytest.mark.parametrize("n_features, rows", [(22, 256), (38, 500)])
+def test_hsmb_reproduces_table_2(n_features, rows):
+    # Table 2: HSMB keeps {x1, x2}. Joining {x1} lowers the joint kernel's dependence on y
+    # even for x2 (the kernel dilutes), so only the permutation null tells x2 from noise
+    frame = datasets.regression(n_features, n=rows, seed=1)
+    X, y = frame.drop(columns="y"), frame.y
+    assert HSMB().fit(X, y).selected_ == ["x1", "x2"]
+    assert HSMB(permutations=0).fit(X, y).selected_ == ["x1"]  # the paper's raw test (1)
+
+
+def test_hsmb_exchanges_a_noisy_copy_for_the_original():
+    # on this 256-row draw A1_7 (equal to A1 15 times in 16) ranks above A1 on its own; the
+    # single pass keeps it and covers A1 with it, the exchange pass puts A1 back
+    frame = datasets.corral(46, n=256, seed=0)
+    X, y = frame.drop(columns="Y"), frame.Y
+    relevance = dict(zip(X.columns, HSMB().fit(X, y).relevance_))
+    assert relevance["A1_7"] > relevance["A1"]
+    hsmb = HSMB().fit(X, y)
+    assert sorted(hsmb.selected_) == ["A0", "A1", "B0", "B1"]
+    assert "A1" in hsmb.blankets_["A1_7"]
+    assert HSMB(random_state=5).fit(X, y).selected_ == hsmb.selected_
+    with pytest.raises(TypeError, match="random_state"):
+        HSMB(random_state="x").fit(X, y)
+    with pytest.raises(ValueError, match="permutations"):
+        HSMB(permutations=-1).fit(X, y)
+    with pytest.raises(ValueError, match="alpha"):
+        HSMB(alpha=0.0).fit(X, y)
 
 
 def test_hsmb_regression_drops_irrelevant_and_copied_features():
