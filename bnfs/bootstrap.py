@@ -398,6 +398,40 @@ def blanket_frequency(
     ['lung', 'tub']
     """
     data = as_dataset(data)
+    members = blanket_sets(
+        data,
+        target,
+        learner,
+        R=R,
+        m=m,
+        learner_options=learner_options,
+        n_jobs=n_jobs,
+        seed=seed,
+        checkpoint=checkpoint,
+        replace=replace,
+    )
+    counts = pd.Series(0.0, index=[v for v in data.names if v != target])
+    for found in members:
+        counts[list(found)] += 1.0
+    return (counts / len(members)).sort_values(ascending=False, kind="stable")
+
+
+def blanket_sets(
+    data,
+    target: str,
+    learner: str = "hiton_mb",
+    *,
+    R: int = 100,
+    m: int | None = None,
+    learner_options: dict | None = None,
+    n_jobs: int | None = None,
+    seed=0,
+    checkpoint=None,
+    replace: bool = True,
+) -> list[set[str]]:
+    """The blanket of ``target`` found on each of ``R`` resamples, in resample order (the
+    sets :func:`blanket_frequency` counts; same parameters)."""
+    data = as_dataset(data)
     data.check_name(target, "target")
     if not isinstance(replace, bool):
         raise TypeError(f"replace must be True or False, got {replace!r}")
@@ -416,10 +450,7 @@ def blanket_frequency(
         members = [_blanket_of(data.names, arcs, edges, target) for arcs, edges in pairs]
     else:
         members = _run(data, m, seed, R, learner, options, n_jobs, target, checkpoint)
-    counts = pd.Series(0.0, index=[v for v in data.names if v != target])
-    for found in members:
-        counts[list(found)] += 1.0
-    return (counts / R).sort_values(ascending=False, kind="stable")
+    return [set(found) for found in members]
 
 
 def _blanket_of(names, arcs, edges, target) -> set[str]:

@@ -2,6 +2,7 @@
 samples against a single-sample blanket."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import reference
@@ -95,3 +96,26 @@ def test_bad_parameters_are_named(options, error, message):
     frame = datasets.sample("asia", 300, seed=0)
     with pytest.raises(error, match=message):
         StableBlanketSelector(**options).fit(frame.drop(columns="lung"), frame["lung"])
+
+
+def test_near_copies_share_their_frequency():
+    # the class depends on a signal seen through three near-copies (each differs from it
+    # in 1 row of 100): a resample's blanket keeps the copy that resample ranks first (each
+    # screens the others off), so each copy alone is found on a share of the resamples,
+    # the group on all of them
+    rng = np.random.default_rng(0)
+    signal = rng.integers(0, 2, 1500)
+    y = np.where(rng.random(1500) < 0.8, signal, 1 - signal)
+    copies = {f"copy{i}": np.where(rng.random(1500) < 0.99, signal, 1 - signal) for i in range(3)}
+    noise = {f"noise{i}": rng.integers(0, 2, 1500) for i in range(3)}
+    X = pd.DataFrame(copies | noise)
+    grouped = StableBlanketSelector(R=20).fit(X, y)
+    assert len(grouped.selected_) == 1 and grouped.selected_[0].startswith("copy")
+    group = grouped.groups_[grouped.selected_[0]]
+    assert sorted(group) == ["copy0", "copy1", "copy2"]
+    assert grouped.group_frequencies_[grouped.selected_[0]] >= 0.9
+    assert grouped.frequencies_[group].max() < grouped.group_frequencies_[grouped.selected_[0]]
+    alone = StableBlanketSelector(R=20, copies=None).fit(X, y)
+    assert all(len(members) == 1 for members in alone.groups_.values())
+    with pytest.raises(ValueError, match="copies"):
+        StableBlanketSelector(copies=1.5).fit(X, y)

@@ -11,8 +11,9 @@ import pandas as pd
 
 from bnfs import learners
 from bnfs._validate import check_int
-from bnfs.bootstrap import blanket_frequency, inclusion_threshold
+from bnfs.bootstrap import blanket_sets, inclusion_threshold
 from bnfs.select._base import DiscreteSelector
+from bnfs.select.fcbf import symmetrical_uncertainty
 from bnfs.select.markov_blanket import BLANKET_LEARNERS, NETWORK_LEARNERS
 
 __all__ = ["StableBlanketSelector"]
@@ -53,6 +54,15 @@ class StableBlanketSelector(DiscreteSelector):
         * a number: that frequency.
     max_false : float, default 1.0
         For ``threshold="stability"``: the expected false selections allowed.
+    copies : float in (0, 1] or None, default 0.6
+        Near-copies share their frequency (cluster stability selection, Faletto & Bien
+        2022): features whose symmetrical uncertainty on the binned data is at least this
+        form a group, a group counts as found on a resample when any member is, and a
+        group that passes the threshold is represented by its member most related to the
+        class. Copies
+        are interchangeable in a blanket, so without groups each copy's frequency is a
+        share of the group's and none may pass (on scikit-learn's breast cancer data the
+        size features, radius, perimeter and area, have SU 0.6-0.9). None: no groups.
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
     n_bins : int, default 3
         How continuous features become discrete (:func:`bnfs.discretize`).
@@ -69,7 +79,12 @@ class StableBlanketSelector(DiscreteSelector):
     frequencies_ : pandas.Series
         How often each feature was in the blanket, by feature (input order).
     threshold_ : float
-        The frequency threshold used.
+        The frequency threshold used (on the groups' frequencies).
+    groups_ : dict
+        Representative -> the near-copies in its group (input order, the representative
+        among them), for the features found at least once.
+    group_frequencies_ : pandas.Series
+        How often each group was in the blanket, by representative.
     selected_ : list of str
         The selected features, in input order.
     class_name_ : str
@@ -98,6 +113,7 @@ class StableBlanketSelector(DiscreteSelector):
         resample: str = "subsample",
         threshold="auto",
         max_false: float = 1.0,
+        copies: float | None = 0.6,
         discretizer: str = "quantile",
         n_bins: int = 3,
         random_state=0,
@@ -110,6 +126,7 @@ class StableBlanketSelector(DiscreteSelector):
         self.resample = resample
         self.threshold = threshold
         self.max_false = max_false
+        self.copies = copies
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.random_state = random_state
@@ -120,7 +137,7 @@ class StableBlanketSelector(DiscreteSelector):
         """Learn the blanket on ``R`` resamples and keep the features found often enough."""
         self._check_parameters()
         data, features, target = self._discrete_data(X, y)
-        frequencies = blanket_frequency(
+        found = blanket_sets(
             data,
             target,
             self.learner,
@@ -130,10 +147,23 @@ class StableBlanketSelector(DiscreteSelector):
             seed=self.random_state,
             replace=self.resample == "bootstrap",
         )
-        self.frequencies_ = pd.Series(frequencies, index=features, dtype=float)
-        self.threshold_ = self._threshold(self.frequencies_)
-        keep = self.frequencies_ >= self.threshold_
-        self.selected_ = [f for f in features if keep[f] and self.frequencies_[f] > 0]
+        counts = pd.Series(0.0, index=features)
+        for members in found:
+            counts[list(members)] += 1.0
+        self.frequencies_ = counts / len(found)
+        self.groups_ = _copy_groups(data, target, self.frequencies_, self.copies)
+        # a group is found on a resample when any of its members is
+        group_frequency = pd.Series(
+            {
+                leader: np.mean([bool(members & set(group)) for members in found])
+                for leader, group in self.groups_.items()
+            },
+            dtype=float,
+        )
+        self.group_frequencies_ = group_frequency
+        self.threshold_ = self._threshold(group_frequency.reindex(features, fill_value=0.0))
+        keep = {g for g, f in group_frequency.items() if f >= self.threshold_ and f > 0}
+        self.selected_ = [f for f in features if f in keep]
         self._set_support(self.selected_)
         return self
 
@@ -159,6 +189,12 @@ class StableBlanketSelector(DiscreteSelector):
             )
         learners.check_options(self.learner, self.learner_options or {})
         check_int(self.R, "R", 1)
+        if self.copies is not None and (
+            isinstance(self.copies, bool)
+            or not isinstance(self.copies, numbers.Real)
+            or not 0.0 < self.copies <= 1.0
+        ):
+            raise ValueError(f"copies must be a number in (0, 1] or None, got {self.copies!r}")
         if self.resample not in RESAMPLES:
             raise ValueError(f"resample must be one of {list(RESAMPLES)}, got {self.resample!r}")
         threshold = self.threshold
@@ -190,3 +226,41 @@ class StableBlanketSelector(DiscreteSelector):
 
     def _empty_remedy(self) -> str:
         return "a lower threshold (threshold=0.5) or a larger alpha"
+
+
+def _copy_groups(
+    data, target: str, frequencies: pd.Series, copies: float | None
+) -> dict[str, list[str]]:
+    """Groups of near-copies among the features found at least once: connected components
+    of the pairs whose symmetrical uncertainty is at least ``copies``, each led by its
+    member most related to the target (symmetrical uncertainty; input order breaks ties),
+    which another sample of the same data is likely to pick again. Without ``copies``,
+    every feature alone."""
+    found = [f for f in frequencies.index if frequencies[f] > 0]
+    parent = {f: f for f in found}
+
+    def root(f):
+        while parent[f] != f:
+            parent[f] = parent[parent[f]]
+            f = parent[f]
+        return f
+
+    if copies is not None:
+        for i, a in enumerate(found):
+            for b in found[i + 1 :]:
+                if root(a) != root(b) and symmetrical_uncertainty(data, a, b) >= copies:
+                    parent[root(b)] = root(a)
+    components: dict[str, list[str]] = {}
+    for f in found:
+        components.setdefault(root(f), []).append(f)
+    groups = {}
+    for members in components.values():
+        leader = (
+            members[0]
+            if len(members) == 1
+            else max(
+                members, key=lambda f: (symmetrical_uncertainty(data, f, target), -members.index(f))
+            )
+        )
+        groups[leader] = members
+    return groups
