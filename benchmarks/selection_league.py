@@ -11,12 +11,15 @@ reaches a selector):
 * bnfs: ``MarkovBlanketSelector("hiton_mb")``, ``StableBlanketSelector`` (R = 20 subsamples),
   ``FCBF``, ``HSMB`` (HSIC; skipped beyond 200 features, where it takes minutes);
 * peers: mRMR (``mrmr_selection``) and ``SelectKBest(mutual_info_classif)`` at the size the
-  bnfs blanket has in the same fold; Boruta (random forest of 100 trees, depth 5, 50
+  bnfs blanket has in the same fold (or the next bnfs selector's, if HITON-MB timed out); Boruta (random forest of 100 trees, depth 5, 50
   iterations); PyImpetus (``PPIMBC``);
   L1-regularised logistic regression (``SelectFromModel``, C = 0.1); pycausalfs's HITON-MB
   (G^2 at 0.05 on the columns binned as bnfs bins them). Boruta and PyImpetus are skipped
   beyond 500 features or 5,000 rows, pycausalfs beyond 200 features (each takes tens of
   minutes there).
+
+A selector gets ``--budget`` seconds (default 120) per fold; one that takes longer, or fails,
+is reported as such and left out on that data set.
 
 Reported per data set and selector: features kept (mean over folds), balanced accuracy of a
 linear SVM, a random forest and Gaussian naive Bayes on the kept features, stability (mean
@@ -31,7 +34,9 @@ best bnfs selector against the all-features accuracy and the best peer at a comp
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
+import signal
 import time
 import warnings
 from pathlib import Path
@@ -263,7 +268,29 @@ def jaccard_stability(sets: list[list[str]]) -> float:
     return float(np.mean([len(a & b) / len(a | b) if a | b else 0.0 for a, b in pairs]))
 
 
-def league(name: str, X: pd.DataFrame, y: np.ndarray, folds: int, selectors) -> pd.DataFrame:
+@contextlib.contextmanager
+def time_limit(seconds: float | None):
+    """Raise TimeoutError in the selector after ``seconds`` (SIGALRM; a compiled kernel
+    finishes its call first)."""
+    if not seconds:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError(f"over the {seconds:.0f} s budget of a fold")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def league(
+    name: str, X: pd.DataFrame, y: np.ndarray, folds: int, selectors, budget: float | None
+) -> pd.DataFrame:
     from sklearn.model_selection import StratifiedKFold
 
     splits = list(StratifiedKFold(folds, shuffle=True, random_state=0).split(X, y))
@@ -271,9 +298,9 @@ def league(name: str, X: pd.DataFrame, y: np.ndarray, folds: int, selectors) -> 
     everything = [accuracy(X.iloc[a], y[a], X.iloc[b], y[b], list(X.columns)) for a, b in splits]
     rows.append(_row(name, "all features", [list(X.columns)] * folds, everything, [0.0]))
     print(_line(rows[-1]), flush=True)
-    sizes = [None] * folds  # the size of the bnfs blanket in each fold: the peers' k
+    sizes = [None] * folds  # the first bnfs selector's set size in each fold: the peers' k
     for selector in selectors:
-        select, max_p, max_n, _ = SELECTORS[selector]
+        select, max_p, max_n, is_bnfs = SELECTORS[selector]
         if (max_p and X.shape[1] > max_p) or (max_n and len(X) > max_n):
             continue
         kept, scores, seconds = [], [], []
@@ -281,12 +308,13 @@ def league(name: str, X: pd.DataFrame, y: np.ndarray, folds: int, selectors) -> 
             k = max(sizes[i] or 1, 1)
             start = time.perf_counter()
             try:
-                columns = select(X.iloc[a], y[a], k)
-            except Exception as error:  # a peer that fails on this data is reported as such
+                with time_limit(budget):
+                    columns = select(X.iloc[a], y[a], k)
+            except Exception as error:  # a selector that fails or times out is reported
                 print(f"  {selector} failed on {name}: {type(error).__name__}: {error}"[:200])
                 break
             seconds.append(time.perf_counter() - start)
-            if selector == "bnfs MB hiton":
+            if is_bnfs and sizes[i] is None:
                 sizes[i] = len(columns)
             kept.append(columns)
             scores.append(accuracy(X.iloc[a], y[a], X.iloc[b], y[b], columns))
@@ -395,6 +423,13 @@ def main(argv=None) -> None:
     parser.add_argument("--folds", type=int, help="default 5, or 3 with --quick")
     parser.add_argument("--plot", help="write the accuracy-against-features picture here")
     parser.add_argument("--csv", help="write the table here")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=120.0,
+        help="seconds a selector may take on one fold; over it, it is reported as timed out "
+        "on that data set (default 120; 0: no limit)",
+    )
     args = parser.parse_args(argv)
     loaders = datasets()
     names = args.data or (QUICK if args.quick else list(loaders))
@@ -407,7 +442,7 @@ def main(argv=None) -> None:
     for name in names:
         X, y = prepared(*loaders[name]())
         print(f"-- {name}: {X.shape[0]} rows, {X.shape[1]} features, {len(np.unique(y))} classes")
-        tables.append(league(name, X, y, folds, selectors))
+        tables.append(league(name, X, y, folds, selectors, args.budget))
     table = pd.concat(tables, ignore_index=True)
     summary(table)
     if args.csv:
