@@ -160,9 +160,9 @@ def _max_min_forward(tester, t: int, max_cond_size, sepsets, prune: bool) -> lis
     return members
 
 
-def pcmb_pc_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
+def pcmb_pc_search(tester, t: int, max_cond_size, sepsets=None, memo=None) -> list[int]:
     """PCMB's GetPC: x in GetPCD(t) stays when t is in GetPCD(x) too (:func:`_symmetric`)."""
-    return _symmetric(_pcd_search, tester, t, max_cond_size, sepsets)
+    return _symmetric(_pcd_search, tester, t, max_cond_size, sepsets, memo)
 
 
 def _pcd_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
@@ -187,7 +187,7 @@ def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> lis
     return members
 
 
-def _symmetric(one_way, tester, t: int, max_cond_size, sepsets) -> list[int]:
+def _symmetric(one_way, tester, t: int, max_cond_size, sepsets, memo=None) -> list[int]:
     """The symmetry correction of a one-way PC search: x in PC(t) stays if t is in PC(x) too
     (a non-neighbour may be separable only by a subset of its own neighbours), or if x and
     the set S separating t from x in x's search are information-equivalent for t: S screens
@@ -197,14 +197,31 @@ def _symmetric(one_way, tester, t: int, max_cond_size, sepsets) -> list[int]:
     s in S, and its part from t to s avoids x, so x cannot block it. So with an exact oracle
     only the AND rule acts. It exists for near-deterministic copies (a feature and its
     noisy duplicates): each copy separates the others from t, the AND rule would drop every
-    one of them, and t's own search keeps exactly one, which this keeps."""
-    pc = one_way(tester, t, max_cond_size, sepsets)
+    one of them, and t's own search keeps exactly one, which this keeps.
+
+    ``memo`` (node -> its one-way set and separating sets) lets the searches of one
+    blanket share each node's one-way search: the spouse phase asks for the PC set of every
+    member, and each of those checks its own members."""
+    pc, own = _one_way(one_way, tester, t, max_cond_size, memo)
+    if sepsets is not None:
+        sepsets.update(own)
     kept = []
     for x in pc:
-        own: dict[int, tuple] = {}
-        if t in one_way(tester, x, max_cond_size, own) or _equivalent(tester, t, x, own.get(t)):
+        pc_x, own_x = _one_way(one_way, tester, x, max_cond_size, memo)
+        if t in pc_x or _equivalent(tester, t, x, own_x.get(t)):
             kept.append(x)
     return kept
+
+
+def _one_way(one_way, tester, v: int, max_cond_size, memo) -> tuple[list[int], dict]:
+    """``one_way``'s set for ``v`` and its separating sets, from ``memo`` when there."""
+    if memo is not None and v in memo:
+        return memo[v]
+    own: dict[int, tuple] = {}
+    result = (one_way(tester, v, max_cond_size, own), own)
+    if memo is not None:
+        memo[v] = result
+    return result
 
 
 def _equivalent(tester, t: int, x: int, separating) -> bool:
@@ -214,10 +231,10 @@ def _equivalent(tester, t: int, x: int, separating) -> bool:
 
 
 def hiton_pc_search(
-    tester, t: int, max_cond_size, sepsets: dict[int, tuple] | None = None
+    tester, t: int, max_cond_size, sepsets: dict[int, tuple] | None = None, memo=None
 ) -> list[int]:
     """HITON-PC with the symmetry correction (:func:`_symmetric`)."""
-    return _symmetric(hiton_pc_one_way_search, tester, t, max_cond_size, sepsets)
+    return _symmetric(hiton_pc_one_way_search, tester, t, max_cond_size, sepsets, memo)
 
 
 def hiton_pc_one_way_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
@@ -253,9 +270,9 @@ def mmpc_one_way_search(tester, t: int, max_cond_size, sepsets=None) -> list[int
     return _backward(tester, t, members, max_cond_size, sepsets)
 
 
-def mmpc_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
+def mmpc_search(tester, t: int, max_cond_size, sepsets=None, memo=None) -> list[int]:
     """MMPC with the symmetry correction (:func:`_symmetric`)."""
-    return _symmetric(mmpc_one_way_search, tester, t, max_cond_size, sepsets)
+    return _symmetric(mmpc_one_way_search, tester, t, max_cond_size, sepsets, memo)
 
 
 def spouses(
@@ -291,8 +308,11 @@ def spouses(
 def blanket_through_pc(tester, t: int, pc: Callable, max_cond_size) -> list[int]:
     """The blanket as ``pc`` of the target plus the spouses found through colliders."""
     sepsets: dict[int, tuple] = {}
-    members = pc(tester, t, max_cond_size, sepsets)
-    return members + spouses(tester, t, members, lambda y: pc(tester, y, max_cond_size), sepsets)
+    memo: dict[int, tuple] = {}  # one one-way search per node
+    members = pc(tester, t, max_cond_size, sepsets, memo=memo)
+    return members + spouses(
+        tester, t, members, lambda y: pc(tester, y, max_cond_size, memo=memo), sepsets
+    )
 
 
 def on_tester(tester, v: int, search: Callable) -> list[int]:
