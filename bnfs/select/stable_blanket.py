@@ -59,10 +59,10 @@ class StableBlanketSelector(DiscreteSelector):
         2022): features whose symmetrical uncertainty on the binned data is at least this
         form a group, a group counts as found on a resample when any member is, and a
         group that passes the threshold is represented by its member most related to the
-        class. Copies
-        are interchangeable in a blanket, so without groups each copy's frequency is a
-        share of the group's and none may pass (on scikit-learn's breast cancer data the
-        size features, radius, perimeter and area, have SU 0.6-0.9). None: no groups.
+        class. Copies are interchangeable in a blanket, so without groups each copy's
+        frequency is a share of the group's and none may pass (on scikit-learn's breast
+        cancer data the size features, radius, perimeter and area, have SU 0.6-0.9).
+        None: no groups.
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
     n_bins : int, default 3
         How continuous features become discrete (:func:`bnfs.discretize`).
