@@ -459,7 +459,14 @@ class SearchState:
     @property
     def total(self) -> float:
         """The graph's score (on Gaussian data, of the unscaled columns)."""
-        return float(self.node_score.sum()) + self.score_offset
+        return self.kernel_total + self.score_offset
+
+    @property
+    def kernel_total(self) -> float:
+        """The sum of the local scores the kernels hold: :attr:`total` less the constant
+        :attr:`score_offset` (the unit scaling of continuous columns). Every score a kernel
+        compares with its own sums (the tabu search's best) must be in these units."""
+        return float(self.node_score.sum())
 
     def arcs(self) -> list[tuple[str, str]]:
         return [

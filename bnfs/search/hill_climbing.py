@@ -61,7 +61,9 @@ class Climb:
     """Where one climb stands: with the graph, enough to continue it from a checkpoint."""
 
     tabu_buf: np.ndarray  # hashes of the graphs a tabu search may not revisit
-    best_score: np.ndarray  # (1,): the best score a tabu search has seen
+    #: (1,): the best score a tabu search has seen, in the kernel's units
+    #: (:attr:`SearchState.kernel_total`, without the score offset)
+    best_score: np.ndarray
     done: int = 0  # moves made
 
     @classmethod
@@ -69,7 +71,7 @@ class Climb:
         state.best_parents = state.parents.copy()
         state.best_npar = state.npar.copy()
         state.counters[[_hc.NON_IMPROVING, _hc.TABU_POS, _hc.N_TABU]] = 0
-        return cls(np.zeros(tabu, dtype=np.int64), np.array([state.total]))
+        return cls(np.zeros(tabu, dtype=np.int64), np.array([state.kernel_total]))
 
 
 def climb(
@@ -224,7 +226,7 @@ class Restarts:
                 best_score = float(run["best_score"])
                 if tabu.size:  # a tabu climb keeps its best graph apart (a plain one no best)
                     best_score = self._checked_score(
-                        state.best_parents, state.best_npar, best_score
+                        state.best_parents, state.best_npar, best_score, kernel_units=True
                     )
                 self.run = Climb(tabu, np.array([best_score]), int(run["done"]))
             state.set_parents(*current)
@@ -240,10 +242,13 @@ class Restarts:
             ) from None
         self.resumed = True
 
-    def _checked_score(self, parents: np.ndarray, npar: np.ndarray, saved) -> float:
-        """The score of a saved graph, which must equal the score saved with it."""
+    def _checked_score(
+        self, parents: np.ndarray, npar: np.ndarray, saved, kernel_units: bool = False
+    ) -> float:
+        """The score of a saved graph, which must equal the score saved with it (the tabu
+        best is saved in the kernel's units, without the score offset)."""
         self.state.set_parents(parents, npar)
-        total = self.state.total
+        total = self.state.kernel_total if kernel_units else self.state.total
         if not isinstance(saved, (int, float)) or not math.isclose(
             float(saved), total, rel_tol=1e-9, abs_tol=1e-6
         ):
