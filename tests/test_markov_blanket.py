@@ -290,9 +290,9 @@ def test_blanket_collider_search_on_a_tie_uses_the_later_column():
     # x = 0, y = 1 around z = 2; given {2, 4} (y's blanket) they are independent
     tester = _Separates({2, 4})
     assert colliders_from_blankets(adjacency, blankets, tester.test_indices, None) == []
-    # with column 1 before column 0, the later column is 0: its blanket {3} is searched
+    # the same graph with columns 0 and 1 swapped: now column 1's blanket {2, 4} is that
+    # of the earlier column, the later column's blanket {3} is searched and finds no separator
     tester = _Separates({2, 4})
-    found = colliders_from_blankets(
-        adjacency, blankets, tester.test_indices, None, rank=[1, 0, 2, 3, 4]
-    )
+    swapped = [{2, 4}, {2, 3}, {0, 1}, {1}, {0}]
+    found = colliders_from_blankets(adjacency, swapped, tester.test_indices, None)
     assert found == [(0, 2, 1)] and (2, 3) in tester.seen

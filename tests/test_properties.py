@@ -3,6 +3,7 @@ valid graphs, black- and whitelists, max_parents, blanket symmetry, invariances,
 reproducibility and independence of n_jobs."""
 
 import networkx as nx
+import pytest
 import numpy as np
 import pandas as pd
 from hypothesis import given, settings
@@ -260,3 +261,61 @@ def test_every_network_learner_keeps_expert_knowledge(frame, random):
         assert not graph.undirected(root) and not graph.undirected(leaf), name  # oriented
         if "whitelist" in options:
             assert graph.has_arc(*white[0]), name
+
+
+def _network_sample(name: str, rows: int, seed: int) -> pd.DataFrame:
+    frame = bnfs.datasets.sample(name, rows, seed=seed)
+    return frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+
+
+ORDER_FREE_LEARNERS = {
+    "pc_stable": bnfs.pc_stable,
+    "pc_stable(bnlearn)": lambda f: bnfs.pc_stable(f, orientation="bnlearn"),
+    "grow_shrink": bnfs.grow_shrink,
+    "iamb": bnfs.iamb,
+    "inter_iamb": bnfs.inter_iamb,
+    "fast_iamb": bnfs.fast_iamb,
+    "tpda": bnfs.tpda,
+    "mmhc": lambda f: bnfs.mmhc(f, progress=False),
+    "rsmax2(pc_stable, tabu)": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu", progress=False),
+    "tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
+}
+
+
+@pytest.mark.parametrize(
+    "name, rows, seed",
+    [
+        ("asia", 500, 0),
+        ("child", 500, 9),
+        ("child", 500, 12),
+        ("child", 300, 6),
+        ("insurance", 500, 1),
+        ("alarm", 1000, 2),
+    ],
+)
+def test_whole_graphs_do_not_depend_on_column_order_on_network_samples(name, rows, seed):
+    """Samples of real networks have the colliders, conflicts and ties the small frames
+    above rarely show: every learner's whole graph, orientation included, must be the same
+    for every order of the columns (three random orders per sample)."""
+    frame = _network_sample(name, rows, seed)
+    rng = np.random.default_rng(seed)
+    orders = [list(rng.permutation(frame.columns)) for _ in range(3)]
+    for learner, learn in ORDER_FREE_LEARNERS.items():
+        base = learn(frame)
+        for order in orders:
+            shuffled = learn(frame[order])
+            assert shuffled == base, (learner, order)
+            assert shuffled.nodes == tuple(order)
+
+
+def test_bootstrap_strengths_do_not_depend_on_column_order():
+    frame = _network_sample("child", 300, 6)
+    order = list(np.random.default_rng(1).permutation(frame.columns))
+    for algorithm in ("pc_stable", "iamb"):
+        base = bnfs.boot_strength(frame, algorithm, R=4, seed=1)
+        shuffled = bnfs.boot_strength(frame[order], algorithm, R=4, seed=1)
+        key = ["from", "to"]
+        pd.testing.assert_frame_equal(
+            base.sort_values(key).reset_index(drop=True),
+            shuffled.sort_values(key).reset_index(drop=True),
+        )

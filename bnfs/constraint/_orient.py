@@ -85,25 +85,19 @@ def colliders_from_blankets(
     blankets: Sequence[set[int]],
     test: TestIndices,
     max_cond_size: int | None,
-    rank: Sequence[int] | None = None,
 ) -> list[Triple]:
     """bnlearn's rule for the blanket-based learners: x - z - y is a collider when x and y
     stay dependent given z plus every subset of the smaller of MB(x) - {z, y} and
     MB(y) - {z, x}; ordered by the largest p-value of those tests, smallest first
     (``vstruct.detect`` and ``learn.arc.directions`` in bnlearn).
 
-    ``rank`` is each variable's position in the data (default: the index), which is
-    bnlearn's order: triples are visited by centre, then pair, in that order (ties in the
-    p-value keep it), and on a tie in size the blanket of the pair's later variable is
-    searched.
+    Triples are visited by centre, then pair, in index order (the tester's: bnlearn's when
+    it keeps the data's order; ties in the p-value keep it), and on a tie in size the
+    blanket of the pair's later variable (y) is searched.
     """
-    rank = range(len(adjacency)) if rank is None else rank
     found = []
-    for x, z, y in sorted(
-        unshielded_triples(adjacency), key=lambda t: (rank[t[1]], *sorted((rank[t[0]], rank[t[2]])))
-    ):
-        first, second = (x, y) if rank[x] < rank[y] else (y, x)
-        a, b = blankets[first] - {z, second}, blankets[second] - {z, first}
+    for x, z, y in unshielded_triples(adjacency):
+        a, b = blankets[x] - {z, y}, blankets[y] - {z, x}
         pool = a if len(a) < len(b) else b
         largest = -math.inf
         for s in subsets(pool, max_cond_size):
@@ -160,12 +154,13 @@ def orient(
     or the two arcs would close a cycle), then Meek's rules 1-3 until nothing changes
     (``propagation="meek"``) or bnlearn's own propagation (``"bnlearn"``, see
     :mod:`bnfs.constraint._bnlearn_cpdag`; ``lists`` says black- or whitelists were given,
-    whose ``arcs`` it keeps immutable).
+    whose ``arcs`` it keeps immutable). Every step visits the nodes in the order of
+    ``names`` (the tester's: by name), never in ``order``.
 
     Applying colliders whole and strongest first is what keeps a weak, conflicting collider
     from turning half of a strong one (bnlearn's ``vstruct.apply`` applies them whole too,
     in its own order). The PDAG lists its nodes in ``order`` (default: ``names``), the order
-    of the user's columns.
+    of the user's columns, once it is oriented.
 
     References
     ----------
@@ -174,8 +169,11 @@ def orient(
     learning", JMLR 15, 2014 (conflicting v-structures).
     """
     n = len(names)
+    # every step below visits the nodes in the tester's order (by name, unless the caller
+    # built the tester on its own order), so the graph does not depend on the column order;
+    # only the finished PDAG lists its nodes in the user's order
     pdag = PDAG(
-        names if order is None else order,
+        names,
         edges=[(names[u], names[v]) for u in range(n) for v in adjacency[u] if u < v],
         learning=learning,
     )
@@ -193,6 +191,8 @@ def orient(
         pdag = _bnlearn_propagation(pdag, {(names[u], names[v]) for u, v in arcs}, lists)
     else:
         meek(pdag)
+    if order is not None and tuple(order) != tuple(names):
+        pdag = PDAG(order, arcs=pdag.arcs, edges=pdag.edges, learning=pdag.learning)
     logger.info(
         "%s: %d tests, %d adjacencies: %d arcs and %d undirected edges",
         learning.get("algorithm"),
@@ -206,7 +206,8 @@ def orient(
 
 def _bnlearn_propagation(pdag: PDAG, fixed_arcs: set[tuple[str, str]], lists: bool) -> PDAG:
     """The PDAG after bnlearn's own propagation (:mod:`bnfs.constraint._bnlearn_cpdag`),
-    its matrix in the PDAG's node order (the user's columns, which is bnlearn's)."""
+    its matrix in the PDAG's node order (the tester's: bnlearn's when the tester keeps the
+    data's order)."""
     nodes = list(pdag.nodes)
     at = {v: i for i, v in enumerate(nodes)}
     a = np.zeros((len(nodes), len(nodes)), dtype=np.int8)

@@ -88,8 +88,7 @@ def _from_blankets(
         if adjacent:
             adjacency[x].add(y)
             adjacency[y].add(x)
-    rank = [tester.column_order.index(v) for v in tester.names]
-    colliders = colliders_from_blankets(adjacency, mbs, tester.test_indices, max_cond_size, rank)
+    colliders = colliders_from_blankets(adjacency, mbs, tester.test_indices, max_cond_size)
     learning = {
         "algorithm": algorithm,
         "test": tester.test,
@@ -145,7 +144,11 @@ def grow_shrink(
     themselves differ from bnlearn's in one deliberate way: where candidates tie on the
     p-value (at 0 for strong associations in large samples), IAMB admits the one with the
     larger statistic, bnlearn the first column. On bnlearn's parity data the graphs are
-    equal; on alarm-3000 samples a few blankets differ for that reason.
+    equal; on alarm-3000 samples a few blankets differ for that reason. bnlearn's collider
+    search and propagation scan the columns in the data's order; bnfs scans them sorted by
+    name (the graph is the same for any column order), so the graph is bnlearn's on the
+    columns in that order, or on the data's order with a :class:`~bnfs.citests.CITest` built
+    on the data.
 
     Parameters
     ----------

@@ -76,7 +76,10 @@ def pc_stable(
         in increasing order of the separating test's p-value, each applied whole unless it
         conflicts with one applied before or closes a cycle (``vstruct.apply``), then
         bnlearn's own propagation (its ``cpdag()`` scan, which settles conflicting edges as
-        undirected where Meek's rules would orient them).
+        undirected where Meek's rules would orient them). bnlearn's scan depends on the
+        column order; bnfs scans the columns sorted by name, so the graph is bnlearn's on
+        the columns in that order (pass a :class:`~bnfs.citests.CITest` built on the data
+        to keep the data's order, as the parity tests do).
     blacklist, whitelist : list of (from, to) pairs, optional
         As in :func:`bnfs.hill_climbing`. A pair blacklisted both ways is never adjacent
         and never tested; a pair with a whitelisted arc is adjacent and never tested; the
