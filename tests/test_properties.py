@@ -3,9 +3,9 @@ valid graphs, black- and whitelists, max_parents, blanket symmetry, invariances,
 reproducibility and independence of n_jobs."""
 
 import networkx as nx
-import pytest
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
