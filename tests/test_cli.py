@@ -711,3 +711,137 @@ def test_the_cli_offers_every_score():
     from bnfs.scores import SCORES
 
     assert sorted(SCORE_CHOICES) == sorted(SCORES)
+
+
+def _select_code(cli, argv, capsys) -> tuple[int, str, str]:
+    try:
+        code = cli.main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_select_takes_or_refuses_every_option_for_every_method(asia_file, monkeypatch, capsys):
+    """Every learning option given to every selection method is used (exit 0) or refused by
+    name (exit 2), never ignored: tiers, roots and leaves (even naming an unknown node, or a
+    directory as the tiers file) are refused by every method, the discretizing options by
+    the methods that do not discretize."""
+    from bnfs import cli
+    from bnfs.cli.select import DISCRETIZING, SELECT_METHODS
+
+    root, _ = asia_file
+    monkeypatch.chdir(root)
+    (root / "a_directory").mkdir(exist_ok=True)
+    options = {
+        **OPTIONS,
+        "--tiers": "a_directory",
+        "--roots": "no_such_node",
+    }
+    for method in SELECT_METHODS:
+        for flag, value in options.items():
+            if (root / "c.json").exists():
+                (root / "c.json").unlink()
+            extra = ["--test", "mi_threshold"] if flag == "--threshold" else []
+            if flag in ("--blacklist", "--whitelist"):
+                value = "names.txt"  # the default learner, hiton_mb, is a local one
+            argv = ["select", "asia.csv", "--target", "either", "--method", method]
+            code, _, err = _select_code(cli, [*argv, flag, value, *extra, "--quiet"], capsys)
+            assert code in (0, 2), (method, flag, err)
+            if flag in ("--tiers", "--roots", "--leaves") or (
+                flag in ("--discretize", "--bins") and method not in DISCRETIZING
+            ):
+                assert code == 2 and f"{flag} does not apply to --method {method}" in err, (
+                    method,
+                    flag,
+                    err,
+                )
+            elif code == 2:
+                assert any(
+                    f"{f} applies to --method markov_blanket, not {method}" in err
+                    or f"{f} does not apply to hiton_mb" in err
+                    for f in (flag, *extra[:1])
+                ), (method, flag, err)
+                assert not (flag in ("--discretize", "--bins") and method in DISCRETIZING)
+
+
+@pytest.fixture(scope="module")
+def continuous_file(tmp_path_factory):
+    """A class with two informative continuous features and two noise ones."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    n = 400
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {
+            "a": y + rng.normal(0, 0.8, n),
+            "b": -y + rng.normal(0, 1.5, n),
+            "c": rng.normal(0, 1, n),
+            "d": rng.exponential(1, n),
+            "y": np.where(y == 1, "yes", "no"),
+        }
+    )
+    root = tmp_path_factory.mktemp("continuous")
+    frame.to_csv(root / "c.csv", index=False)
+    return root, frame
+
+
+def test_select_discretizes_as_told(continuous_file, monkeypatch, capsys):
+    """--discretize and --bins reach every selector that discretizes: its selection is the
+    Python selector's with the same discretizer and bins."""
+    import bnfs
+    from bnfs import cli
+    from bnfs.cli.select import DISCRETIZING
+
+    root, frame = continuous_file
+    monkeypatch.chdir(root)
+    X, y = frame.drop(columns="y"), frame["y"]
+    selectors = {
+        "markov_blanket": lambda **o: bnfs.MarkovBlanketSelector(
+            "hiton_mb", random_state=0, n_jobs=1, **o
+        ),
+        "srs": lambda **o: bnfs.SRS(n_jobs=1, **o),
+        "slfs": bnfs.SLFS,
+        "hybrid": lambda **o: bnfs.HybridSelector(n_jobs=1, **o),
+        "fcbf": bnfs.FCBF,
+        "cfs": bnfs.CFS,
+        "information_gain": bnfs.InformationGain,
+    }
+    assert set(selectors) == set(DISCRETIZING)
+    outputs = set()
+    for method, make in selectors.items():
+        for flags, params in [
+            ([], {}),
+            (["--discretize", "interval", "--bins", "5"], {"discretizer": "interval", "n_bins": 5}),
+            (["--bins", "2"], {"n_bins": 2}),
+        ]:
+            argv = ["select", "c.csv", "--target", "y", "--method", method, *flags, "--quiet"]
+            code, out, err = _select_code(cli, argv, capsys)
+            assert code == 0, (method, flags, err)
+            selector = make(**params).fit(X, y)
+            expected = [] if selector.empty_ else list(X.columns[selector.get_support()])
+            assert out.splitlines()[1].strip() == (", ".join(expected) or "-"), (method, flags)
+            outputs.add((method, out.splitlines()[1]))
+    # the options change some selection: the comparison above can tell them apart
+    assert len(outputs) > len(selectors)
+
+
+@pytest.mark.parametrize(
+    "method", ["markov_blanket", "hsmb", "srs", "slfs", "fcbf", "cfs", "information_gain"]
+)
+def test_select_report_for_every_method(asia_file, method, monkeypatch, capsys):
+    """The report needs no network: local learners and filters write one without a
+    picture of a network; SLFS shows its tree."""
+    from bnfs import cli
+
+    root, _ = asia_file
+    monkeypatch.chdir(root)
+    for extra in ([], ["--algorithm", "iamb_mb"]) if method == "markov_blanket" else ([],):
+        report = root / f"{method}.html"
+        argv = ["select", "asia.csv", "--target", "either", "--method", method, *extra]
+        code, out, err = _select_code(cli, [*argv, "--report", str(report), "--quiet"], capsys)
+        assert code == 0, (method, extra, err)
+        page = report.read_text()
+        assert "bnfs select" in page and f"<td>{method}</td>" in page, method
+        assert "report written" in out

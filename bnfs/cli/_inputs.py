@@ -87,7 +87,8 @@ def dataset_of(frame, args, algorithm: str | None = None):
     from bnfs import Dataset, discretize
 
     learner = learners.get(algorithm) if algorithm is not None else None
-    method = getattr(args, "discretize", "quantile")
+    method = getattr(args, "discretize", None) or "auto"
+    bins = getattr(args, "bins", None) or 3
     incomplete = bool(frame.isna().to_numpy().any())
     if incomplete:
         if learner is None or not learner.takes_missing:
@@ -123,9 +124,9 @@ def dataset_of(frame, args, algorithm: str | None = None):
             "discretizing %d continuous columns (%s, %d bins)",
             len(data.continuous_names),
             method,
-            args.bins,
+            bins,
         )
-        data = discretize(data, method, args.bins)
+        data = discretize(data, method, bins)
     return data
 
 

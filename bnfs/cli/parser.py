@@ -184,13 +184,12 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--discretize",
-        default="auto",
         choices=("auto", "quantile", "interval", "mdl"),
         help="how continuous columns become discrete; auto (the default) keeps them "
         "continuous (Gaussian or conditional-Gaussian models) for the learners that model "
         "them and bins by quantile for the others",
     )
-    learning.add_argument("--bins", type=int_at_least(2), default=3, help="bins (default 3)")
+    learning.add_argument("--bins", type=int_at_least(2), help="bins (default 3)")
     learning.add_argument(
         "--dropna",
         action="store_true",

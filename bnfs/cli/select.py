@@ -25,14 +25,58 @@ SELECT_METHODS = (
 CLASSIFIERS = ("svm", "logistic", "naive_bayes", "knn", "tree")
 
 
+#: the methods whose selector discretizes continuous features (``discretizer``, ``n_bins``);
+#: HSMB and BAHSIC measure dependence on the values as they are
+DISCRETIZING = ("markov_blanket", "srs", "slfs", "hybrid", "fcbf", "cfs", "information_gain")
+
+
+def _refuse(flags: list[str], method: str, why: str) -> None:
+    if flags:
+        raise ValueError(f"{flags[0]} does not apply to --method {method} ({why})")
+
+
+def _discretizing(args) -> dict:
+    """The selector's ``discretizer`` and ``n_bins`` from ``--discretize`` and ``--bins``
+    (left out: the selector's defaults, quantile bins and 3 of them)."""
+    method = args.method
+    given = [
+        flag
+        for flag, name in (("--discretize", "discretize"), ("--bins", "bins"))
+        if getattr(args, name, None) is not None
+    ]
+    if method not in DISCRETIZING:
+        _refuse(given, method, "it measures dependence on the values as they are")
+        return {}
+    options = {}
+    if args.discretize not in (None, "auto"):
+        options["discretizer"] = args.discretize
+    if args.bins is not None:
+        options["n_bins"] = args.bins
+    return options
+
+
 def make_selector(args):
+    """The selector ``--method`` names, with the options it takes; every option it does not
+    take is refused by name (tiers, roots and leaves constrain a network, which no selector
+    learns with a user's class name)."""
     import bnfs
 
     method = args.method
+    knowledge = [
+        flag
+        for flag, name in (("--tiers", "tiers"), ("--roots", "roots"), ("--leaves", "leaves"))
+        if getattr(args, name, None) is not None
+    ]
+    _refuse(knowledge, method, "use bnfs learn or bnfs blanket to constrain a network")
+    options = _discretizing(args)
     if method == "markov_blanket":
-        options = learner_options(args.algorithm, args)
+        learner = learner_options(args.algorithm, args)
         return bnfs.MarkovBlanketSelector(
-            args.algorithm, learner_options=options, random_state=args.seed, n_jobs=args.n_jobs
+            args.algorithm,
+            learner_options=learner,
+            random_state=args.seed,
+            n_jobs=args.n_jobs,
+            **options,
         )
     given = [flag for flag, name in LEARNER_FLAGS if getattr(args, name, None) is not None]
     if args.algorithm_given:
@@ -41,15 +85,18 @@ def make_selector(args):
         raise ValueError(f"{given[0]} applies to --method markov_blanket, not {method}")
     progress = not args.quiet and sys.stderr.isatty()
     if method in ("hsmb", "bahsic"):
-        return {"hsmb": bnfs.HSMB, "bahsic": bnfs.BAHSIC}[method](progress=progress)
+        if method == "hsmb":  # its permutation tests draw from --seed
+            return bnfs.HSMB(progress=progress, random_state=args.seed)
+        return bnfs.BAHSIC(progress=progress)
     if method in ("srs", "hybrid"):
-        return {"srs": bnfs.SRS, "hybrid": bnfs.HybridSelector}[method](n_jobs=args.n_jobs)
+        selector = {"srs": bnfs.SRS, "hybrid": bnfs.HybridSelector}[method]
+        return selector(n_jobs=args.n_jobs, **options)
     return {
         "slfs": bnfs.SLFS,
         "fcbf": bnfs.FCBF,
         "cfs": bnfs.CFS,
         "information_gain": bnfs.InformationGain,
-    }[method]()
+    }[method](**options)
 
 
 @contextlib.contextmanager
@@ -173,9 +220,11 @@ def select_command(args) -> int:
     if args.report:
         from bnfs.report import selection_report
 
-        graph = getattr(selector, "network_", None) or getattr(selector, "tree_", None)
+        graph = getattr(selector, "network_", None)  # None for a local learner
+        if graph is None:
+            graph = getattr(selector, "tree_", None)
         highlight = getattr(selector, "class_name_", None)
-        if graph is not None and highlight not in graph.nodes:
+        if graph is None or highlight not in graph.nodes:
             highlight = None
         if highlight is not None and target not in graph.nodes:  # the class by its own name
             graph, highlight = graph.renamed({highlight: target}), target
