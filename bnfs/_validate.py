@@ -74,6 +74,46 @@ def arc_list(arcs, name: str, nodes) -> list[tuple[str, str]]:
     return out
 
 
+def directed_cycle(arcs, both_ways_undirected: bool = True) -> list | None:
+    """A directed cycle among ``arcs`` as its nodes, first repeated at the end
+    (``[a, b, c, a]``), or None. With ``both_ways_undirected``, pairs given both ways are
+    undirected edges (bnlearn's whitelist convention for PDAGs), not cycles.
+
+    >>> directed_cycle([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")])
+    ['a', 'b', 'c', 'a']
+    >>> directed_cycle([("a", "b"), ("b", "a")]) is None
+    True
+    """
+    arcs = set(arcs)
+    children: dict = {}
+    for u, v in arcs:
+        if not both_ways_undirected or (v, u) not in arcs:
+            children.setdefault(u, []).append(v)
+    state: dict = {}  # 1: on the current path, 2: done
+    for root in sorted(children, key=str):
+        if root in state:
+            continue
+        path, stack = [root], [iter(sorted(children.get(root, ()), key=str))]
+        state[root] = 1
+        while stack:
+            node = next(stack[-1], None)
+            if node is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(node) == 1:
+                return path[path.index(node) :] + [node]
+            elif node not in state:
+                state[node] = 1
+                path.append(node)
+                stack.append(iter(sorted(children.get(node, ()), key=str)))
+    return None
+
+
+def cycle_text(cycle) -> str:
+    """``'a' -> 'b' -> 'a'``: a cycle as a message names it."""
+    return " -> ".join(map(repr, cycle))
+
+
 def check_names(names, what: str) -> tuple[str, ...]:
     """Names of columns or nodes (``what``): strings, distinct, and free of control
     characters, which no picture, GraphML (XML), DOT, BIF or CSV file can hold."""

@@ -395,3 +395,65 @@ def test_sizes_from_the_input_are_bounded_before_allocating():
     floats = pd.DataFrame({"a": rng.normal(size=50), "b": rng.normal(size=50)})
     with pytest.raises(ValueError, match="n_bins=10000000000 is more than the 50 rows"):
         bnfs.discretize(floats, "quantile", 10_000_000_000)
+
+
+CYCLES = [
+    [("asia", "tub"), ("tub", "either"), ("either", "asia")],
+    [("smoke", "lung"), ("lung", "either"), ("either", "xray"), ("xray", "smoke")],
+    # a cycle beside an acyclic arc and an undirected (both-ways) pair
+    [("bronc", "dysp"), ("dysp", "bronc"), ("asia", "smoke"), ("smoke", "tub"), ("tub", "asia")],
+    [("lung", "bronc"), ("bronc", "either"), ("either", "lung"), ("asia", "tub")],
+]
+
+
+@pytest.mark.parametrize("whitelist", CYCLES, ids=["3", "4", "3-and-edge", "3-and-arc"])
+@pytest.mark.parametrize(
+    "learner",
+    [
+        "pc_stable",
+        "tpda",
+        "grow_shrink",
+        "iamb",
+        "inter_iamb",
+        "fast_iamb",
+        "hill_climbing",
+        "tabu_search",
+        "mmhc",
+        "h2pc",
+        "rsmax2",
+    ],
+)
+def test_a_cyclic_whitelist_is_refused_with_the_cycle_named(asia, whitelist, learner):
+    """bnlearn's lists: a pair whitelisted both ways is an undirected edge, and one-way arcs
+    that close a directed cycle are refused (by every learner, naming the cycle)."""
+    if learner in ("tabu_search", "hill_climbing", "mmhc", "h2pc", "rsmax2") and any(
+        (v, u) in whitelist for u, v in whitelist
+    ):
+        pytest.skip("a score-based search whitelists arcs, not edges")
+    with pytest.raises(ValueError, match="whitelist forms a directed cycle") as raised:
+        getattr(bnfs, learner)(asia, whitelist=whitelist)
+    one_way = [(u, v) for u, v in whitelist if (v, u) not in whitelist]
+    cycle = str(raised.value).split(": ", 1)[1].split(" -> ")
+    nodes = [name.strip("'") for name in cycle]
+    assert nodes[0] == nodes[-1] and len(nodes) >= 3
+    assert all(pair in one_way for pair in zip(nodes, nodes[1:])), raised.value
+
+
+def test_a_whitelist_both_ways_is_an_undirected_edge_for_constraint_learners(asia):
+    for learner in (bnfs.pc_stable, bnfs.tpda, bnfs.grow_shrink, bnfs.iamb, bnfs.fast_iamb):
+        pdag = learner(asia, whitelist=[("asia", "xray"), ("xray", "asia")])
+        assert pdag.is_adjacent("asia", "xray"), learner.__name__
+
+
+def test_the_command_line_refuses_a_cyclic_whitelist(tmp_path, asia):
+    from bnfs import cli
+
+    asia.to_csv(tmp_path / "asia.csv", index=False)
+    (tmp_path / "white.csv").write_text("from,to\nasia,tub\ntub,either\neither,asia\n")
+    for algorithm in ("pc_stable", "iamb", "hill_climbing"):
+        argv = ["learn", str(tmp_path / "asia.csv"), "--out", str(tmp_path / "o.json")]
+        argv += ["--algorithm", algorithm, "--whitelist", str(tmp_path / "white.csv")]
+        with pytest.raises(SystemExit) as stop:
+            cli.main([*argv, "--quiet"])
+        assert stop.value.code == 2
+        assert not (tmp_path / "o.json").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from bnfs._validate import arc_list, check_int
+from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle
 from bnfs.citests import rows_report
 
 
@@ -58,6 +58,11 @@ class Knowledge:
             u, v = sorted(min(clash, key=sorted))
             raise ValueError(
                 f"{names[u]!r} and {names[v]!r} are blacklisted both ways and whitelisted"
+            )
+        cycle = directed_cycle(white)
+        if cycle is not None:
+            raise ValueError(
+                f"the whitelist forms a directed cycle: {cycle_text(names[i] for i in cycle)}"
             )
         #: arcs the lists fix: whitelisted one way, or the reverse of a one-way blacklist
         self.arcs = {a for a in white if a[::-1] not in white}

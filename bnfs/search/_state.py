@@ -12,6 +12,7 @@ from numba.typed import Dict
 
 from bnfs._data import Dataset
 from bnfs._kernels import hill_climbing as _hc
+from bnfs._validate import cycle_text, directed_cycle
 from bnfs.graph import DAG
 from bnfs.order import OnlineTopologicalOrder
 from bnfs.scores import counts_scratch_size, model_statistics, resolve_score
@@ -106,10 +107,11 @@ class SearchState:
         self.order = OnlineTopologicalOrder(n, capacity=max(2 * n, 16))
         for u, v in arcs:
             if not self.order.try_add(u, v):
-                raise ValueError(
-                    "whitelist and start graph together form a directed cycle "
-                    f"(at {self.names[u]!r} -> {self.names[v]!r})"
-                )
+                named = [(self.names[a], self.names[b]) for a, b in arcs]
+                cycle = directed_cycle(named, both_ways_undirected=False)
+                alone = directed_cycle(whitelist, both_ways_undirected=False)
+                where = "whitelist forms" if alone else "whitelist and start graph form"
+                raise ValueError(f"the {where} a directed cycle: {cycle_text(cycle)}")
         indeg = np.bincount([v for _, v in arcs], minlength=n) if arcs else np.zeros(n, int)
         if indeg.max(initial=0) > max_parents:
             v = int(np.argmax(indeg))
