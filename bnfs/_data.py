@@ -514,6 +514,39 @@ def unit_scaled(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(values / scale), np.log(scale)
 
 
+def least_squares(y: np.ndarray, regressors: list[np.ndarray]) -> tuple[np.ndarray, float]:
+    """(intercept and coefficients, residual standard deviation) of the least-squares
+    regression of ``y`` on ``regressors``, in the columns' own units; the deviation is the
+    maximum-likelihood one (residual sum of squares over the rows), at least 1e-150 of
+    ``y``'s magnitude.
+
+    Computed on columns divided by their largest magnitude (see :func:`unit_scaled`), so
+    values near the ends of the float range (1e200) do not overflow in squares.
+
+    Examples
+    --------
+    >>> x = np.array([0.0, 1.0, 2.0, 3.0]) * 1e200
+    >>> beta, sd = least_squares(2 * x + 1e200, [x])
+    >>> np.allclose(beta, [1e200, 2.0]), sd < 1e190
+    (True, True)
+    """
+    y = np.asarray(y, dtype=np.float64)
+    X = np.column_stack(regressors) if regressors else np.empty((y.shape[0], 0))
+
+    def magnitude(values):
+        scale = np.abs(values).max(axis=0) if values.size else np.ones(values.shape[1])
+        return np.where(scale > 0, scale, 1.0)
+
+    y_scale = float(magnitude(y[:, None])[0])
+    x_scale = magnitude(X)
+    design = np.column_stack([np.ones(y.shape[0]), X / x_scale])
+    b = np.linalg.lstsq(design, y / y_scale, rcond=None)[0]
+    residual = y / y_scale - design @ b
+    deviation = max(float(np.sqrt(residual @ residual / y.shape[0])), 1e-150)
+    beta = np.concatenate([[b[0] * y_scale], b[1:] * (y_scale / x_scale)])
+    return beta, deviation * y_scale
+
+
 def as_dataset(data, **kwargs) -> Dataset:
     """``data`` itself when it is a Dataset, :meth:`Dataset.from_sparse` for a scipy sparse
     matrix, else ``Dataset(data, **kwargs)``.

@@ -10,9 +10,7 @@ import json
 import os
 from pathlib import Path
 
-import numpy as np
-
-from bnfs._data import as_dataset
+from bnfs._data import as_dataset, least_squares
 from bnfs.graph import DAG, PDAG
 from bnfs.network import DiscreteNetwork, pgmpy_model_class
 from bnfs.render import ROLE_COLOURS, blanket_roles, draw, to_dot, to_json, to_networkx
@@ -108,15 +106,10 @@ def _linear_gaussian(graph: DAG, data):
         raise ValueError(f"the data have no column for node(s) {missing[:5]}")
     model = LinearGaussianBayesianNetwork(graph.arcs)
     model.add_nodes_from(graph.nodes)
-    rows = data.n_rows
     cpds = []
     for node in graph.nodes:
         parents = graph.parents(node)
-        design = np.column_stack([np.ones(rows), *(data.column(p) for p in parents)])
-        y = data.column(node)
-        beta = np.linalg.lstsq(design, y, rcond=None)[0]
-        residual = y - design @ beta
-        std = float(np.sqrt(residual @ residual / rows))
+        beta, std = least_squares(data.column(node), [data.column(p) for p in parents])
         cpds.append(LinearGaussianCPD(node, [float(b) for b in beta], std, parents))
     model.add_cpds(*cpds)
     return model

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from bnfs._data import Dataset
+from bnfs._data import Dataset, least_squares
 from bnfs.graph import DAG, PDAG
 
 __all__ = ["shd", "skeleton_scores", "arc_scores", "blanket_scores", "log_likelihood"]
@@ -224,13 +224,8 @@ def _gaussian_log_likelihood(dag: DAG, train: Dataset, test: Dataset) -> float:
     total = 0.0
     for v in dag.nodes:
         parents = dag.parents(v)
-        fit = np.column_stack([np.ones(train.n_rows), *(train.column(u) for u in parents)])
-        beta = np.linalg.lstsq(fit, train.column(v), rcond=None)[0]
-        residual = train.column(v) - fit @ beta
-        variance = max(float(residual @ residual) / train.n_rows, 1e-300)
+        beta, deviation = least_squares(train.column(v), [train.column(u) for u in parents])
         held = np.column_stack([np.ones(test.n_rows), *(test.column(u) for u in parents)])
-        error = test.column(v) - held @ beta
-        total += float(
-            -0.5 * test.n_rows * np.log(2 * np.pi * variance) - (error @ error) / (2 * variance)
-        )
+        z = (test.column(v) - held @ beta) / deviation  # no squares of raw values
+        total += float(-test.n_rows * (0.5 * np.log(2 * np.pi) + np.log(deviation)) - 0.5 * (z @ z))
     return total / test.n_rows

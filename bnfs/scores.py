@@ -122,9 +122,29 @@ def gaussian_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarra
     values, log_scale = (
         (data.values, np.zeros(data.values.shape[1])) if kind == BGE else unit_scaled(data.values)
     )
+    if kind == BGE:
+        _check_bge_range(data)
     centred = values - values.mean(axis=0)
     cov = np.ascontiguousarray(centred.T @ centred / data.n_rows)
     return cov, np.array([data.n_rows, values.shape[1]], dtype=np.int64), log_scale
+
+
+#: the magnitudes whose sums of squares over the rows stay normal floats, with room
+BGE_RANGE = (1e-140, 1e140)
+
+
+def _check_bge_range(data: Dataset) -> None:
+    """BGe scores the raw covariance (its prior is not scale-free): refuse, by column, values
+    whose squares would overflow or underflow."""
+    low, high = BGE_RANGE
+    magnitude = np.abs(data.values).max(axis=0)
+    for name, m in zip(data.names, magnitude):
+        if m > high / max(np.sqrt(data.n_rows), 1.0) or 0 < m < low:
+            raise ValueError(
+                f"bge scores the raw values (its prior is not scale-free), and column {name!r} "
+                f"reaches {m:.3g}, whose squares {'overflow' if m > 1 else 'underflow'}: "
+                "rescale it, or use bic-g or loglik-g, which are scale-free"
+            )
 
 
 def cg_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -114,3 +114,69 @@ def test_gaussian_statistics_at_the_ends_of_the_float_range(scale):
         expected = Scorer(unit, "bic-g").local(node, parents) - (shift if node != "z" else 0)
         assert math.isfinite(value) and value == pytest.approx(expected, rel=1e-9)
     assert bnfs.pc_stable(extreme, "fisher_z") == bnfs.pc_stable(unit, "fisher_z")
+
+
+@pytest.fixture(scope="module")
+def gaussian_frame():
+    rng = np.random.default_rng(5)
+    n = 300
+    x = rng.normal(size=n)
+    return pd.DataFrame(
+        {
+            "x": x,
+            "y": x + 0.6 * rng.normal(size=n),
+            "z": rng.normal(size=n),
+            "w": rng.normal(size=n),
+        }
+    )
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e200, 1e155, 1e-200, 1e-300])
+def test_every_gaussian_path_at_the_ends_of_the_float_range(gaussian_frame, scale):
+    """Squared distances, residual sums and standard deviations of columns near the ends of
+    the float range overflowed (HSMB and BAHSIC kept noise, to_pgmpy fitted std = inf, the
+    held-out log-likelihood was NaN, structural EM saw missing values, learn failed): every
+    result is now the one the same data give at unit scale, shifted where a density must."""
+    import bnfs
+
+    unit = gaussian_frame
+    extreme = unit * scale
+    dag = bnfs.DAG(list(unit.columns), [("x", "y")])
+    # the held-out log-likelihood shifts by -log(scale) per modelled column and row
+    data_u, data_e = bnfs.Dataset(unit), bnfs.Dataset(extreme)
+    train = np.arange(200)
+    test = np.arange(200, 300)
+    ll_u = bnfs.metrics.log_likelihood(dag, data_u.take(train), data_u.take(test))
+    ll_e = bnfs.metrics.log_likelihood(dag, data_e.take(train), data_e.take(test))
+    assert ll_e == pytest.approx(ll_u - unit.shape[1] * math.log(scale), rel=1e-9)
+    # pgmpy's linear-Gaussian network: coefficients and deviations in the columns' units
+    fitted = {c.variable: c for c in bnfs.to_pgmpy(dag, data_e).get_cpds()}
+    reference = {c.variable: c for c in bnfs.to_pgmpy(dag, data_u).get_cpds()}
+    for node, cpd in fitted.items():
+        assert math.isfinite(cpd.std) and cpd.std == pytest.approx(
+            reference[node].std * scale, rel=1e-9
+        )
+        beta, beta_u = np.asarray(cpd.beta, float), np.asarray(reference[node].beta, float)
+        assert beta[0] == pytest.approx(beta_u[0] * scale, rel=1e-6, abs=1e-9 * scale)
+        assert np.allclose(beta[1:], beta_u[1:], rtol=1e-9)
+    # learners that fit regressions or kernels
+    assert bnfs.learn(extreme, folds=2, progress=False) == bnfs.learn(unit, folds=2, progress=False)
+    holes = extreme.copy()
+    holes.iloc[::17, 1] = np.nan
+    found = bnfs.structural_em(holes)
+    assert found == bnfs.structural_em(holes / scale)
+    cls = (unit.x + unit.z > 0).map({True: "a", False: "b"})
+    X = extreme[["x", "z", "w"]]
+    for selector in (bnfs.HSMB(random_state=0), bnfs.BAHSIC(n_features_to_select=2)):
+        assert selector.fit(X, cls).selected_ == selector.fit(unit[["x", "z", "w"]], cls).selected_
+    assert set(bnfs.BAHSIC(n_features_to_select=2).fit(X, cls).selected_) == {"x", "z"}
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200])
+def test_bge_refuses_values_whose_squares_leave_the_float_range(gaussian_frame, scale):
+    import bnfs
+
+    frame = gaussian_frame.assign(z=gaussian_frame.z * scale)
+    with pytest.raises(ValueError, match="column 'z' reaches"):
+        bnfs.hill_climbing(frame, score="bge")
+    assert bnfs.hill_climbing(gaussian_frame, score="bge").arcs  # the unit-scale data learn

@@ -175,6 +175,8 @@ class _Model:
         self.n_rows = frame.shape[0]
         self.missing = frame.isna().to_numpy()
         self.levels: dict[str, pd.Index] = {}
+        self.scales: dict[str, float] = {}  # continuous columns: the values are divided by it
+        self.raw: dict[str, np.ndarray] = {}  # continuous columns as given
         self.values: dict[str, np.ndarray] = {}  # codes (int64) or floats, completed
         for j, name in enumerate(self.names):
             column = frame.iloc[:, j]
@@ -187,7 +189,13 @@ class _Model:
                     raise ValueError(f"column {name!r} has infinite values")
                 if observed.min() == observed.max():
                     raise ValueError(f"column {name!r} is constant where observed: drop it")
-                self.values[name] = np.where(self.missing[:, j], observed.mean(), values)
+                # the fits and imputations run on the column divided by its magnitude:
+                # squares of values near the float range (1e200) would overflow
+                scale = float(np.abs(values[~self.missing[:, j]]).max())
+                self.scales[name], self.raw[name] = scale, values
+                values = values / scale
+                mean = float(values[~self.missing[:, j]].mean())
+                self.values[name] = np.where(self.missing[:, j], mean, values)
             else:
                 categorical = pd.Categorical(column)
                 used = pd.unique(categorical.codes[categorical.codes >= 0])
@@ -202,7 +210,8 @@ class _Model:
         self.parents: dict[str, list[str]] = {}
 
     def imputed_values(self) -> list[np.ndarray]:
-        """The current values of the missing cells, column by column."""
+        """The current values of the missing cells, column by column (continuous ones in
+        the scaled units the model works in)."""
         return [self.values[name][self.missing[:, j]].copy() for j, name in enumerate(self.names)]
 
     def completed(self) -> pd.DataFrame:
@@ -211,7 +220,9 @@ class _Model:
             if name in self.levels:
                 out[name] = pd.Categorical.from_codes(self.values[name], self.levels[name])
             else:
-                out[name] = self.values[name]
+                missing = self.missing[:, self.columns[name]]
+                imputed = self.values[name] * self.scales[name]
+                out[name] = np.where(missing, imputed, self.raw[name])
         return pd.DataFrame(out)
 
     # -- the M-step's parameters ---------------------------------------------------------

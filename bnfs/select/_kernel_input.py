@@ -18,20 +18,33 @@ from bnfs.select._base import Selector
 TASKS = ("auto", "classification", "regression")
 
 
+def standardized(values: np.ndarray) -> np.ndarray | None:
+    """(values - mean) / standard deviation, computed on the values divided by their
+    largest magnitude (squares of values near the float range would overflow); None for a
+    constant column."""
+    magnitude = float(np.abs(values).max(initial=0.0))
+    if magnitude == 0.0:
+        return None
+    values = values / magnitude
+    spread = values.std()
+    if spread == 0.0:
+        return None
+    return (values - values.mean()) / spread
+
+
 def feature_blocks(frame: pd.DataFrame) -> list[np.ndarray]:
     """One contiguous float64 (m, d_i) block per column of ``frame``."""
     blocks = []
     for name in frame.columns:
         column = frame[name]
         if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
-            values = column.to_numpy(dtype=np.float64)
-            spread = values.std()
-            if spread == 0.0:
+            values = standardized(column.to_numpy(dtype=np.float64))
+            if values is None:
                 raise ValueError(
                     f"column {name!r} is constant; a constant column carries no "
                     "information: drop it"
                 )
-            blocks.append(np.ascontiguousarray(((values - values.mean()) / spread)[:, None]))
+            blocks.append(np.ascontiguousarray(values[:, None]))
         else:
             if column.isna().any():
                 raise ValueError(f"column {name!r} of X contains missing values")
@@ -58,8 +71,10 @@ def target_gram(y: np.ndarray, classification: bool) -> np.ndarray:
     of the standardized values for regression."""
     if classification:
         return centre(delta_gram(pd.factorize(y)[0]))
-    values = y.astype(np.float64)
-    return centre(gaussian_gram(((values - values.mean()) / values.std())[:, None]))
+    values = standardized(y.astype(np.float64))
+    if values is None:
+        raise ValueError("y is constant: there is nothing to select features for")
+    return centre(gaussian_gram(values[:, None]))
 
 
 def set_gram(blocks: list[np.ndarray], members) -> np.ndarray:
