@@ -222,16 +222,7 @@ class CITest(_Tester):
                     f"{list(self.data.discrete_names[:5])} are discrete"
                 )
             self._setup_names(self.data.continuous_names)
-            values, _ = unit_scaled(self.data.values)  # no overflow near the float range's ends
-            self._corr = np.ascontiguousarray(
-                np.corrcoef(values, rowvar=False).reshape(values.shape[1], values.shape[1])
-            )
-            if not np.isfinite(self._corr).all():
-                bad = self.names[int(np.flatnonzero(~np.isfinite(self._corr).all(0))[0])]
-                raise ValueError(
-                    f"column {bad!r} has no usable spread for fisher_z (its "
-                    "correlations are undefined); drop it"
-                )
+            self._corr = _correlations(self.data.values)
         elif self.test == "mi_cg":
             self._setup_names(self.data.names)
             self._table, self._arities, _ = cg_statistics(self.data)
@@ -450,6 +441,25 @@ class AvailableCaseTest(_Tester):
         return tester.test_indices(
             order[self.names[x]], order[self.names[y]], [order[self.names[v]] for v in z]
         )
+
+
+def _correlations(values: np.ndarray) -> np.ndarray:
+    """The correlation matrix of the columns of ``values``, computed on the columns divided
+    by their magnitude (no overflow near the ends of the float range). A column without
+    spread (constant in the rows at hand, as a rare column is in some cross-validation fold)
+    is uncorrelated with every other: tested, it is independent of everything, and
+    conditioning on it changes nothing."""
+    values, _ = unit_scaled(values)
+    centred = values - values.mean(axis=0)
+    cov = centred.T @ centred
+    spread = np.sqrt(np.diag(cov))
+    flat = ~(spread > 0)
+    spread[flat] = 1.0
+    corr = cov / np.outer(spread, spread)
+    corr[flat, :] = 0.0
+    corr[:, flat] = 0.0
+    np.fill_diagonal(corr, 1.0)
+    return np.ascontiguousarray(np.clip(corr, -1.0, 1.0))
 
 
 def rows_report(tester) -> dict:

@@ -200,3 +200,47 @@ def test_bge_is_bnlearns():
     assert set(ours.arcs) == {tuple(map(str, r)) for r in rows_}
     with pytest.raises(ValueError, match="iss must be a positive number"):
         bnfs.score(truth, frame, "bge", iss=0)
+
+
+def _with_a_rare_column(seed: int, name: str = "rare"):
+    """Continuous data with a column that is zero but for a couple of rows: constant in
+    the training rows of some cross-validation folds."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    n = 240
+    a = rng.normal(size=n)
+    rare = np.zeros(n)
+    rare[rng.choice(n, 2, replace=False)] = rng.normal(size=2) + 3
+    frame = pd.DataFrame({"a": a, "b": a + rng.normal(size=n), "c": rng.normal(size=n), name: rare})
+    return frame[sorted(frame.columns)]
+
+
+@pytest.mark.parametrize("name", ["rare", "0rare", "m"])
+def test_fisher_z_takes_a_column_constant_in_the_rows_at_hand(name):
+    """A column constant in a subset of rows (Dataset.take, as in a fold) is independent of
+    every other and conditioning on it changes nothing; before, the tester refused it and
+    named the frame's first column."""
+    data = bnfs.Dataset(_with_a_rare_column(1, name))
+    rows = np.flatnonzero(data.column(name) == 0)
+    part = data.take(rows)
+    tester = bnfs.CITest(part, "fisher_z")
+    for other in ("a", "b", "c"):
+        assert tester(other, name).independent and tester(other, name).p_value == 1.0
+    for x, y, given in (("a", "b", []), ("a", "c", ["b"]), ("b", "c", [])):
+        with_it, without = tester(x, y, [*given, name]), tester(x, y, given)
+        # the same partial correlation; one more degree of freedom spent
+        assert with_it.independent == without.independent
+        assert with_it.statistic == pytest.approx(without.statistic, rel=0.01)
+    for learner in (bnfs.pc_stable, bnfs.mmhc, bnfs.rsmax2):
+        found = learner(part) if learner is bnfs.pc_stable else learner(part, progress=False)
+        assert found.is_adjacent("a", "b") and not found.neighbours(name)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_learn_with_a_column_constant_in_a_training_fold(seed):
+    frame = _with_a_rare_column(seed)
+    found = bnfs.learn(frame, folds=2, seed=seed, progress=False)
+    assert found.has_arc("a", "b") or found.has_arc("b", "a")
+    for candidate in found.learning["candidates"].values():
+        assert all(np.isfinite(candidate["log_likelihood"]))
