@@ -133,6 +133,10 @@ def from_pgmpy(model) -> DAG:
 def from_json(source) -> DAG | PDAG:
     """Read what :func:`to_json` wrote: JSON text or a path to a file.
 
+    ``type`` is ``"DAG"`` or ``"PDAG"`` (without one: a PDAG when ``edges`` holds any, else
+    a DAG); anything that cannot be read faithfully (another type, undirected edges in a
+    DAG, nodes that are not a list) is refused.
+
     Examples
     --------
     >>> from bnfs import DAG
@@ -160,18 +164,22 @@ def from_json(source) -> DAG | PDAG:
     for key, kind in (("nodes", list), ("arcs", list), ("edges", list), ("learning", dict)):
         if key in doc and not isinstance(doc[key], kind) and doc[key] is not None:
             raise ValueError(f"not a bnfs JSON graph: {key!r} must be a {kind.__name__}")
-    if "nodes" not in doc:
-        raise ValueError("not a bnfs JSON graph: no 'nodes'")
+    if not isinstance(doc.get("nodes"), list):
+        raise ValueError("not a bnfs JSON graph: 'nodes' must be a list of names")
     for key in ("arcs", "edges"):
         for pair in doc.get(key) or []:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise ValueError(f"not a bnfs JSON graph: {key!r} holds {pair!r}, not a pair")
     arcs = [tuple(a) for a in doc.get("arcs") or []]
-    if doc.get("type") == "PDAG":
-        return PDAG(
-            doc["nodes"],
-            arcs=arcs,
-            edges=[tuple(e) for e in doc.get("edges") or []],
-            learning=doc.get("learning"),
+    edges = [tuple(e) for e in doc.get("edges") or []]
+    kind = doc.get("type", "PDAG" if edges else "DAG")  # without a type: what the lists say
+    if kind not in ("DAG", "PDAG"):
+        raise ValueError(f"not a bnfs JSON graph: 'type' must be 'DAG' or 'PDAG', got {kind!r}")
+    if kind == "PDAG":
+        return PDAG(doc["nodes"], arcs=arcs, edges=edges, learning=doc.get("learning"))
+    if edges:
+        raise ValueError(
+            f"not a bnfs JSON graph: a DAG has no undirected edges, and 'edges' holds "
+            f"{len(edges)} (first {list(edges[0])!r}); write 'type': 'PDAG' to read them"
         )
     return DAG(doc["nodes"], arcs, learning=doc.get("learning"))

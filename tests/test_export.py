@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from hypothesis import given
 
+import bnfs
 from bnfs import DAG, PDAG, Dataset, datasets, from_json, from_networkx, from_pgmpy, to_pgmpy
 from bnfs.bif import parse_bif, read_bif, write_bif
 from bnfs.network import DiscreteNetwork
@@ -292,3 +293,34 @@ def test_notebook_svg_comes_from_dot_when_present(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(bindir) + os.pathsep + os.environ["PATH"])
     g = DAG(["a", "b"], [("a", "b")])
     assert g._repr_svg_() == "<svg>" + g.to_dot()
+
+
+def _doc(**fields):
+    import json
+
+    return json.dumps({"format": "bnfs-graph", "nodes": ["a", "b", "c"], **fields})
+
+
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"type": "DAG", "edges": [["b", "c"]]}, "a DAG has no undirected edges"),
+        ({"type": "CPDAG", "edges": [["b", "c"]]}, "'type' must be 'DAG' or 'PDAG'"),
+        ({"type": "pdag", "arcs": [["a", "b"]]}, "'type' must be 'DAG' or 'PDAG'"),
+        ({"type": None, "edges": [["b", "c"]]}, "'type' must be 'DAG' or 'PDAG'"),
+        ({"type": "PDAG", "nodes": None}, "'nodes' must be a list"),
+        ({"type": "DAG", "nodes": "abc"}, "'nodes' must be a list"),
+    ],
+)
+def test_from_json_refuses_what_it_cannot_read_faithfully(fields, message):
+    with pytest.raises(ValueError, match=message):
+        bnfs.from_json(_doc(**fields))
+
+
+def test_from_json_without_a_type_keeps_every_edge():
+    pdag = bnfs.from_json(_doc(arcs=[["a", "b"]], edges=[["b", "c"]]))
+    assert isinstance(pdag, bnfs.PDAG) and pdag.edges == [("b", "c")] and pdag.arcs == [("a", "b")]
+    dag = bnfs.from_json(_doc(arcs=[["a", "b"]]))
+    assert isinstance(dag, bnfs.DAG) and dag.arcs == [("a", "b")]
+    for graph in (pdag, dag):  # and what to_json writes reads back the same
+        assert bnfs.from_json(graph.to_json()) == graph
