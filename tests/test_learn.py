@@ -155,3 +155,66 @@ def test_bad_arguments_are_refused_by_name(asia, kwargs, error, match):
     with pytest.raises(error, match=match):
         bnfs.learn(asia, **kwargs)
     assert list(asia.columns) == list(datasets.sample("asia", 10, seed=7).columns)
+
+
+def _forge(path, edit):
+    """Rewrite a learn checkpoint's fold runs with ``edit`` and a valid digest, as a forger
+    who knows the format would."""
+    from bnfs._checkpoint import Checkpoint
+
+    written = json.loads(path.read_text())
+    folds = written["state"]["folds"]
+    edit(folds)
+    Checkpoint(path, "learn", written["fingerprint"]).save({"folds": folds})
+
+
+def _losing_candidate_wins(folds):
+    """Raise every fold of the candidate that lost above the winner's best: a plausible
+    log-probability that no bound can tell from a real one."""
+    means = {}
+    for key, value in folds.items():
+        means.setdefault(key.split("/")[0], []).append(value[0])
+    loser = min(means, key=lambda c: sum(means[c]))
+    top = max(max(v) for v in means.values())
+    for key in folds:
+        if key.startswith(loser + "/"):
+            folds[key][0] = top / 2 if top < 0 else top * 2 + 1
+            folds[key][1] = 0
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda f: f["hc/0"].__setitem__(0, 1e6), "log-probability of 1000000.0"),
+        (lambda f: f["hc/1"].__setitem__(0, 0.5), "log-probability of 0.5"),
+        (lambda f: f["hc/0"].__setitem__(1, float("nan")), "not finite"),
+        (lambda f: f["pc_tabu/1"].__setitem__(0, float("-inf")), "not finite"),
+        (lambda f: f["hc/0"].__setitem__(1, 2.5), "2.5 arcs"),
+        (lambda f: f["hc/0"].__setitem__(1, -1), "-1.0 arcs"),
+        (lambda f: f["hc/0"].__setitem__(1, 10**6), "1000000.0 arcs"),
+        (lambda f: f["hc/0"].__setitem__(2, -3), "-3.0 seconds"),
+        (_losing_candidate_wins, "fold run .* saved"),
+    ],
+)
+def test_a_forged_learn_checkpoint_is_refused(asia, tmp_path, edit, message):
+    """A checkpoint whose digest a forger recomputed: its fold runs are bounded (finite,
+    whole arcs a DAG can have, a log-probability on discrete data) and the runs the choice
+    rests on are spot-checked by running one of their folds again."""
+    path = tmp_path / "learn.json"
+    options = {"candidates": ["hc", "pc_tabu"], "folds": 2, "checkpoint": path}
+    bnfs.learn(asia, **options)
+    _forge(path, edit)
+    with pytest.raises(ValueError, match=f"damaged .*{message}"):
+        bnfs.learn(asia, **options)
+
+
+def test_a_forged_checkpoint_on_continuous_data_is_caught_by_the_recheck(tmp_path):
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=300)
+    frame = pd.DataFrame({"x": x, "y": x + rng.normal(size=300), "z": rng.normal(size=300)})
+    path = tmp_path / "learn.json"
+    options = {"candidates": ["hc", "pc_tabu"], "folds": 2, "checkpoint": path}
+    bnfs.learn(frame, progress=False, **options)
+    _forge(path, _losing_candidate_wins)
+    with pytest.raises(ValueError, match="damaged .*fold run"):
+        bnfs.learn(frame, progress=False, **options)

@@ -65,10 +65,20 @@ def _fold(candidate: str, data, train_rows, test_rows, options: dict, iss: float
     return value, dag.n_arcs, time.perf_counter() - started
 
 
-def _saved_folds(store: Checkpoint, keys: set[str]) -> dict[str, list]:
-    """The fold runs a checkpoint holds, each checked: (log-likelihood, arcs, seconds)."""
+def _saved_folds(store: Checkpoint, keys: set[str], data) -> dict[str, list]:
+    """The fold runs a checkpoint holds, each checked against what such a run can give:
+    (log-likelihood per row, arcs, seconds), all finite; arcs a whole number a DAG on the
+    data's columns can have; seconds not negative; on discrete data a log-likelihood that
+    is a log-probability (at most 0). Anything else means the file was changed."""
     saved = store.load() or {}
     folds = saved.get("folds", {})
+    most_arcs = data.n_vars * (data.n_vars - 1) // 2
+
+    def damaged(why: str):
+        return ValueError(
+            f"checkpoint {str(store.path)!r} is damaged ({why}); delete it to start afresh"
+        )
+
     try:
         found = {
             key: [float(value[0]), float(value[1]), float(value[2])]
@@ -76,15 +86,40 @@ def _saved_folds(store: Checkpoint, keys: set[str]) -> dict[str, list]:
             if key in keys
         }
     except (AttributeError, TypeError, ValueError, IndexError, KeyError) as error:
-        raise ValueError(
-            f"checkpoint {str(store.path)!r} is damaged ({error}); delete it to start afresh"
-        ) from None
-    if not all(math.isfinite(v[0]) for v in found.values()):
-        raise ValueError(
-            f"checkpoint {str(store.path)!r} is damaged (a log-likelihood is not "
-            "finite); delete it to start afresh"
-        )
+        raise damaged(str(error)) from None
+    for key, (value, arcs, seconds) in found.items():
+        if not all(map(math.isfinite, (value, arcs, seconds))):
+            raise damaged(f"fold run {key} holds a value that is not finite")
+        if not (arcs == int(arcs) and 0 <= arcs <= most_arcs) or seconds < 0:
+            raise damaged(f"fold run {key}: {arcs!r} arcs in {seconds!r} seconds")
+        if data.is_discrete and value > 1e-9:
+            raise damaged(f"fold run {key}: a log-probability of {value!r} per row")
     return found
+
+
+def _recheck(store, candidate, resumed, found, data, assignment, options, iss) -> None:
+    """Run again the first fold of ``candidate`` that came from the checkpoint (if any) and
+    refuse the checkpoint when its saved log-likelihood or arcs differ from the run's: the
+    learners are deterministic, so a saved run must recompute."""
+    saved = [k for k in range(int(assignment.max()) + 1) if f"{candidate}/{k}" in resumed]
+    if not saved:
+        return
+    k = saved[0]
+    value, arcs, _ = _fold(
+        candidate,
+        data,
+        np.flatnonzero(assignment != k),
+        np.flatnonzero(assignment == k),
+        options,
+        iss,
+    )
+    kept = found[f"{candidate}/{k}"]
+    if not (math.isclose(value, kept[0], rel_tol=1e-9, abs_tol=1e-9) and arcs == kept[1]):
+        raise ValueError(
+            f"checkpoint {str(store.path)!r} is damaged (fold run {candidate}/{k} saved "
+            f"{kept[0]!r} per row and {kept[1]:g} arcs; it gives {value!r} and {arcs}); "
+            "delete it to start afresh"
+        )
 
 
 def _check_candidates(candidates) -> tuple[str, ...]:
@@ -224,7 +259,8 @@ def learn(
                 },
             ),
         )
-        found = _saved_folds(store, {f"{c}/{k}" for c, k in tasks})
+        found = _saved_folds(store, {f"{c}/{k}" for c, k in tasks}, data)
+    resumed = set(found)  # fold runs read from the checkpoint, not computed here
     todo = [(c, k) for c, k in tasks if f"{c}/{k}" not in found]
     deadline = None if max_time is None else started + max_time
     skipped: list[str] = []
@@ -276,6 +312,12 @@ def learn(
             "arcs": float(np.mean([r[1] for r in runs])),
             "seconds": float(sum(r[2] for r in runs)),
         }
+    bad = [c for c in summary if not math.isfinite(summary[c]["mean"])]
+    if bad:
+        raise ValueError(
+            f"candidate {bad[0]!r} gave a held-out log-likelihood that is not finite "
+            f"({summary[bad[0]]['log_likelihood']}); the folds cannot be compared"
+        )
     best = max(summary, key=lambda c: summary[c]["mean"])
     chosen, reason = best, "highest mean held-out log-likelihood"
     if one_se:
@@ -288,6 +330,8 @@ def learn(
                 f"fewest arcs within one standard error of the best ({best}: "
                 f"{summary[best]['mean']:.4f} +/- {summary[best]['se']:.4f})"
             )
+    for c in dict.fromkeys((best, chosen)):  # the runs the choice rests on: spot-check one
+        _recheck(store, c, resumed, found, data, assignment, options, iss)
     dag = _run(chosen, data, options)
     own = dict(dag.learning)
     dag.learning.update(
