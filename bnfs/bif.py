@@ -142,6 +142,13 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
             for v in (child, *parents):
                 if v not in states:
                     raise ValueError(f"BIF: probability block names undeclared variable {v!r}")
+            if child in parents:
+                raise ValueError(f"BIF: the probability block of {child!r} lists it as a parent")
+            twice = [p for i, p in enumerate(parents) if p in parents[:i]]
+            if twice:
+                raise ValueError(
+                    f"BIF: the probability block of {child!r} lists parent {twice[0]!r} twice"
+                )
             k = len(states[child])
             shape = tuple(len(states[p]) for p in parents) + (k,)
             check_table_size(child, shape, "BIF: ")
@@ -157,9 +164,13 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                             f"BIF: 'table' form with parents (node {child!r}) is "
                             "not supported; list one row per parent configuration"
                         )
+                    if not np.isnan(table).all():
+                        raise ValueError(f"BIF: the table of {child!r} is given twice")
                     table[...] = values
                 elif toks[pos] == "default":
                     pos += 1
+                    if default is not None:
+                        raise ValueError(f"BIF: the default row of {child!r} is given twice")
                     default = _numbers(until(";"), child, k)
                 elif toks[pos] == "(":
                     pos += 1
@@ -173,6 +184,11 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                         raise ValueError(
                             f"BIF: bad parent configuration {config} for {child!r}"
                         ) from None
+                    if not np.isnan(table[index]).all():
+                        raise ValueError(
+                            f"BIF: parent configuration ({', '.join(config)}) of {child!r} "
+                            "is given twice"
+                        )
                     table[index] = values
                 else:  # property ... ;
                     until(";")

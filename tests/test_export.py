@@ -171,6 +171,51 @@ def test_bif_errors():
     np.testing.assert_allclose(defaulted.cpts["b"], [[0.1, 0.9], [0.3, 0.7]])
 
 
+_AB = "variable a { type discrete [ 2 ] { x, y }; } variable b { type discrete [ 2 ] { x, y }; }"
+_C = "variable c { type discrete [ 3 ] { u, v, w }; }"
+
+
+@pytest.mark.parametrize(
+    "blocks, message",
+    [
+        (
+            "probability ( a ) { table 0.5, 0.5; }"
+            "probability ( b | a ) { (x) 0.1, 0.9; (y) 0.5, 0.5; (x) 0.8, 0.2; }",
+            r"parent configuration \(x\) of 'b' is given twice",
+        ),
+        (  # the same values twice is still a second row for one configuration
+            "probability ( a ) { table 0.5, 0.5; }"
+            "probability ( b | a ) { (y) 0.5, 0.5; (x) 0.1, 0.9; (y) 0.5, 0.5; }",
+            r"parent configuration \(y\) of 'b' is given twice",
+        ),
+        (
+            _C + "probability ( a ) { table 0.5, 0.5; } probability ( c ) { table 0.2, 0.3, 0.5; }"
+            "probability ( b | a, c ) { (x, u) 0.1, 0.9; (x, v) 0.1, 0.9; (x, w) 0.1, 0.9;"
+            "(y, u) 0.1, 0.9; (y, v) 0.1, 0.9; (y, w) 0.1, 0.9; (y, v) 0.9, 0.1; }",
+            r"parent configuration \(y, v\) of 'b' is given twice",
+        ),
+        (
+            "probability ( a ) { table 0.5, 0.5; table 0.3, 0.7; }"
+            "probability ( b ) { table 0.5, 0.5; }",
+            "the table of 'a' is given twice",
+        ),
+        (
+            "probability ( a ) { table 0.5, 0.5; }"
+            "probability ( b | a ) { default 0.5, 0.5; default 0.1, 0.9; }",
+            "the default row of 'b' is given twice",
+        ),
+        (
+            "probability ( a ) { table 0.5, 0.5; }probability ( b | a, a ) { (x, x) 0.5, 0.5; }",
+            "lists parent 'a' twice",
+        ),
+        ("probability ( a | a ) { (x) 0.5, 0.5; }", "lists it as a parent"),
+    ],
+)
+def test_bif_refuses_a_table_entry_given_twice(blocks, message):
+    with pytest.raises(ValueError, match=message):
+        parse_bif(_AB + blocks)
+
+
 def test_network_validation_and_fit():
     g = DAG(["a", "b"], [("a", "b")])
     with pytest.raises(ValueError, match="shape"):
