@@ -14,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 from bnfs._data import Dataset
+from bnfs._files import write_atomically
 
 FORMAT = "bnfs-checkpoint-1"
 
@@ -169,17 +169,5 @@ class Checkpoint:
             "digest": state_digest(self.fingerprint, state),
             "state": state,
         }
-        text = json.dumps(document, default=_to_json)
-        handle, temporary = tempfile.mkstemp(
-            prefix=self.path.name + ".", suffix=".tmp", dir=self.path.parent
-        )
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, json.dumps(document, default=_to_json))
         self.last_write = time.perf_counter()

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs._columns import check_one_type, code_dtype, column_names, observed_categories
+from bnfs._files import replacing
 
 __all__ = ["encode_chunks"]
 
@@ -251,7 +252,7 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> tuple[tuple
                 codes[start : start + part.shape[0], j] = remap[part[:, j]]
     else:  # column-major file written with plain writes, then mapped without touching it
         size = np.dtype(final_dtype).itemsize
-        with open(target, "wb") as out:
+        with replacing(target) as temporary, open(temporary, "wb") as out:
             out.truncate(n_rows * max(width, 1) * size)
             for start, part in blocks.slices(width, block_dtype):
                 for j, remap in enumerate(remaps):

@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bnfs._files import read_once
+
 __all__ = ["read_table", "iter_blocks", "parse_arff", "format_of", "FORMATS", "MISSING_VALUES"]
 
 FORMATS = ("csv", "tsv", "parquet", "arff")
@@ -65,24 +67,31 @@ def read_table(path, *, format: str | None = None, **read_csv_kwargs) -> pd.Data
     kind = format or format_of(path)
     if kind not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {kind!r}")
+    with read_once(path) as readable:
+        return _read_table(readable, path, kind, read_csv_kwargs)
+
+
+def _read_table(readable: Path, path: Path, kind: str, read_csv_kwargs: dict) -> pd.DataFrame:
+    """:func:`read_table` of a regular file ``readable`` (``path``'s content, named in
+    errors)."""
     if kind == "parquet":
         try:
-            return pd.read_parquet(path)
+            return pd.read_parquet(readable)
         except ImportError:
             raise ImportError("reading Parquet needs pyarrow: pip install pyarrow") from None
     if kind == "arff":
-        opener = _open_text(path)
+        opener = _open_text(readable)
         with opener as handle:
             return parse_arff(handle.read())
     options = _csv_options(kind, read_csv_kwargs)
     try:
-        frame = pd.read_csv(path, **options)
+        frame = pd.read_csv(readable, **options)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{str(path)!r} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as err:
         raise ValueError(f"cannot parse {str(path)!r} as {kind.upper()}: {err}") from None
     if not {"header", "names"} & set(read_csv_kwargs):
-        _check_header(path, options["sep"])
+        _check_header(readable, options["sep"], path)
     return frame
 
 
@@ -97,10 +106,10 @@ def _csv_options(kind: str, read_csv_kwargs: dict) -> dict:
     }
 
 
-def _check_header(path: Path, sep: str) -> None:
+def _check_header(readable: Path, sep: str, path: Path) -> None:
     """Refuse a repeated column name (pandas would silently rename the second 'a' 'a.1')."""
     header = (
-        pd.read_csv(path, sep=sep, header=None, nrows=1, dtype=str, keep_default_na=False)
+        pd.read_csv(readable, sep=sep, header=None, nrows=1, dtype=str, keep_default_na=False)
         .iloc[0]
         .tolist()
     )
@@ -139,8 +148,15 @@ def iter_blocks(
     kind = format or format_of(path)
     if kind not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {kind!r}")
+    with read_once(path) as readable:
+        yield from _blocks(readable, path, kind, chunksize, read_csv_kwargs)
+
+
+def _blocks(readable: Path, path: Path, kind: str, chunksize: int, read_csv_kwargs: dict):
+    """:func:`iter_blocks` of a regular file ``readable`` (``path``'s content, named in
+    errors)."""
     if kind == "arff":
-        with _open_text(path) as handle:
+        with _open_text(readable) as handle:
             yield parse_arff(handle.read())
         return
     if kind == "parquet":
@@ -148,18 +164,18 @@ def iter_blocks(
             import pyarrow.parquet as pq
         except ImportError:
             raise ImportError("reading Parquet needs pyarrow: pip install pyarrow") from None
-        for batch in pq.ParquetFile(path).iter_batches(batch_size=chunksize):
+        for batch in pq.ParquetFile(readable).iter_batches(batch_size=chunksize):
             yield batch.to_pandas()
         return
     options = _csv_options(kind, read_csv_kwargs)
     try:
-        first = pd.read_csv(path, nrows=chunksize, **options)
+        first = pd.read_csv(readable, nrows=chunksize, **options)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{str(path)!r} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as err:
         raise ValueError(f"cannot parse {str(path)!r} as {kind.upper()}: {err}") from None
     if not {"header", "names"} & set(read_csv_kwargs):
-        _check_header(path, options["sep"])
+        _check_header(readable, options["sep"], path)
     dtypes = {}
     for name, dtype in first.dtypes.items():
         if pd.api.types.is_bool_dtype(dtype):
@@ -173,7 +189,7 @@ def iter_blocks(
     options.setdefault("dtype", dtypes)
     rows = 0
     try:
-        with pd.read_csv(path, chunksize=chunksize, **options) as reader:
+        with pd.read_csv(readable, chunksize=chunksize, **options) as reader:
             for block in reader:
                 rows += block.shape[0]
                 yield block

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from bnfs._files import replacing, write_atomically
 from bnfs.graph import DAG
 from bnfs.network import DiscreteNetwork, check_table_size
 
@@ -320,7 +321,9 @@ def write_bif(network: DiscreteNetwork, path=None) -> str:
     text = "\n".join(lines) + "\n"
     if path is not None:
         path = os.fspath(path)
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "wt", encoding="utf-8") as fh:
-            fh.write(text)
+        if path.endswith(".gz"):
+            with replacing(path) as temporary, gzip.open(temporary, "wt", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            write_atomically(path, text)
     return text

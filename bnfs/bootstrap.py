@@ -13,6 +13,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from bnfs import learners
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
+from bnfs._files import replacing
 from bnfs._validate import check_float, check_int
 from bnfs.graph import PDAG
 from bnfs.render import save_figure
@@ -313,7 +314,8 @@ def plot_strength(strength, path=None, threshold: float | None = None):
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in ("svg", "png", "pdf"):
         raise ValueError(f"picture format must be .svg, .png or .pdf, got {path.suffix!r}")
-    save_figure(figure, path, fmt, bbox_inches="tight")
+    with replacing(path) as temporary:
+        save_figure(figure, temporary, fmt, bbox_inches="tight")
     return path
 
 

@@ -6,8 +6,10 @@ blocks with :func:`iter_blocks`) and straight into a :class:`~bnfs.Dataset`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from bnfs._data import Dataset
+from bnfs._files import refuse_overwriting
 from bnfs._readers import FORMATS, MISSING_VALUES, iter_blocks, parse_arff, read_table
 
 __all__ = ["read_table", "read_dataset", "iter_blocks", "parse_arff", "FORMATS", "MISSING_VALUES"]
@@ -31,7 +33,8 @@ def read_dataset(
     block shows each column's type. With ``memmap`` (a file path) the codes are written to
     that file and memory-mapped, so memory holds about one block: for data larger than
     memory, the counting kernels then read the codes through the operating system's page
-    cache.
+    cache. The memmap file is written beside its path and renamed into place, and may not
+    be the data file itself.
 
     Examples
     --------
@@ -43,6 +46,14 @@ def read_dataset(
     >>> data.shape, data.codes.dtype.name
     ((2500, 8), 'uint8')
     """
+    if memmap is not None:
+        target = Path(memmap)
+        refuse_overwriting(target, "memmap", [("data file", path)])
+        refuse_overwriting(
+            target.with_name(target.name + ".partial"),
+            "memmap's scratch file",
+            [("data file", path)],
+        )
     blocks = iter_blocks(path, chunksize=chunksize, format=format, **read_csv_kwargs)
     return Dataset.from_chunks(
         blocks, dropna=dropna, max_levels=max_levels, discrete=discrete, memmap=memmap

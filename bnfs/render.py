@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bnfs._files import replacing, write_atomically
+
 __all__ = [
     "to_networkx",
     "to_dot",
@@ -167,7 +169,7 @@ def to_json(graph, path=None) -> str:
     }
     text = json.dumps(doc, indent=1, default=_jsonable)
     if path is not None:
-        Path(path).write_text(text, encoding="utf-8")
+        write_atomically(path, text)
     return text
 
 
@@ -219,17 +221,18 @@ def draw(graph, path=None, highlight: str | None = None, engine: str = "auto"):
     dot = shutil.which("dot")
     if engine == "graphviz" and dot is None:
         raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
-    if engine == "graphviz" or (engine == "auto" and dot is not None):
-        done = subprocess.run(
-            [dot, f"-T{fmt}", "-o", str(path)],
-            input=to_dot(graph, highlight).encode(),
-            capture_output=True,
-        )
-        if done.returncode != 0:
-            message = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
-            raise OSError(f"graphviz dot could not write {str(path)!r}: {message}")
-        return path
-    _draw_matplotlib(graph, path, fmt, highlight)
+    with replacing(path) as temporary:  # a failed drawing keeps the previous picture
+        if engine == "graphviz" or (engine == "auto" and dot is not None):
+            done = subprocess.run(
+                [dot, f"-T{fmt}", "-o", str(temporary)],
+                input=to_dot(graph, highlight).encode(),
+                capture_output=True,
+            )
+            if done.returncode != 0:
+                message = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
+                raise OSError(f"graphviz dot could not write {str(path)!r}: {message}")
+        else:
+            _draw_matplotlib(graph, temporary, fmt, highlight)
     return path
 
 

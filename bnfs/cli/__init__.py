@@ -9,11 +9,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-import os
 import sys
 import warnings
 from pathlib import Path
 
+from bnfs._files import same_file
 from bnfs.cli._inputs import (
     CONSTRAINT_LEARNERS,
     LOCAL_LEARNERS,
@@ -49,16 +49,6 @@ INPUT_FILES = (
 OUTPUT_FILES = (("out", "--out"), ("report", "--report"), ("checkpoint", "--checkpoint"))
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file (through links too, when both exist)."""
-    try:
-        if a.exists() and b.exists():
-            return os.path.samefile(a, b)
-        return a.resolve() == b.resolve()
-    except (OSError, RuntimeError):  # a broken or looping link: let the command report it
-        return False
-
-
 def _check_outputs(args) -> None:
     """Before any work: every output's folder exists, and no command writes over a file it
     reads, nor two outputs over each other."""
@@ -79,7 +69,7 @@ def _check_outputs(args) -> None:
             )
     for k, (flag, out) in enumerate(outputs):
         for label, other in inputs + [(f"{f} file", p) for f, p in outputs[:k]]:
-            if _same_file(out, other):
+            if same_file(out, other):
                 raise ValueError(
                     f"{flag} {str(out)!r} is also the {label}; it would be "
                     "overwritten: choose another path"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from bnfs import learners
+from bnfs._files import replacing, write_atomically
 from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, read_frame
 
 
@@ -65,7 +66,7 @@ def write_graph(graph, data, out: Path) -> None:
     if suffix == ".json":
         to_json(graph, out)
     elif suffix == ".dot":
-        out.write_text(graph.to_dot())
+        write_atomically(out, graph.to_dot())
     elif suffix == ".bif":
         dag = graph.to_dag()
         write_bif(DiscreteNetwork.fit(dag, data, pseudo_count=1.0, name=out.stem), out)
@@ -79,7 +80,8 @@ def write_graph(graph, data, out: Path) -> None:
             k: v if isinstance(v, (str, int, float, bool)) else json.dumps(v, default=str)
             for k, v in nxgraph.graph.items()
         }  # GraphML holds scalars only
-        nx.write_graphml(nxgraph, out)
+        with replacing(out) as temporary:
+            nx.write_graphml(nxgraph, temporary)
     else:
         raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {out.name!r}")
 
@@ -130,11 +132,11 @@ def learn_command(args) -> int:
             ),
             "output": str(args.out),
         }
-        args.report.write_text(
+        write_atomically(
+            args.report,
             network_report(
                 graph, title=f"bnfs learn: {args.data.name}", highlight=highlight, facts=facts
             ),
-            encoding="utf-8",
         )
         print(f"report written to {args.report}")
     return 0

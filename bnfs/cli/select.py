@@ -7,6 +7,7 @@ import sys
 import time
 import warnings
 
+from bnfs._files import write_atomically
 from bnfs.cli._inputs import LEARNER_FLAGS, column_name, learner_options, read_frame
 
 SELECT_METHODS = (
@@ -228,7 +229,8 @@ def select_command(args) -> int:
             highlight = None
         if highlight is not None and target not in graph.nodes:  # the class by its own name
             graph, highlight = graph.renamed({highlight: target}), target
-        args.report.write_text(
+        write_atomically(
+            args.report,
             selection_report(
                 title=f"bnfs select: {args.data.name}, target {target}",
                 features=features,
@@ -238,7 +240,6 @@ def select_command(args) -> int:
                 graph=graph,
                 highlight=highlight,
             ),
-            encoding="utf-8",
         )
         print(f"report written to {args.report}")
     return 0
