@@ -26,6 +26,7 @@ from bnfs._columns import (
     missing_message,
 )
 from bnfs._readers import format_of, iter_blocks, read_table
+from bnfs._validate import check_int
 
 __all__ = ["Dataset", "as_dataset", "discretize"]
 
@@ -280,12 +281,19 @@ class Dataset:
 
     @classmethod
     def from_codes(
-        cls, codes: np.ndarray, names: Sequence[str], states: dict | None = None
+        cls,
+        codes: np.ndarray,
+        names: Sequence[str],
+        states: dict | None = None,
+        *,
+        max_levels: int = DEFAULT_MAX_LEVELS,
     ) -> Dataset:
         """Wrap integer codes ``0..arity-1`` (one column per variable) without re-encoding.
 
-        ``states`` maps a name to its level labels (default ``0..max code``).
+        ``states`` maps a name to its level labels (default ``0..max code``); a column with
+        more than ``max_levels`` levels is refused before anything is allocated for them.
         """
+        max_levels = check_int(max_levels, "max_levels", 2)
         codes = np.asarray(codes)
         names = column_names(names)
         if codes.ndim != 2 or codes.shape[1] != len(names):
@@ -296,6 +304,13 @@ class Dataset:
             raise TypeError("codes must be non-negative integers")
         states = dict(states or {})
         for j, name in enumerate(names):
+            levels = len(states[name]) if name in states else int(codes[:, j].max()) + 1
+            if levels > max_levels:
+                raise ValueError(
+                    f"column {name!r} has {levels} levels (codes up to "
+                    f"{int(codes[:, j].max())}), more than max_levels={max_levels}; pass a "
+                    "larger max_levels if that many are meant"
+                )
             if name not in states:
                 states[name] = tuple(range(int(codes[:, j].max()) + 1))
             if codes[:, j].max() >= len(states[name]):

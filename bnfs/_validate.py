@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import os
 import unicodedata
 
 import numpy as np
@@ -41,6 +42,34 @@ def check_seed(seed):
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
     return np.random.default_rng(int(seed))
+
+
+def memory_size() -> int:
+    """Bytes of physical memory (2**40 where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return 1 << 40
+
+
+def _bytes_text(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} EiB"  # pragma: no cover
+
+
+def check_allocation(n_bytes: float, what: str, advice: str) -> None:
+    """Refuse, before allocating, work whose arrays need more than the machine's memory:
+    ``what`` says what was asked (``"sampling 10**13 rows of 37 variables"``), ``advice``
+    which parameter to lower."""
+    limit = memory_size()
+    if n_bytes > limit:
+        raise ValueError(
+            f"{what} needs about {_bytes_text(n_bytes)}, more than the "
+            f"{_bytes_text(limit)} of memory here; {advice}"
+        )
 
 
 def arc_list(arcs, name: str, nodes) -> list[tuple[str, str]]:

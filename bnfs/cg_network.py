@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from bnfs._validate import check_int, check_seed
+from bnfs._validate import check_allocation, check_int, check_seed
 from bnfs.graph import DAG
 
 __all__ = ["ConditionalGaussianNetwork", "random_cg_network"]
@@ -58,6 +58,12 @@ class ConditionalGaussianNetwork:
         """``n`` rows forward-sampled: categorical columns for the discrete nodes, float
         columns for the continuous ones, in the DAG's node order."""
         n = check_int(n, "n", 1)
+        n_vars = self.dag.n_nodes
+        check_allocation(
+            float(n) * (8 * n_vars + 48) + float(n) * 8 * max(self.levels.values(), default=1),
+            f"sampling n={n} rows of {n_vars} variables",
+            "lower n",
+        )
         rng = np.random.default_rng(check_seed(seed))
         codes: dict[str, np.ndarray] = {}
         values: dict[str, np.ndarray] = {}

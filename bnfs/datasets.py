@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._validate import check_seed
+from bnfs._validate import check_allocation, check_seed
 from bnfs.bif import read_bif
 from bnfs.graph import DAG
-from bnfs.network import DiscreteNetwork
+from bnfs.network import DiscreteNetwork, sampling_bytes
 
 __all__ = [
     "available_networks",
@@ -156,6 +156,7 @@ def corral(
         raise ValueError(f"n_features must be 7 or 46, got {n_features!r}")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
+    check_allocation(sampling_bytes(n, n_features + 1), f"corral with n={n} rows", "lower n")
     rng = check_seed(seed)
 
     def bits(size):
@@ -214,6 +215,7 @@ def regression(
         raise ValueError(f"n_features must be 22, 38 or 138, got {n_features!r}")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise ValueError(f"n must be an integer >= 2, got {n!r}")
+    check_allocation(sampling_bytes(n, n_features + 1), f"regression with n={n} rows", "lower n")
     rng = check_seed(seed)
     x1, x2 = rng.standard_normal(n), rng.standard_normal(n)
     y = x1 * np.exp(-(x1**2) - x2**2) + noise * rng.standard_normal(n)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from bnfs._validate import check_seed
+from bnfs._validate import check_allocation, check_seed
 from bnfs.graph import DAG
 
 __all__ = ["DiscreteNetwork", "check_table_size", "MAX_TABLE_CELLS", "pgmpy_model_class"]
@@ -25,6 +25,12 @@ def pgmpy_model_class():
     except ImportError:  # pgmpy < 1.0
         from pgmpy.models import BayesianNetwork as DiscreteBayesianNetwork
     return DiscreteBayesianNetwork
+
+
+def sampling_bytes(n: int, n_vars: int) -> float:
+    """Memory that forward sampling ``n`` rows of ``n_vars`` variables takes: int64 codes
+    per variable and a few per-row temporaries."""
+    return float(n) * (8 * n_vars + 48)
 
 
 class DiscreteNetwork:
@@ -136,6 +142,10 @@ class DiscreteNetwork:
         """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}")
+        n_vars = self.dag.n_nodes
+        check_allocation(
+            sampling_bytes(n, n_vars), f"sampling n={n} rows of {n_vars} variables", "lower n"
+        )
         rng = check_seed(seed)
         codes: dict[str, np.ndarray] = {}
         for v in self.dag.topological_order():

@@ -457,3 +457,45 @@ def test_the_command_line_refuses_a_cyclic_whitelist(tmp_path, asia):
             cli.main([*argv, "--quiet"])
         assert stop.value.code == 2
         assert not (tmp_path / "o.json").exists()
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: bnfs.datasets.sample("alarm", 10**13), r"n=10000000000000 rows .* PiB"),
+        (lambda: bnfs.datasets.sample("asia", 2**62), "lower n"),
+        (lambda: bnfs.datasets.network_model("child").sample(10**12), "TiB, more than"),
+        (lambda: bnfs.datasets.corral(46, n=10**12), "corral with n=1000000000000"),
+        (lambda: bnfs.datasets.regression(138, n=10**12), "regression with n="),
+        (
+            lambda: __import__("bnfs.cg_network").cg_network.random_cg_network(2, 3).sample(10**13),
+            "of memory here",
+        ),
+    ],
+)
+def test_sizes_are_bounded_before_allocating(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+@pytest.mark.parametrize("arity", [257, 30_000_000])
+def test_from_codes_bounds_the_levels_before_allocating_them(arity):
+    codes = np.array([[0, 1], [1, 0], [arity - 1, 1]])
+    with pytest.raises(ValueError, match=f"column 'a' has {arity} levels .*max_levels=256"):
+        bnfs.Dataset.from_codes(codes, ["a", "b"])
+    with pytest.raises(ValueError, match="column 'b' has 300 levels"):
+        bnfs.Dataset.from_codes(codes[:, ::-1] % 2, ["a", "b"], {"b": tuple(range(300))})
+    if arity < 1000:  # allowed when asked for
+        data = bnfs.Dataset.from_codes(codes, ["a", "b"], max_levels=arity)
+        assert data.arity("a") == arity
+    with pytest.raises(TypeError, match="max_levels"):
+        bnfs.Dataset.from_codes(codes, ["a", "b"], max_levels=2.5)
+
+
+def test_the_example_command_bounds_its_rows(capsys):
+    from bnfs import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["example", "--rows", "10000000000000", "--quiet"])
+    assert stop.value.code == 2
+    assert "pass fewer --rows" in capsys.readouterr().err

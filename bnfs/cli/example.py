@@ -8,13 +8,20 @@ from pathlib import Path
 
 def example_command(args) -> int:
     from bnfs import datasets
+    from bnfs._validate import check_allocation
     from bnfs.metrics import blanket_scores, shd
+    from bnfs.network import sampling_bytes
     from bnfs.search import hill_climbing
 
     truth = datasets.network(args.network)
     target = args.target or default_target(args.network, truth)
     if target not in truth:
         raise ValueError(f"target {target!r} is not a node of {args.network}")
+    check_allocation(
+        sampling_bytes(args.rows, truth.n_nodes),
+        f"sampling --rows {args.rows} of {args.network}",
+        "pass fewer --rows",
+    )
     frame = datasets.sample(args.network, args.rows, seed=args.seed)
     start = time.perf_counter()
     dag = hill_climbing(frame, "bic", seed=args.seed, progress=False if args.quiet else None)
