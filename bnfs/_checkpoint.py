@@ -154,7 +154,13 @@ class Checkpoint:
                 f"checkpoint {where!r} was changed after bnfs wrote it (its state "
                 "does not match its digest); delete it to start afresh"
             )
-        return json.loads(json.dumps(saved["state"]), object_hook=_from_json)
+        state = json.loads(json.dumps(saved["state"]), object_hook=_from_json)
+        if not isinstance(state, dict):
+            raise ValueError(
+                f"checkpoint {where!r} is damaged (its state is a {type(state).__name__}, "
+                "not a mapping); delete it to start afresh"
+            )
+        return state
 
     def due(self) -> bool:
         """True when the last write is :data:`CHECKPOINT_SECONDS` old."""

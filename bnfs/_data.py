@@ -485,6 +485,14 @@ class Dataset:
         rows = np.asarray(rows)
         if rows.ndim != 1 or rows.size == 0:
             raise ValueError("rows must be a non-empty 1-D index array")
+        if rows.dtype == bool or not np.issubdtype(rows.dtype, np.integer):
+            raise TypeError(
+                f"rows must be integer row indices, got {rows.dtype} values"
+                + (" (for a boolean mask pass np.flatnonzero(mask))" if rows.dtype == bool else "")
+            )
+        if rows.min() < 0 or rows.max() >= self.n_rows:
+            bad = int(rows.min() if rows.min() < 0 else rows.max())
+            raise ValueError(f"rows must lie in 0..{self.n_rows - 1}, got {bad}")
         return self._build(rows=rows, columns=list(self.names))
 
     def _build(self, rows, columns) -> Dataset:

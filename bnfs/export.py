@@ -38,9 +38,9 @@ def from_networkx(graph) -> DAG | PDAG:
     Raises
     ------
     TypeError
-        Not a networkx graph, or node names that are not strings.
+        Not a networkx graph, a multigraph, or node names that are not strings.
     ValueError
-        A directed cycle.
+        A directed cycle or a self-loop.
 
     Examples
     --------
@@ -53,6 +53,14 @@ def from_networkx(graph) -> DAG | PDAG:
 
     if not isinstance(graph, nx.Graph):
         raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
+    if graph.is_multigraph():
+        raise TypeError(
+            f"a {type(graph).__name__} can hold parallel arcs, which a Bayesian network "
+            "cannot: convert it with networkx.DiGraph(graph) first"
+        )
+    loops = list(nx.selfloop_edges(graph))
+    if loops:
+        raise ValueError(f"node {loops[0][0]!r} has a self-loop, which a network cannot hold")
     nodes = list(graph.nodes)
     learning = graph.graph.get("learning")
     if not graph.is_directed():

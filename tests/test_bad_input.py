@@ -499,3 +499,59 @@ def test_the_example_command_bounds_its_rows(capsys):
         cli.main(["example", "--rows", "10000000000000", "--quiet"])
     assert stop.value.code == 2
     assert "pass fewer --rows" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda f: bnfs.learn(f, seed=-1, folds=2), ValueError, "seed must be >= 0"),
+        (lambda f: bnfs.learn(f, seed=1.5, folds=2), TypeError, "seed must be an integer"),
+        (lambda f: bnfs.learn(f, seed="0", folds=2), TypeError, "seed must be an integer"),
+        (lambda f: bnfs.Dataset(f).take([10**6]), ValueError, r"rows must lie in 0\.\.299"),
+        (lambda f: bnfs.Dataset(f).take([0, -1]), ValueError, "got -1"),
+        (lambda f: bnfs.Dataset(f).take([0.5]), TypeError, "integer row indices"),
+        (lambda f: bnfs.Dataset(f).take(np.ones(300, bool)), TypeError, "flatnonzero"),
+        (lambda f: bnfs.Dataset(f).take(["a"]), TypeError, "integer row indices"),
+    ],
+)
+def test_raw_errors_are_named(call, error, message):
+    frame = bnfs.datasets.sample("asia", 300, seed=0)
+    with pytest.raises(error, match=message):
+        call(frame)
+
+
+@pytest.mark.parametrize(
+    "graph, error, message",
+    [
+        (lambda nx: nx.MultiDiGraph([("a", "b"), ("a", "b")]), TypeError, "MultiDiGraph"),
+        (lambda nx: nx.MultiDiGraph([("a", "b")]), TypeError, "parallel arcs"),
+        (lambda nx: nx.MultiGraph([("a", "b")]), TypeError, "MultiGraph"),
+        (lambda nx: nx.DiGraph([("a", "a")]), ValueError, "node 'a' has a self-loop"),
+        (lambda nx: nx.DiGraph([("a", "b"), ("b", "b")]), ValueError, "node 'b' has a self-loop"),
+        (lambda nx: nx.Graph([("a", "b"), ("b", "b")]), ValueError, "self-loop"),
+    ],
+)
+def test_from_networkx_refuses_what_a_network_cannot_hold(graph, error, message):
+    import networkx as nx
+
+    with pytest.raises(error, match=message):
+        bnfs.from_networkx(graph(nx))
+
+
+@pytest.mark.parametrize("state", [[1, 2, 3], "text", 7, None])
+def test_a_checkpoint_whose_state_is_not_a_mapping_is_damaged(tmp_path, state):
+    import json
+
+    from bnfs._checkpoint import Checkpoint
+
+    frame = bnfs.datasets.sample("asia", 300, seed=0)
+    for name, run in (
+        ("hc", lambda path: bnfs.hill_climbing(frame, checkpoint=path, progress=False)),
+        ("learn", lambda path: bnfs.learn(frame, folds=2, candidates=["hc"], checkpoint=path)),
+    ):
+        path = tmp_path / f"{name}.json"
+        run(path)
+        written = json.loads(path.read_text())
+        Checkpoint(path, written["who"], written["fingerprint"]).save(state)
+        with pytest.raises(ValueError, match="is damaged"):
+            run(path)

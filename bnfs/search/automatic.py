@@ -237,7 +237,7 @@ def learn(
         "whitelist": arc_list(whitelist, "whitelist", names),
     }
     n_jobs = check_n_jobs(n_jobs)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_int(seed, "seed", 0, allow_none=True))
     assignment = rng.permutation(data.n_rows) % folds
     tasks = [(c, k) for c in candidates for k in range(folds)]
     found: dict[str, list] = {}
