@@ -56,6 +56,7 @@ _EXPORTS = {
         "hill_climbing",
         "tabu_search",
         "sparse_candidate",
+        "boss",
         "screen_based",
         "post_process",
         "rsmax2",

@@ -39,7 +39,13 @@ def _acyclic(graph) -> bool:
     return nx.is_directed_acyclic_graph(directed)
 
 
-SCORE_LEARNERS = [bnfs.hill_climbing, bnfs.tabu_search, bnfs.sparse_candidate, bnfs.screen_based]
+SCORE_LEARNERS = [
+    bnfs.hill_climbing,
+    bnfs.tabu_search,
+    bnfs.sparse_candidate,
+    bnfs.screen_based,
+    bnfs.boss,
+]
 CONSTRAINT_LEARNERS = [bnfs.pc_stable, bnfs.grow_shrink, bnfs.iamb, bnfs.tpda]
 
 
@@ -111,6 +117,8 @@ def test_pc_stable_ignores_column_order_and_state_names(frame, random):
             (bnfs.tabu_search, {"tabu": 4}),
             (bnfs.hill_climbing, {"restarts": 2, "perturb_moves": 3, "seed": 5}),
             (bnfs.sparse_candidate, {"k": 2}),
+            (bnfs.boss, {"restarts": 1, "seed": 4}),
+            (bnfs.boss, {"score": "bde", "max_parents": 2}),
             (bnfs.hill_climbing, {"score": "bde", "max_parents": 1}),
             (bnfs.screen_based, {"theta": 1, "post_process": 300, "seed": 2}),
             (
@@ -279,6 +287,7 @@ ORDER_FREE_LEARNERS = {
     "mmhc": lambda f: bnfs.mmhc(f, progress=False),
     "rsmax2(pc_stable, tabu)": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu", progress=False),
     "tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
+    "boss": lambda f: bnfs.boss(f, "bde", restarts=1, progress=False),
 }
 
 

@@ -1,6 +1,8 @@
-"""Score-based structure learning: hill climbing and its restricted variants."""
+"""Score-based structure learning: hill climbing and its restricted variants, and the
+best-order score search over orders of the variables."""
 
 from bnfs.search.automatic import learn
+from bnfs.search.boss import boss
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
 from bnfs.search.hybrid import h2pc, mmhc, rsmax2
 from bnfs.search.post_process import post_process
@@ -12,6 +14,7 @@ __all__ = [
     "hill_climbing",
     "tabu_search",
     "sparse_candidate",
+    "boss",
     "screen_based",
     "post_process",
     "rsmax2",
