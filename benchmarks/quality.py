@@ -123,6 +123,8 @@ def learners() -> dict:
         "bnfs mmhc": lambda f: bnfs.mmhc(f),
         "bnfs h2pc": lambda f: bnfs.h2pc(f),
         "bnfs pc_stable+tabu": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu"),
+        "bnfs boss bde": lambda f: bnfs.boss(f, "bde", progress=False),
+        "bnfs boss bic": lambda f: bnfs.boss(f, "bic", progress=False),
     }
     try:
         import pybnlearn  # noqa: F401

@@ -195,6 +195,8 @@ REGISTRY: dict[str, Learner] = dict(
             "max_parents",
             *_LISTS,
             "iss",
+            "prior",
+            "beta",
             "restarts",
             "seed",
             "max_time",

@@ -21,7 +21,13 @@ from bnfs._kernels.covariance import BGE, BNLEARN_VARIANCE
 from bnfs._kernels.dispatch import continuous_score
 from bnfs.graph import DAG
 
-__all__ = ["Scorer", "score", "SCORES"]
+__all__ = ["Scorer", "score", "SCORES", "GRAPH_PRIORS"]
+
+#: graph priors of the Bayesian scores: ``"uniform"`` (every DAG alike) and ``"vsp"``,
+#: bnlearn's variable-selection prior (each possible parent present with probability beta)
+GRAPH_PRIORS = ("uniform", "vsp")
+#: the scores a graph prior applies to (bnlearn's Bayesian scores that bnfs has)
+BAYESIAN_SCORES = ("bde", "bge")
 
 DISCRETE_SCORES = {"loglik": _k.LOGLIK, "bic": _k.BIC, "aic": _k.AIC, "bde": _k.BDE, "k2": _k.K2}
 #: linear-Gaussian scores: ``-g`` with the maximum-likelihood residual variance RSS/n,
@@ -67,6 +73,35 @@ ScoreName = Literal[
     "bic-cg-bnlearn",
     "aic-cg-bnlearn",
 ]
+
+
+def prior_weight(score: str, prior: str, beta, n_vars: int) -> float:
+    """The log-prior each parent adds to a local score: 0 for the uniform prior, and
+    log(beta / (1 - beta)) for bnlearn's variable-selection prior (``"vsp"``; beta default
+    1 / (n - 1), one expected parent per node; Tetrad's structure prior 1 differs from it by
+    a constant per node). Only the Bayesian scores (bde, bge) take a prior, as in bnlearn."""
+    if prior not in GRAPH_PRIORS:
+        raise ValueError(f"prior must be one of {GRAPH_PRIORS}, got {prior!r}")
+    if prior == "uniform":
+        if beta is not None:
+            raise ValueError("beta applies to prior='vsp' only")
+        return 0.0
+    if score not in BAYESIAN_SCORES:
+        raise ValueError(
+            f"prior={prior!r} applies to the Bayesian scores {', '.join(BAYESIAN_SCORES)}, "
+            f"not {score!r}"
+        )
+    if beta is None:
+        beta = 1.0 / max(n_vars - 1, 1)
+    if (
+        isinstance(beta, bool)
+        or not isinstance(beta, (int, float, np.integer, np.floating))
+        or not 0 < beta < 1
+    ):
+        raise ValueError(f"beta must be a probability in (0, 1), got {beta!r}")
+    if beta == 0.5:
+        return 0.0
+    return float(np.log(beta / (1.0 - beta)))
 
 
 def counts_scratch_size(n_rows: int) -> int:
@@ -191,6 +226,11 @@ class Scorer:
         One of :data:`SCORES` (``"bic"`` means ``"bic-g"`` on continuous data).
     iss : float, default 1
         Imaginary sample size of BDeu.
+    prior : {"uniform", "vsp"}, default "uniform"
+        Graph prior of the Bayesian scores (bde, bge), as bnlearn's ``prior``: ``"vsp"``
+        adds log(beta / (1 - beta)) per parent.
+    beta : float, optional
+        The vsp prior's probability of each arc (default 1 / (n - 1)).
 
     Attributes
     ----------
@@ -207,9 +247,18 @@ class Scorer:
     (-1.3863, -2.2493)
     """
 
-    def __init__(self, data, score: ScoreName = "bic", iss: float = 1.0):
+    def __init__(
+        self,
+        data,
+        score: ScoreName = "bic",
+        iss: float = 1.0,
+        prior: str = "uniform",
+        beta: float | None = None,
+    ):
         self.data = as_dataset(data)
         self.score, self.kind, self.iss = resolve_score(self.data, score, iss)
+        #: log-prior per parent (0 for the uniform prior)
+        self.prior_weight = prior_weight(self.score, prior, beta, self.data.n_vars)
         self.gaussian = not self.data.is_discrete
         self._index = {n: j for j, n in enumerate(self.data.names)}
         self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
@@ -264,9 +313,10 @@ class Scorer:
                 self._cfg,
                 self._counts,
             )
+        value = float(value) + len(pa) * self.prior_weight
         self.n_evaluations += 1
-        self._cache[key] = float(value)
-        return float(value)
+        self._cache[key] = value
+        return value
 
     def total(self, dag: DAG) -> float:
         """Score of a DAG: the sum of its local scores."""
@@ -278,8 +328,16 @@ class Scorer:
         return float(sum(self.local(v, dag.parents(v)) for v in dag.nodes))
 
 
-def score(dag: DAG, data, score: ScoreName = "bic", iss: float = 1.0) -> float:
-    """Network score of ``dag`` on ``data`` (bnlearn's ``score(dag, data, type=...)``).
+def score(
+    dag: DAG,
+    data,
+    score: ScoreName = "bic",
+    iss: float = 1.0,
+    prior: str = "uniform",
+    beta: float | None = None,
+) -> float:
+    """Network score of ``dag`` on ``data`` (bnlearn's ``score(dag, data, type=...)``, with
+    its graph ``prior`` and ``beta`` for the Bayesian scores: see :class:`Scorer`).
 
     Examples
     --------
@@ -289,4 +347,4 @@ def score(dag: DAG, data, score: ScoreName = "bic", iss: float = 1.0) -> float:
     >>> score(truth, frame, "bic") > score(DAG(truth.nodes), frame, "bic")
     True
     """
-    return Scorer(data, score, iss).total(dag)
+    return Scorer(data, score, iss, prior, beta).total(dag)

@@ -23,10 +23,12 @@ def insurance():
     return _sample("insurance", 1000, 0)
 
 
-def _check_grow_shrink_optimum(dag, frame, score, max_parents=None, black=(), white=()):
+def _check_grow_shrink_optimum(
+    dag, frame, score, max_parents=None, black=(), white=(), prior="uniform"
+):
     """Every node's parents are a grow-shrink stopping point among the nodes before it in
     the reported order: no addition of an earlier node and no removal raises its score."""
-    scorer = bnfs.Scorer(frame, score)
+    scorer = bnfs.Scorer(frame, score, prior=prior)
     order = dag.learning["order"]
     assert sorted(order) == sorted(dag.nodes)
     place = {v: i for i, v in enumerate(order)}
@@ -161,3 +163,17 @@ def test_boss_scores_match_the_issue_on_alarm():
     assert math.isclose(
         found.learning["score_value"], from_truth.learning["score_value"], rel_tol=2e-3
     )
+
+
+def test_boss_with_the_vsp_prior(insurance):
+    """The prior is part of the score BOSS maximises and reports; it prunes parents."""
+    plain = bnfs.boss(insurance, "bde", progress=False)
+    pruned = bnfs.boss(insurance, "bde", prior="vsp", progress=False)
+    assert pruned.learning["score_value"] == pytest.approx(
+        bnfs.score(pruned, insurance, "bde", prior="vsp"), rel=1e-9
+    )
+    _check_grow_shrink_optimum(pruned, insurance, "bde", prior="vsp")
+    assert pruned.n_arcs < plain.n_arcs
+    assert pruned.learning["arguments"]["prior"] == "vsp"
+    loose = bnfs.boss(insurance, "bde", prior="vsp", beta=0.5, progress=False)
+    assert loose == plain  # beta 1/2: every parent set alike, the uniform prior

@@ -151,3 +151,71 @@ def test_gaussian_bic_matches_a_regression_fit():
     assert Scorer(pd.DataFrame({"x": x, "c": rng.integers(0, 2, 500)})).score == "bic-cg"
     with pytest.raises(ValueError, match="mixed discrete and continuous"):
         Scorer(pd.DataFrame({"x": x, "c": rng.integers(0, 2, 500)}), "bde")
+
+
+def _bnlearn_network(pybnlearn, dag):
+    spec = "".join(
+        f"[{v}" + (f"|{':'.join(dag.parents(v))}" if dag.parents(v) else "") + "]"
+        for v in dag.nodes
+    )
+    return pybnlearn.model2network(spec)
+
+
+@pytest.mark.parametrize("beta", [None, 0.05, 0.2, 0.7])
+def test_the_vsp_graph_prior_is_bnlearns(beta):
+    """bnlearn's variable-selection prior: log(beta / (1 - beta)) per parent, beta
+    1 / (n - 1) by default, for bde and bge."""
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = bnfs.datasets.sample("insurance", 800, seed=2).astype(str)  # observed levels
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    truth = bnfs.datasets.network("insurance").subgraph(list(frame.columns))
+    learned = bnfs.hill_climbing(frame, "bde", progress=False)
+    extra = {} if beta is None else {"beta": beta}
+    for dag in (truth, learned, bnfs.DAG(frame.columns)):
+        net = _bnlearn_network(pybnlearn, dag)
+        theirs = pybnlearn.score(net, frame.astype("category"), type="bde", prior="vsp", **extra)
+        ours = bnfs.score(dag, frame, "bde", prior="vsp", beta=beta)
+        assert ours == pytest.approx(theirs, rel=1e-10)
+        assert ours != pytest.approx(bnfs.score(dag, frame, "bde"), rel=1e-12) or not dag.arcs
+
+
+def test_the_vsp_prior_of_bge_is_bnlearns():
+    import warnings
+
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    pgmpy_utils = pytest.importorskip("pgmpy.utils")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = pgmpy_utils.get_example_model("ecoli70")
+        frame = model.simulate(n_samples=400, seed=3)
+    truth = bnfs.DAG(list(model.nodes()), list(model.edges()))
+    net = _bnlearn_network(pybnlearn, truth)
+    assert bnfs.score(truth, frame, "bge", prior="vsp") == pytest.approx(
+        pybnlearn.score(net, frame, type="bge", prior="vsp"), rel=1e-10
+    )
+
+
+@pytest.mark.parametrize(
+    "score, options, message",
+    [
+        ("bic", {"prior": "vsp"}, "applies to the Bayesian scores"),
+        ("k2", {"prior": "vsp"}, "applies to the Bayesian scores"),
+        ("bde", {"prior": "cs"}, "prior must be one of"),
+        ("bde", {"prior": "vsp", "beta": 1.0}, "beta must be a probability"),
+        ("bde", {"prior": "vsp", "beta": 0}, "beta must be a probability"),
+        ("bde", {"prior": "vsp", "beta": "0.1"}, "beta must be a probability"),
+        ("bde", {"beta": 0.1}, "beta applies to prior='vsp' only"),
+    ],
+)
+def test_graph_priors_are_refused_where_they_do_not_apply(score, options, message):
+    import bnfs
+
+    frame = bnfs.datasets.sample("asia", 300, seed=0)
+    with pytest.raises(ValueError, match=message):
+        bnfs.score(bnfs.datasets.network("asia"), frame, score, **options)
+    with pytest.raises(ValueError, match=message):
+        bnfs.boss(frame, score, **options)

@@ -5,7 +5,7 @@ Three named bundles travel together (numba-compatible named tuples, built once b
 search in :mod:`bnfs.search.boss`):
 
 - :class:`Scoring`, read-only: what the local scores read (codes or the Gaussian statistics,
-  arities, the score's kind and iss);
+  arities, the score's kind and iss) and the graph prior's log-weight per parent;
 - :class:`Knowledge`, read-only: forbidden and required arcs as n-by-n masks, the largest
   parent set, and each node's rank by name, which breaks ties so that the result does not
   depend on the column order;
@@ -23,8 +23,8 @@ import numpy as np
 from bnfs._kernels import njit
 from bnfs._kernels import score_cache as _c
 
-#: what the local scores read
-Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss"])
+#: what the local scores read, and the graph prior's log-weight per parent (0: uniform)
+Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior"])
 #: black- and whitelists as masks ``[parent, child]``, the parent bound, ranks by name
 Knowledge = namedtuple("Knowledge", ["forbidden", "required", "max_parents", "rank"])
 #: cache and counters (shared with :mod:`bnfs._kernels.score_cache`) and scratch: ``cfg``
@@ -41,8 +41,9 @@ TOL = 1e-9
 
 @njit(cache=True)
 def _family(scoring, ws, v, npar, key):
-    """The local score of ``v`` with parents ``ws.par[:npar]`` (cached under ``key``)."""
-    return _c.cached_score(
+    """The local score of ``v`` with parents ``ws.par[:npar]`` (cached under ``key``), plus
+    the graph prior of its parents."""
+    return npar * scoring.prior + _c.cached_score(
         scoring.codes,
         scoring.arities,
         v,

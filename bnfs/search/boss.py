@@ -15,7 +15,7 @@ from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
-from bnfs.scores import ScoreName
+from bnfs.scores import ScoreName, prior_weight
 from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import prepare
@@ -28,10 +28,10 @@ logger = logging.getLogger("bnfs")
 class _Orders:
     """The compiled bundles of one search, and orders scored with them."""
 
-    def __init__(self, state: SearchState):
+    def __init__(self, state: SearchState, prior: float):
         n = state.n
         self.state = state
-        self.scoring = _p.Scoring(state.codes, state.arities, state.kind, state.iss)
+        self.scoring = _p.Scoring(state.codes, state.arities, state.kind, state.iss, prior)
         forbidden = np.zeros((n, n), dtype=np.bool_)
         for u, v in state._black:
             forbidden[u, v] = True
@@ -118,6 +118,8 @@ def boss(
     blacklist=None,
     whitelist=None,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta: float | None = None,
     restarts: int = 0,
     seed=0,
     max_time: float | None = None,
@@ -147,6 +149,12 @@ def boss(
         :func:`bnfs.blacklist_from`); every order keeps each required arc pointing forward.
     iss : float, default 1
         Imaginary sample size of BDeu.
+    prior : {"uniform", "vsp"}, default "uniform"
+        Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior``: ``"vsp"`` adds
+        log(beta / (1 - beta)) per parent, which keeps BDeu from growing large parent sets
+        on many-valued variables (see :class:`bnfs.Scorer`).
+    beta : float, optional
+        The vsp prior's probability of each arc (default 1 / (n - 1)).
     restarts : int, default 0
         Further searches from random orders; the DAG with the best score is returned.
     seed : int or numpy.random.Generator, default 0
@@ -186,9 +194,10 @@ def boss(
     started = time.perf_counter()
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "boss")
     restarts = check_int(restarts, "restarts", 0)
+    weight = prior_weight(state.score, prior, beta, state.n)
     rng = check_seed(seed)
     disable = None if progress is None else not progress
-    orders = _Orders(state)
+    orders = _Orders(state, weight)
     budget = Budget(max_time)
     best = None
     runs = []
@@ -215,6 +224,8 @@ def boss(
         "arguments": {
             "max_parents": state.max_parents,
             "iss": state.iss,
+            "prior": prior,
+            "beta": beta,
             "restarts": restarts,
             "max_time": max_time,
             "blacklist": sorted(arc_list(blacklist, "blacklist", names)),

