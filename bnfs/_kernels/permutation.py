@@ -1,19 +1,28 @@
 """Kernels of the permutation searches (BOSS): a node's parents given the nodes before it in
 an order, by grow-shrink on the local score, and the best place of one node in the order.
 
-Three named bundles travel together (numba-compatible named tuples, built once by the
-search in :mod:`bnfs.search.boss`):
+Grow-shrink of node w among the allowed nodes A adds, while one raises the score, the
+allowed candidate whose addition raises it most, then drops, while one raises it, the parent
+whose removal raises it most. Its grow-shrink tree (Andrews et al. 2023) remembers the work:
+a tree node is a parent set grown so far, with every candidate that would raise its score
+sorted best first (ties by name rank) and, per candidate, the tree node one step further.
+Growing among A then walks down the tree taking the first allowed candidate at each level;
+shrinking depends on the grown set only, so each tree node also keeps its shrunk result. A
+search asks grow-shrink for the same node thousands of times with sets that differ by one
+node, and nearly every call is a walk down paths already built.
+
+Named bundles travel together (numba-compatible named tuples, built once by the search in
+:mod:`bnfs.search.boss`):
 
 - :class:`Scoring`, read-only: what the local scores read (codes or the Gaussian statistics,
   arities, the score's kind and iss) and the graph prior's log-weight per parent;
 - :class:`Knowledge`, read-only: forbidden and required arcs as n-by-n masks, the largest
-  parent set, and each node's rank by name, which breaks ties so that the result does not
-  depend on the column order;
+  parent set, and the nodes by name rank (``by_rank``) and each node's rank (``rank``),
+  which break ties so that the result does not depend on the column order;
 - :class:`Workspace`, written: the local-score cache (shared with the other searches'
-  convention, :mod:`bnfs._kernels.score_cache`), the counters and the scratch arrays.
-
-A parent set is scored once: the cache is keyed by the Zobrist hash of (node, parents), and
-every grow or shrink step asks it first.
+  convention, :mod:`bnfs._kernels.score_cache`), the counters and the scratch arrays;
+- :class:`Trees`, written: the grow-shrink trees of all nodes, in pools that the caller
+  grows (or empties) when a kernel reports :data:`TREES_FULL`.
 """
 
 from collections import namedtuple
@@ -25,18 +34,59 @@ from bnfs._kernels import score_cache as _c
 
 #: what the local scores read, and the graph prior's log-weight per parent (0: uniform)
 Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior"])
-#: black- and whitelists as masks ``[parent, child]``, the parent bound, ranks by name
-Knowledge = namedtuple("Knowledge", ["forbidden", "required", "max_parents", "rank"])
+#: black- and whitelists as masks ``[parent, child]``, the parent bound, name ranks
+Knowledge = namedtuple("Knowledge", ["forbidden", "required", "max_parents", "by_rank", "rank"])
 #: cache and counters (shared with :mod:`bnfs._kernels.score_cache`) and scratch: ``cfg``
 #: and ``counts`` for the counting kernels, ``par`` a parent list, ``in_par`` its mask,
-#: ``allowed`` the candidate mask, and the per-place scores of :func:`best_place`
+#: ``allowed`` the candidate mask, ``gains`` and ``pick`` for sorting candidates, and the
+#: per-place scores of :func:`best_place`
 Workspace = namedtuple(
     "Workspace",
-    ["cache", "counters", "cfg", "counts", "par", "in_par", "allowed", "without", "with_v", "own"],
+    [
+        "cache",
+        "counters",
+        "cfg",
+        "counts",
+        "par",
+        "in_par",
+        "allowed",
+        "gains",
+        "pick",
+        "without",
+        "with_v",
+        "own",
+    ],
+)
+#: the grow-shrink trees: ``root[w]`` (-1: not built); per tree node its grown set
+#: (``grown_start``/``grown_len`` into ``sets``), its candidates (``cand_start``/``cand_len``
+#: into ``cand_u`` and ``cand_child``, the next tree node or -1) and its shrunk result
+#: (``shrunk_start``/``shrunk_len`` into ``sets``, ``shrunk_score``); ``used`` counts the
+#: tree nodes, candidates and set entries in use
+Trees = namedtuple(
+    "Trees",
+    [
+        "root",
+        "grown_start",
+        "grown_len",
+        "cand_start",
+        "cand_len",
+        "shrunk_start",
+        "shrunk_len",
+        "shrunk_score",
+        "cand_u",
+        "cand_child",
+        "sets",
+        "used",
+    ],
 )
 
 #: a change of score counts only above this (float noise of sums of log-gamma terms)
 TOL = 1e-9
+#: slots of ``Trees.used``
+TREE_NODES, CANDIDATES, SET_ENTRIES = 0, 1, 2
+#: what :func:`grow_shrink` returns as its parent count when a pool is full: the caller
+#: grows the pools (or empties the trees) and calls again
+TREES_FULL = -1
 
 
 @njit(cache=True)
@@ -60,48 +110,19 @@ def _family(scoring, ws, v, npar, key):
 
 
 @njit(cache=True)
-def grow_shrink(scoring, know, ws, v):
-    """(local score, number of parents) of ``v`` choosing its parents among the nodes that
-    ``ws.allowed`` marks: its required parents, then the candidate whose addition raises the
-    score most while one does (at most ``max_parents``), then the parent whose removal
-    raises it most while one does (never a required one). Ties go to the lower rank. The
-    parents are left in ``ws.par`` (in the order they were added)."""
-    n = know.rank.shape[0]
-    par, in_par = ws.par, ws.in_par
-    npar = 0
-    key = _c.node_key(v)
-    for u in range(n):
-        if know.required[u, v]:
-            par[npar] = u
-            in_par[u] = True
-            npar += 1
-            key ^= _c.parent_key(u)
+def _shrink(scoring, know, ws, v, npar, key):
+    """Drop from ``ws.par[:npar]`` (its mask ``ws.in_par`` set), while one raises the
+    score, the parent whose removal raises it most (never a required one; ties to the lower
+    rank); returns (score, parents left, key). ``ws.in_par`` is cleared."""
+    par = ws.par
     current = _family(scoring, ws, v, npar, key)
-    while npar < know.max_parents:
-        best_u, best_gain = -1, TOL
-        for u in range(n):
-            if u == v or in_par[u] or not ws.allowed[u] or know.forbidden[u, v]:
-                continue
-            par[npar] = u
-            gain = _family(scoring, ws, v, npar + 1, key ^ _c.parent_key(u)) - current
-            if gain > best_gain or (
-                best_u >= 0 and gain == best_gain and know.rank[u] < know.rank[best_u]
-            ):
-                best_u, best_gain = u, gain
-        if best_u < 0:
-            break
-        par[npar] = best_u
-        in_par[best_u] = True
-        npar += 1
-        key ^= _c.parent_key(best_u)
-        current += best_gain
     while npar > 0:
         best_t, best_gain = -1, TOL
         for t in range(npar):
             u = par[t]
             if know.required[u, v]:
                 continue
-            # the set without par[t], kept in order: swap it to the end and score the rest
+            # the set without par[t]: swap it to the end and score the rest
             par[t], par[npar - 1] = par[npar - 1], par[t]
             gain = _family(scoring, ws, v, npar - 1, key ^ _c.parent_key(u)) - current
             par[t], par[npar - 1] = par[npar - 1], par[t]
@@ -115,24 +136,140 @@ def grow_shrink(scoring, know, ws, v):
         for t in range(best_t, npar - 1):
             par[t] = par[t + 1]
         npar -= 1
-        in_par[u] = False
         key ^= _c.parent_key(u)
-        current += best_gain
+        current = _family(scoring, ws, v, npar, key)
     for t in range(npar):
-        in_par[par[t]] = False
-    # the score of the final set, exactly (the running sum of gains drifts in the last bits)
-    return _family(scoring, ws, v, npar, key), npar
+        ws.in_par[par[t]] = False
+    for u in range(ws.in_par.shape[0]):
+        ws.in_par[u] = False
+    return current, npar, key
 
 
 @njit(cache=True)
-def order_parents(scoring, know, ws, order, parents, npar, scores):
+def _expand(scoring, know, ws, trees, v, npar, key):
+    """A new tree node for ``v`` with the grown set ``ws.par[:npar]`` (mask ``ws.in_par``):
+    its candidates sorted best first and its shrunk result; returns its index, or -1 when
+    a pool is full."""
+    n = know.rank.shape[0]
+    used = trees.used
+    if (
+        used[TREE_NODES] >= trees.grown_start.shape[0]
+        or used[CANDIDATES] + n > trees.cand_u.shape[0]
+        or used[SET_ENTRIES] + 2 * npar > trees.sets.shape[0]
+    ):
+        return -1
+    t = used[TREE_NODES]
+    used[TREE_NODES] += 1
+    here = _family(scoring, ws, v, npar, key)
+    m = 0
+    for r in range(n):  # in rank order, so the stable sort below breaks ties by rank
+        u = know.by_rank[r]
+        if u == v or ws.in_par[u] or know.forbidden[u, v]:
+            continue
+        ws.par[npar] = u
+        gain = _family(scoring, ws, v, npar + 1, key ^ _c.parent_key(u)) - here
+        if gain > TOL:
+            ws.gains[m] = -gain
+            ws.pick[m] = u
+            m += 1
+    order = np.argsort(ws.gains[:m], kind="mergesort")
+    start = used[CANDIDATES]
+    for k in range(m):
+        trees.cand_u[start + k] = ws.pick[order[k]]
+        trees.cand_child[start + k] = -1
+    used[CANDIDATES] += m
+    trees.cand_start[t], trees.cand_len[t] = start, m
+    start = used[SET_ENTRIES]
+    for k in range(npar):
+        trees.sets[start + k] = ws.par[k]
+    trees.grown_start[t], trees.grown_len[t] = start, npar
+    used[SET_ENTRIES] += npar
+    # the shrunk result depends on the grown set only
+    score, kept, _ = _shrink(scoring, know, ws, v, npar, key)
+    start = used[SET_ENTRIES]
+    for k in range(kept):
+        trees.sets[start + k] = ws.par[k]
+    trees.shrunk_start[t], trees.shrunk_len[t] = start, kept
+    trees.shrunk_score[t] = score
+    used[SET_ENTRIES] += kept
+    # leave the grown set in ws.par, as the caller had it
+    for k in range(npar):
+        ws.par[k] = trees.sets[trees.grown_start[t] + k]
+        ws.in_par[ws.par[k]] = True
+    return t
+
+
+@njit(cache=True)
+def grow_shrink(scoring, know, ws, trees, v):
+    """(local score, number of parents) of ``v`` choosing its parents among the nodes that
+    ``ws.allowed`` marks: its required parents, then the candidate whose addition raises the
+    score most while one does (at most ``max_parents``; ties to the lower rank), then the
+    parent whose removal raises it most while one does (never a required one). The parents
+    are left in ``ws.par``. The parent count is :data:`TREES_FULL` when a pool is full."""
+    n = know.rank.shape[0]
+    npar = 0
+    key = _c.node_key(v)
+    t = trees.root[v]
+    if t < 0:
+        for u in range(n):
+            if know.required[u, v]:
+                ws.par[npar] = u
+                ws.in_par[u] = True
+                npar += 1
+                key ^= _c.parent_key(u)
+        t = _expand(scoring, know, ws, trees, v, npar, key)
+        for k in range(npar):
+            ws.in_par[ws.par[k]] = False
+        if t < 0:
+            return np.nan, TREES_FULL
+        trees.root[v] = t
+    depth = trees.grown_len[t]
+    while depth < know.max_parents:
+        chosen = -1
+        for c in range(trees.cand_start[t], trees.cand_start[t] + trees.cand_len[t]):
+            if ws.allowed[trees.cand_u[c]]:
+                chosen = c
+                break
+        if chosen < 0:
+            break
+        child = trees.cand_child[chosen]
+        if child < 0:  # first time down this branch: build the tree node
+            npar = trees.grown_len[t]
+            key = _c.node_key(v)
+            for k in range(npar):
+                u = trees.sets[trees.grown_start[t] + k]
+                ws.par[k] = u
+                ws.in_par[u] = True
+                key ^= _c.parent_key(u)
+            u = trees.cand_u[chosen]
+            ws.par[npar] = u
+            ws.in_par[u] = True
+            child = _expand(scoring, know, ws, trees, v, npar + 1, key ^ _c.parent_key(u))
+            for k in range(npar + 1):
+                ws.in_par[ws.par[k]] = False
+            if child < 0:
+                return np.nan, TREES_FULL
+            trees.cand_child[chosen] = child
+        t = child
+        depth = trees.grown_len[t]
+    kept = trees.shrunk_len[t]
+    for k in range(kept):
+        ws.par[k] = trees.sets[trees.shrunk_start[t] + k]
+    return trees.shrunk_score[t], kept
+
+
+@njit(cache=True)
+def order_parents(scoring, know, ws, trees, order, parents, npar, scores):
     """Each node's parents given the nodes before it in ``order`` (rows of ``parents``,
-    counts in ``npar``, local scores in ``scores``); returns the order's score."""
+    counts in ``npar``, local scores in ``scores``); returns the order's score (NaN when a
+    tree pool is full)."""
     ws.allowed[:] = False
     total = 0.0
     for k in range(order.shape[0]):
         v = order[k]
-        scores[v], npar[v] = grow_shrink(scoring, know, ws, v)
+        scores[v], npar[v] = grow_shrink(scoring, know, ws, trees, v)
+        if npar[v] == TREES_FULL:
+            return np.nan
         for t in range(npar[v]):
             parents[v, t] = ws.par[t]
         total += scores[v]
@@ -141,9 +278,10 @@ def order_parents(scoring, know, ws, order, parents, npar, scores):
 
 
 @njit(cache=True)
-def best_place(scoring, know, ws, order, i):
+def best_place(scoring, know, ws, trees, order, i):
     """(best position, the order's score with the node there, its score where it is) of the
-    node at ``order[i]`` moved anywhere in the order (BOSS's move).
+    node at ``order[i]`` moved anywhere in the order (BOSS's move); position -2 when a tree
+    pool is full.
 
     With the node v taken out, the rest keep their relative order o. For v placed before
     o[j], node o[k] chooses its parents among o[:k], plus v when k >= j; v among o[:j]. So
@@ -160,13 +298,17 @@ def best_place(scoring, know, ws, order, i):
         w = order[t]
         if w == v:
             continue
-        without[k] = grow_shrink(scoring, know, ws, w)[0]
+        without[k], got = grow_shrink(scoring, know, ws, trees, w)
+        if got == TREES_FULL:
+            return -2, np.nan, np.nan
         if know.forbidden[v, w]:
             with_v[k] = without[k]
         else:
             ws.allowed[v] = True
-            with_v[k] = grow_shrink(scoring, know, ws, w)[0]
+            with_v[k], got = grow_shrink(scoring, know, ws, trees, w)
             ws.allowed[v] = False
+            if got == TREES_FULL:
+                return -2, np.nan, np.nan
         if know.required[w, v]:
             lo = max(lo, k + 1)
         if know.required[v, w]:
@@ -175,7 +317,9 @@ def best_place(scoring, know, ws, order, i):
         k += 1
     ws.allowed[:] = False
     for j in range(n):
-        own[j] = grow_shrink(scoring, know, ws, v)[0]
+        own[j], got = grow_shrink(scoring, know, ws, trees, v)
+        if got == TREES_FULL:
+            return -2, np.nan, np.nan
         if j < n - 1:
             w = order[j] if j < i else order[j + 1]
             ws.allowed[w] = True

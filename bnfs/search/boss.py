@@ -25,6 +25,29 @@ __all__ = ["boss"]
 logger = logging.getLogger("bnfs")
 
 
+#: bytes the grow-shrink trees may take before they are emptied and rebuilt as needed
+TREE_BYTES = 1 << 30
+
+
+def _trees(n: int, nodes: int, candidates: int, entries: int) -> _p.Trees:
+    """Empty grow-shrink trees with room for ``nodes`` tree nodes, ``candidates`` candidate
+    slots and ``entries`` set entries."""
+    index = lambda size: np.zeros(size, dtype=np.int64)
+    return _p.Trees(
+        np.full(n, -1, dtype=np.int64),
+        *(index(nodes) for _ in range(6)),
+        np.zeros(nodes),
+        index(candidates),
+        np.full(candidates, -1, dtype=np.int64),
+        index(entries),
+        index(3),
+    )
+
+
+def _tree_bytes(trees: _p.Trees) -> int:
+    return sum(a.nbytes for a in trees)
+
+
 class _Orders:
     """The compiled bundles of one search, and orders scored with them."""
 
@@ -39,7 +62,9 @@ class _Orders:
         for u, v in state.white:
             required[u, v] = True
         self.required = required
-        self.knowledge = _p.Knowledge(forbidden, required, state.max_parents, state.rank)
+        self.knowledge = _p.Knowledge(
+            forbidden, required, state.max_parents, state.by_node, state.rank
+        )
         self.workspace = _p.Workspace(
             state.cache,
             state.counters,
@@ -49,9 +74,42 @@ class _Orders:
             np.zeros(n, dtype=np.bool_),
             np.zeros(n, dtype=np.bool_),
             np.empty(n),
+            np.empty(n, dtype=np.int64),
+            np.empty(n),
             np.empty(n),
             np.empty(n),
         )
+        self.trees = _trees(n, 16 * n, 64 * n, 64 * n)
+        self.tree_resets = 0
+
+    def _make_room(self) -> None:
+        """A kernel found a tree pool full: double the pools, or empty the trees when they
+        would pass :data:`TREE_BYTES` (they are rebuilt as the search needs them)."""
+        trees = self.trees
+        if 2 * _tree_bytes(trees) > TREE_BYTES:
+            trees.root[:] = -1
+            trees.used[:] = 0
+            self.tree_resets += 1
+            return
+        grown = []
+        for field, array in zip(_p.Trees._fields, trees):
+            if field in ("root", "used"):
+                grown.append(array)
+                continue
+            bigger = np.full(2 * array.size, -1 if field == "cand_child" else 0, array.dtype)
+            bigger[: array.size] = array
+            grown.append(bigger)
+        self.trees = _p.Trees(*grown)
+
+    def _run(self, kernel, *args):
+        """``kernel(scoring, knowledge, workspace, trees, *args)``, again after making room
+        whenever it reports a full tree pool."""
+        while True:
+            out = kernel(self.scoring, self.knowledge, self.workspace, self.trees, *args)
+            full = (out[0] == -2) if isinstance(out, tuple) else np.isnan(out)
+            if not full:
+                return out
+            self._make_room()
 
     def score(self, order: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         """(kernel total, parent table, counts) of the DAG an order gives."""
@@ -59,9 +117,7 @@ class _Orders:
         parents = np.full((n, max(self.state.max_parents, 1)), -1, dtype=np.int64)
         npar = np.zeros(n, dtype=np.int64)
         scores = np.empty(n)
-        total = _p.order_parents(
-            self.scoring, self.knowledge, self.workspace, order, parents, npar, scores
-        )
+        total = self._run(_p.order_parents, order, parents, npar, scores)
         return total, parents, npar
 
     def start(self, rng: np.random.Generator) -> np.ndarray:
@@ -96,9 +152,7 @@ class _Orders:
                 if budget.spent():
                     break
                 i = int(np.flatnonzero(order == v)[0])
-                j, best, here = _p.best_place(
-                    self.scoring, self.knowledge, self.workspace, order, i
-                )
+                j, best, here = self._run(_p.best_place, order, i)
                 bar.update(1)
                 if j != i and best > here + _p.TOL * max(1.0, abs(here)):
                     rest = np.delete(order, i)
