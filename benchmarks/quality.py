@@ -120,6 +120,9 @@ def _causallearn_pc(frame, alpha: float = 0.01):
 def learners() -> dict:
     out = {
         "bnfs learn": lambda f: bnfs.learn(f, progress=False),
+        "bnfs learn w/o boss": lambda f: bnfs.learn(
+            f, candidates=["tabu", "mmpc_tabu", "pc_tabu"], progress=False
+        ),
         "bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
         "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
         "bnfs mmhc": lambda f: bnfs.mmhc(f),

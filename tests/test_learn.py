@@ -218,3 +218,31 @@ def test_a_forged_checkpoint_on_continuous_data_is_caught_by_the_recheck(tmp_pat
     _forge(path, _losing_candidate_wins)
     with pytest.raises(ValueError, match="damaged .*fold run"):
         bnfs.learn(frame, progress=False, **options)
+
+
+def test_learn_compares_boss_by_default_and_picks_it_where_it_predicts_best():
+    """On insurance (1,000 rows) BOSS with BDeu and the vsp prior predicts the held-out rows
+    best and lies nearer the true network than tabu search: learn must pick it."""
+    frame = datasets.sample("insurance", 1000, seed=0)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    truth = datasets.network("insurance").subgraph(list(frame.columns))
+    dag = bnfs.learn(frame, folds=3, progress=False)
+    summary = dag.learning["candidates"]
+    assert set(summary) == {"boss", "tabu", "mmpc_tabu", "pc_tabu"}
+    assert dag.learning["chosen"] == "boss" and dag.learning["learner"] == "boss"
+    assert dag.learning["arguments"]["prior"] == "vsp" and dag.learning["score"] == "bde"
+    assert summary["boss"]["mean"] > summary["tabu"]["mean"]
+    tabu = bnfs.tabu_search(frame, progress=False)
+    assert bnfs.shd(dag, truth) < bnfs.shd(tabu, truth)
+
+
+def test_learns_boss_candidate_takes_the_given_score_on_continuous_data():
+    from bnfs.cg_network import random_cg_network
+
+    frame = random_cg_network(0, 6, seed=2).sample(600, seed=2)
+    dag = bnfs.learn(frame, candidates=["boss"], folds=2, progress=False)
+    run = bnfs.boss(frame, progress=False)
+    assert dag.learning["score"] == run.learning["score"] == "bic-g"
+    assert dag == run and dag.learning["chosen"] == "boss"
+    both = bnfs.learn(frame, candidates=["boss", "tabu"], folds=2, progress=False)
+    assert set(both.learning["candidates"]) == {"boss", "tabu"}
