@@ -287,7 +287,8 @@ def best_place(scoring, know, ws, trees, order, i):
     o[j], node o[k] chooses its parents among o[:k], plus v when k >= j; v among o[:j]. So
     each o[k] is grown and shrunk twice (with and without v) and v once per place: 3n
     grow-shrinks score every place. Places that would put v after a required child or
-    before a required parent are skipped. Ties go to the earliest place."""
+    before a required parent are skipped. Ties (within :data:`TOL`) go to the latest
+    place, as Tetrad's BOSS breaks them."""
     n = order.shape[0]
     v = order[i]
     without, with_v, own = ws.without, ws.with_v, ws.own
@@ -333,7 +334,7 @@ def best_place(scoring, know, ws, trees, order, i):
         total = prefix + suffix + own[j]
         if j == i:
             here = total
-        if lo <= j <= hi and total > best_total:
+        if lo <= j <= hi and total >= best_total - TOL * max(1.0, abs(best_total)):
             best_j, best_total = j, total
         if j < n - 1:
             prefix += without[j]
