@@ -177,3 +177,34 @@ def test_boss_with_the_vsp_prior(insurance):
     assert pruned.learning["arguments"]["prior"] == "vsp"
     loose = bnfs.boss(insurance, "bde", prior="vsp", beta=0.5, progress=False)
     assert loose == plain  # beta 1/2: every parent set alike, the uniform prior
+
+
+def test_backward_equivalence_search_deletes_what_the_score_does_not_want():
+    """BES from a DAG with spurious arcs: the score only rises, the true arcs stay, required
+    pairs are never deleted, and Markov-equivalent starts give the same class."""
+    from bnfs.search.bes import backward_equivalence_search
+
+    frame = _sample("asia", 4000, 3)
+    truth = bnfs.datasets.network("asia")
+    scorer = bnfs.Scorer(frame, "bde")
+    local = lambda v, parents: scorer.local(v, parents)
+    noisy = truth.copy()
+    for u, v in [("asia", "dysp"), ("smoke", "xray"), ("tub", "bronc")]:
+        noisy.add_arc(u, v)
+    pruned = backward_equivalence_search(noisy, local)
+    assert scorer.total(pruned) > scorer.total(noisy)
+    assert pruned.cpdag() == truth.cpdag() or bnfs.shd(pruned, truth) < bnfs.shd(noisy, truth)
+    kept = backward_equivalence_search(noisy, local, frozenset({frozenset(("asia", "dysp"))}))
+    assert kept.is_adjacent("asia", "dysp")
+    twin = noisy.copy()  # a covered arc reversed: the same equivalence class
+    for v in twin.nodes:
+        for u in list(twin.parents(v)):
+            if set(twin.parents(u)) == set(twin.parents(v)) - {u}:
+                twin.remove_arc(u, v)
+                twin.add_arc(v, u)
+                break
+        else:
+            continue
+        break
+    assert twin.cpdag() == noisy.cpdag()
+    assert backward_equivalence_search(twin, local).cpdag() == pruned.cpdag()

@@ -340,3 +340,13 @@ def best_place(scoring, know, ws, trees, order, i):
             prefix += without[j]
             suffix -= with_v[j]
     return best_j, best_total, here
+
+
+@njit(cache=True)
+def local_score(scoring, ws, v, parents):
+    """The local score of ``v`` with ``parents`` (through the cache), plus the graph prior."""
+    key = _c.node_key(v)
+    for t in range(parents.shape[0]):
+        ws.par[t] = parents[t]
+        key ^= _c.parent_key(parents[t])
+    return _family(scoring, ws, v, parents.shape[0], key)
