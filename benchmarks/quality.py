@@ -9,8 +9,9 @@ care). Learners: bnfs ``learn`` (the automatic choice), ``hill_climbing`` and ``
 BIC), causal-learn's PC-stable (G^2, alpha 0.01) and Tetrad's BOSS, GRaSP and FGES (BDeu,
 structure prior 1, one thread; ``benchmarks/tetrad.py``).
 Printed per case: BIC and BDeu with the vsp graph prior of the result (one scorer, bnfs's,
-equal to bnlearn's; a PDAG is scored by a consistent extension), CPDAG SHD to the true network (bnlearn's definition),
-skeleton F1 and warm seconds; then the mean SHD per learner and its ratio to bnfs
+equal to bnlearn's; a PDAG is scored by a consistent extension), CPDAG SHD to the true
+network (bnlearn's definition), skeleton F1, the Markov blankets' F1 averaged over all nodes
+and warm seconds; then the mean SHD and blanket F1 per learner and the SHD's ratio to bnfs
 hill_climbing's.
 
     python benchmarks/quality.py [--networks asia child ...] [--rows 1000 5000] [--seeds 1 2]
@@ -30,7 +31,7 @@ import pandas as pd
 
 import bnfs
 from bnfs import datasets
-from bnfs.metrics import skeleton_scores
+from bnfs.metrics import blanket_scores, skeleton_scores
 from bnfs.scores import Scorer
 
 NETWORKS = ["asia", "child", "insurance", "alarm", "hailfinder", "win95pts", "andes", "pigs"]
@@ -188,11 +189,12 @@ def main(argv=None) -> None:
         if args.learners is None or any(part in label for part in args.learners)
     }
     shds: dict[str, list[int]] = defaultdict(list)
+    blankets: dict[str, list[float]] = defaultdict(list)
     by_network: dict[tuple[str, str], list[int]] = defaultdict(list)
     seconds_of: dict[tuple[str, str], float] = defaultdict(float)
     print(
         f"{'case':<22}{'learner':<20}{'BIC':>14}{'BDe-vsp':>14}{'SHD':>6}{'skel F1':>9}"
-        f"{'seconds':>9}"
+        f"{'MB F1':>7}{'seconds':>9}"
     )
     for name in args.networks:
         for rows in args.rows:
@@ -215,16 +217,24 @@ def main(argv=None) -> None:
                     by_network[name, label].append(shd)
                     seconds_of[case, label] = seconds
                     f1 = skeleton_scores(graph, truth)["f1"]
+                    blanket = float(
+                        np.mean([blanket_scores(graph, truth, v)["f1"] for v in truth.nodes])
+                    )
+                    blankets[label].append(blanket)
                     print(
                         f"{case:<22}{label:<20}{bic(scorer, graph):>14.1f}"
-                        f"{bic(bayesian, graph):>14.1f}{shd:>6}{f1:>9.3f}{seconds:>9.3f}",
+                        f"{bic(bayesian, graph):>14.1f}{shd:>6}{f1:>9.3f}{blanket:>7.3f}"
+                        f"{seconds:>9.3f}",
                         flush=True,
                     )
     base = np.mean(shds.get("bnfs hill_climbing", [np.nan]))
-    print(f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}")
+    print(f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}{'MB F1':>8}")
     for label, values in shds.items():
         mean = np.mean(values)
-        print(f"{label:<20}{len(values):>6}{mean:>10.1f}{mean / base:>11.2f}x")
+        print(
+            f"{label:<20}{len(values):>6}{mean:>10.1f}{mean / base:>11.2f}x"
+            f"{np.mean(blankets[label]):>8.3f}"
+        )
     peers = [label for label in shds if not label.startswith("bnfs")]
     if "bnfs learn" in shds and peers:
         print(f"\n{'network':<12}{'bnfs learn':>11}{'best peer':>11}  peer")
