@@ -36,14 +36,19 @@ CANDIDATES = {
     "h2pc": ("rsmax2", {"restrict": "hpc", "maximize": "hc"}),
 }
 DEFAULT_CANDIDATES = ("boss", "tabu", "mmpc_tabu", "pc_tabu")
+#: further random starts of BOSS when it runs on all the rows as the winner: more starts
+#: only raise its score; on the 24-case suite 4 take the mean SHD of BOSS from 20.2 to 15.9
+#: for 2.5 times its time (the folds compare BOSS with one start, the cheaper learner)
+FINAL_BOSS_RESTARTS = 4
 
 
-def _run(candidate: str, data, options: dict) -> DAG:
+def _run(candidate: str, data, options: dict, seed=None, final: bool = False) -> DAG:
     kind, extra = CANDIDATES[candidate]
     if kind == "boss":
         if data.is_discrete:  # BDeu with the vsp prior: the measured best (see learn)
             options = {**options, "score": "bde", "prior": "vsp"}
-        return boss(data, **options, progress=False)
+        restarts = FINAL_BOSS_RESTARTS if final else 0
+        return boss(data, **options, restarts=restarts, seed=seed or 0, progress=False)
     if kind == "rsmax2":
         return rsmax2(data, **extra, **options, progress=False)
     search = tabu_search if kind == "tabu_search" else hill_climbing
@@ -185,7 +190,8 @@ def learn(
     candidates : list of str, optional
         From ``"boss"`` (:func:`bnfs.boss`; on discrete data with BDeu and the vsp graph
         prior whatever ``score`` says, the pairing that held-out likelihood and the true
-        networks both favour), ``"tabu"`` (:func:`bnfs.tabu_search`), ``"hc"``
+        networks both favour; one start in the folds, and when it wins, 4 more random
+        starts (``seed``) on all the rows, :data:`FINAL_BOSS_RESTARTS`), ``"tabu"`` (:func:`bnfs.tabu_search`), ``"hc"``
         (:func:`bnfs.hill_climbing`), ``"mmpc_tabu"`` and ``"pc_tabu"`` (:func:`bnfs.rsmax2`
         with MMPC or PC-stable restricting tabu search), ``"mmhc"`` and ``"h2pc"``.
         Default: BOSS, tabu and the two restricted tabu searches (hill climbing is tabu
@@ -341,7 +347,7 @@ def learn(
             )
     for c in dict.fromkeys((best, chosen)):  # the runs the choice rests on: spot-check one
         _recheck(store, c, resumed, found, data, assignment, options, iss)
-    dag = _run(chosen, data, options)
+    dag = _run(chosen, data, options, seed=seed, final=True)
     own = dict(dag.learning)
     dag.learning.update(
         {
