@@ -175,6 +175,11 @@ class SearchState:
     def forbidden(self, u: int, v: int) -> bool:
         return (u, v) in self._black
 
+    def forbidden_arcs(self) -> set[tuple[int, int]]:
+        """Every arc the search may not add: the blacklist, the reverses of whitelisted
+        arcs and, on mixed data, continuous parents of discrete nodes."""
+        return set(self._black)
+
     def arc_dicts(self):
         """Typed dicts keyed by ``u * n + v`` for the kernels: (forbidden arcs, whitelisted
         arcs that may not be removed or reversed)."""

@@ -37,8 +37,8 @@ CANDIDATES = {
 }
 DEFAULT_CANDIDATES = ("boss", "tabu", "mmpc_tabu", "pc_tabu")
 #: further random starts of BOSS when it runs on all the rows as the winner: more starts
-#: only raise its score; on the 24-case suite 4 take the mean SHD of BOSS from 20.2 to 15.9
-#: for 2.5 times its time (the folds compare BOSS with one start, the cheaper learner)
+#: only raise its score (README, "Which learner should I use?"); the folds compare BOSS
+#: with one start, the cheaper learner
 FINAL_BOSS_RESTARTS = 4
 
 
