@@ -389,6 +389,7 @@ OPTIONS = {
     "--test": "x2",
     "--alpha": "0.01",
     "--threshold": "0.02",
+    "--prior": "uniform",
     "--max-parents": "2",
     "--blacklist": "black.csv",
     "--whitelist": "black.csv",

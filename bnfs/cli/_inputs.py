@@ -166,6 +166,8 @@ LEARNER_FLAGS = (
     ("--test", "test"),
     ("--alpha", "alpha"),
     ("--threshold", "threshold"),
+    ("--prior", "prior"),
+    ("--beta", "beta"),
     ("--max-parents", "max_parents"),
     ("--blacklist", "blacklist"),
     ("--whitelist", "whitelist"),

@@ -52,6 +52,7 @@ LEARN_EPILOG = """examples:
   bnfs learn data.csv --out net.json
   bnfs learn data.csv --algorithm pc_stable --test g2 --alpha 0.01 --out net.dot
   bnfs learn data.arff --algorithm sparse_candidate --max-parents 5 --out net.bif
+  bnfs learn data.csv --algorithm boss --score bde --prior vsp --out net.json
   bnfs learn data.tsv --blacklist forbidden.csv --seed 1 --out net.graphml
   bnfs learn big.parquet --max-time 3600 --checkpoint hc.json --out net.json   # rerun to resume
 """
@@ -124,6 +125,15 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--alpha", type=probability, help="significance level of the test (default 0.05)"
+    )
+    learning.add_argument(
+        "--prior",
+        choices=("uniform", "vsp"),
+        help="graph prior of the Bayesian scores bde and bge (boss; default uniform): vsp is "
+        "bnlearn's variable-selection prior",
+    )
+    learning.add_argument(
+        "--beta", type=probability, help="the vsp prior's arc probability (default 1/(n-1))"
     )
     learning.add_argument(
         "--threshold",
