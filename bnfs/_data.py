@@ -555,16 +555,12 @@ def least_squares(y: np.ndarray, regressors: list[np.ndarray]) -> tuple[np.ndarr
     """
     y = np.asarray(y, dtype=np.float64)
     X = np.column_stack(regressors) if regressors else np.empty((y.shape[0], 0))
-
-    def magnitude(values):
-        scale = np.abs(values).max(axis=0) if values.size else np.ones(values.shape[1])
-        return np.where(scale > 0, scale, 1.0)
-
-    y_scale = float(magnitude(y[:, None])[0])
-    x_scale = magnitude(X)
-    design = np.column_stack([np.ones(y.shape[0]), X / x_scale])
-    b = np.linalg.lstsq(design, y / y_scale, rcond=None)[0]
-    residual = y / y_scale - design @ b
+    scaled_y, log_y = unit_scaled(y[:, None])
+    scaled_x, log_x = unit_scaled(X)
+    y_scale, x_scale = float(np.exp(log_y[0])), np.exp(log_x)
+    design = np.column_stack([np.ones(y.shape[0]), scaled_x])
+    b = np.linalg.lstsq(design, scaled_y[:, 0], rcond=None)[0]
+    residual = scaled_y[:, 0] - design @ b
     deviation = max(float(np.sqrt(residual @ residual / y.shape[0])), 1e-150)
     beta = np.concatenate([[b[0] * y_scale], b[1:] * (y_scale / x_scale)])
     return beta, deviation * y_scale

@@ -16,6 +16,7 @@ import pandas as pd
 
 from bnfs._validate import check_allocation, check_int, check_seed
 from bnfs.graph import DAG
+from bnfs.network import sampling_bytes
 
 __all__ = ["ConditionalGaussianNetwork", "random_cg_network"]
 
@@ -60,7 +61,7 @@ class ConditionalGaussianNetwork:
         n = check_int(n, "n", 1)
         n_vars = self.dag.n_nodes
         check_allocation(
-            float(n) * (8 * n_vars + 48) + float(n) * 8 * max(self.levels.values(), default=1),
+            sampling_bytes(n, n_vars) + 8.0 * n * max(self.levels.values(), default=1),
             f"sampling n={n} rows of {n_vars} variables",
             "lower n",
         )

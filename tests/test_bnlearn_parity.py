@@ -169,6 +169,44 @@ def test_blanket_learners_are_bnlearns_on_these_samples(algorithm, name, rows, t
     assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
 
 
+@pytest.mark.parametrize(
+    "algorithm, name, rows, test",
+    [
+        ("pc_stable", "child", 1000, "mi"),
+        ("pc_stable", "alarm", 2000, "x2"),
+        ("grow_shrink", "asia", 2000, "mi"),
+        ("iamb", "asia", 2000, "x2"),
+        ("inter_iamb", "alarm", 500, "mi"),
+    ],
+)
+def test_given_a_frame_the_graph_is_bnlearns_on_the_columns_sorted_by_name(
+    algorithm, name, rows, test
+):
+    """What the docstrings say: a DataFrame in any column order is tested and oriented in
+    name order, so the whole graph is bnlearn's on the columns sorted by name."""
+    frame = _fresh_sample(name, rows)  # columns shuffled
+    # bnlearn's mi and x2 do not adjust the degrees of freedom, which PC-stable does by default
+    options = {"orientation": "bnlearn", "adjust_df": False} if algorithm == "pc_stable" else {}
+    ours = getattr(bnfs, algorithm)(frame, test, 0.05, **options)
+    by_name = frame[sorted(frame.columns)].astype("category")
+    theirs = getattr(pybnlearn, algorithm.replace("grow_shrink", "gs"))(
+        by_name, test=test, alpha=0.05
+    )
+    assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
+
+
+def test_a_pair_whitelisted_both_ways_is_an_undirected_edge_as_in_bnlearn():
+    frame = _fresh_sample("asia", 2000)
+    white = [("asia", "xray"), ("xray", "asia")]
+    ours = bnfs.pc_stable(
+        frame, "mi", 0.05, orientation="bnlearn", whitelist=white, adjust_df=False
+    )
+    by_name = frame[sorted(frame.columns)].astype("category")
+    theirs = pybnlearn.pc_stable(by_name, test="mi", alpha=0.05, whitelist=white)
+    assert _graph_arcs(ours) == _bnlearn_arcs(theirs)
+    assert ours.has_edge("asia", "xray")
+
+
 def test_local_node_lists_are_bnlearns():
     """learn.mb / learn.nbr with node lists: bnlearn drops blacklisted nodes from the data
     and whitelists both arcs between the target and each listed node."""

@@ -219,3 +219,19 @@ def test_graph_priors_are_refused_where_they_do_not_apply(score, options, messag
         bnfs.score(bnfs.datasets.network("asia"), frame, score, **options)
     with pytest.raises(ValueError, match=message):
         bnfs.boss(frame, score, **options)
+
+
+@pytest.mark.parametrize("score", ["bic", "k2", "aic", "loglik"])
+def test_a_graph_prior_is_refused_where_bnlearn_refuses_it(score):
+    """bnlearn takes a graph prior for its Bayesian scores only; so does bnfs."""
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = bnfs.datasets.sample("asia", 300, seed=0).astype(str)
+    truth = bnfs.datasets.network("asia")
+    net = _bnlearn_network(pybnlearn, truth)
+    with pytest.raises(ValueError):
+        pybnlearn.score(net, frame.astype("category"), type=score, prior="vsp")
+    with pytest.raises(ValueError, match="applies to the Bayesian scores"):
+        bnfs.score(truth, frame, score, prior="vsp")
+    pybnlearn.score(net, frame.astype("category"), type="bde", prior="vsp")  # taken there

@@ -84,8 +84,9 @@ Trees = namedtuple(
 TOL = 1e-9
 #: slots of ``Trees.used``
 TREE_NODES, CANDIDATES, SET_ENTRIES = 0, 1, 2
-#: what :func:`grow_shrink` returns as its parent count when a pool is full: the caller
-#: grows the pools (or empties the trees) and calls again
+#: what :func:`grow_shrink` returns as its parent count, and :func:`best_place` as its
+#: position, when a pool is full: the caller grows the pools (or empties the trees) and
+#: calls again
 TREES_FULL = -1
 
 
@@ -280,8 +281,8 @@ def order_parents(scoring, know, ws, trees, order, parents, npar, scores):
 @njit(cache=True)
 def best_place(scoring, know, ws, trees, order, i):
     """(best position, the order's score with the node there, its score where it is) of the
-    node at ``order[i]`` moved anywhere in the order (BOSS's move); position -2 when a tree
-    pool is full.
+    node at ``order[i]`` moved anywhere in the order (BOSS's move); position :data:`TREES_FULL`
+    when a tree pool is full.
 
     With the node v taken out, the rest keep their relative order o. For v placed before
     o[j], node o[k] chooses its parents among o[:k], plus v when k >= j; v among o[:j]. So
@@ -301,7 +302,7 @@ def best_place(scoring, know, ws, trees, order, i):
             continue
         without[k], got = grow_shrink(scoring, know, ws, trees, w)
         if got == TREES_FULL:
-            return -2, np.nan, np.nan
+            return TREES_FULL, np.nan, np.nan
         if know.forbidden[v, w]:
             with_v[k] = without[k]
         else:
@@ -309,7 +310,7 @@ def best_place(scoring, know, ws, trees, order, i):
             with_v[k], got = grow_shrink(scoring, know, ws, trees, w)
             ws.allowed[v] = False
             if got == TREES_FULL:
-                return -2, np.nan, np.nan
+                return TREES_FULL, np.nan, np.nan
         if know.required[w, v]:
             lo = max(lo, k + 1)
         if know.required[v, w]:
@@ -320,7 +321,7 @@ def best_place(scoring, know, ws, trees, order, i):
     for j in range(n):
         own[j], got = grow_shrink(scoring, know, ws, trees, v)
         if got == TREES_FULL:
-            return -2, np.nan, np.nan
+            return TREES_FULL, np.nan, np.nan
         if j < n - 1:
             w = order[j] if j < i else order[j + 1]
             ws.allowed[w] = True
@@ -329,7 +330,7 @@ def best_place(scoring, know, ws, trees, order, i):
     for k in range(n - 1):
         suffix += with_v[k]
     prefix = 0.0
-    best_j, best_total, here = -1, -np.inf, -np.inf
+    best_j, best_total, here = i, -np.inf, -np.inf  # i is a valid place
     for j in range(n):
         total = prefix + suffix + own[j]
         if j == i:

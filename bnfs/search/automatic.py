@@ -52,13 +52,13 @@ DEFAULT_CANDIDATES = ("boss", "tabu", "mmpc_tabu", "pc_tabu")
 FINAL_BOSS_RESTARTS = 4
 
 
-def _run(candidate: str, data, options: dict, seed=None, final: bool = False) -> DAG:
+def _run(candidate: str, data, options: dict, seed=0, final: bool = False) -> DAG:
     kind, extra = CANDIDATES[candidate]
     if kind == "boss":
         if data.is_discrete:  # BDeu with the vsp prior: the measured best (see learn)
             options = {**options, "score": "bde", "prior": "vsp"}
         restarts = FINAL_BOSS_RESTARTS if final else 0
-        return boss(data, **options, restarts=restarts, seed=seed or 0, progress=False)
+        return boss(data, **options, restarts=restarts, seed=seed, progress=False)
     if kind == "rsmax2":
         return rsmax2(data, **extra, **options, progress=False)
     search = tabu_search if kind == "tabu_search" else hill_climbing
@@ -94,12 +94,7 @@ def _saved_folds(store: Checkpoint, keys: set[str], data) -> dict[str, list]:
     saved = store.load() or {}
     folds = saved.get("folds", {})
     most_arcs = data.n_vars * (data.n_vars - 1) // 2
-
-    def damaged(why: str):
-        return ValueError(
-            f"checkpoint {str(store.path)!r} is damaged ({why}); delete it to start afresh"
-        )
-
+    damaged = lambda why: _damaged(store, why)
     try:
         found = {
             key: [float(value[0]), float(value[1]), float(value[2])]
@@ -116,6 +111,12 @@ def _saved_folds(store: Checkpoint, keys: set[str], data) -> dict[str, list]:
         if data.is_discrete and value > 1e-9:
             raise damaged(f"fold run {key}: a log-probability of {value!r} per row")
     return found
+
+
+def _damaged(store: Checkpoint, why: str) -> ValueError:
+    return ValueError(
+        f"checkpoint {str(store.path)!r} is damaged ({why}); delete it to start afresh"
+    )
 
 
 def _recheck(store, candidate, resumed, found, data, assignment, options, iss) -> None:
@@ -136,10 +137,10 @@ def _recheck(store, candidate, resumed, found, data, assignment, options, iss) -
     )
     kept = found[f"{candidate}/{k}"]
     if not (math.isclose(value, kept[0], rel_tol=1e-9, abs_tol=1e-9) and arcs == kept[1]):
-        raise ValueError(
-            f"checkpoint {str(store.path)!r} is damaged (fold run {candidate}/{k} saved "
-            f"{kept[0]!r} per row and {kept[1]:g} arcs; it gives {value!r} and {arcs}); "
-            "delete it to start afresh"
+        raise _damaged(
+            store,
+            f"fold run {candidate}/{k} saved {kept[0]!r} per row and {kept[1]:g} arcs; "
+            f"it gives {value!r} and {arcs}",
         )
 
 
@@ -196,15 +197,17 @@ def learn(
     ----------
     data : Dataset, DataFrame, array with names or file path (discrete)
     score : str, default "bic"
-        The score every candidate maximises (see :func:`bnfs.hill_climbing`).
+        The score every candidate maximises (see :func:`bnfs.hill_climbing`; BOSS on
+        discrete data excepted, below).
     candidates : list of str, optional
         From ``"boss"`` (:func:`bnfs.boss`; on discrete data with BDeu and the vsp graph
         prior whatever ``score`` says, the pairing that held-out likelihood and the true
-        networks both favour; one start in the folds, and when it wins, 4 more random
-        starts (``seed``) on all the rows, :data:`FINAL_BOSS_RESTARTS`), ``"tabu"`` (:func:`bnfs.tabu_search`), ``"hc"``
-        (:func:`bnfs.hill_climbing`), ``"mmpc_tabu"`` and ``"pc_tabu"`` (:func:`bnfs.rsmax2`
-        with MMPC or PC-stable restricting tabu search), ``"mmhc"`` and ``"h2pc"``; the
-        restricted ones test with at most :data:`MAX_COND_SIZE` conditioning variables.
+        networks both favour; one start in the folds and, when it wins,
+        :data:`FINAL_BOSS_RESTARTS` more random starts from ``seed`` on all the rows),
+        ``"tabu"`` (:func:`bnfs.tabu_search`), ``"hc"`` (:func:`bnfs.hill_climbing`),
+        ``"mmpc_tabu"`` and ``"pc_tabu"`` (:func:`bnfs.rsmax2` with MMPC or PC-stable
+        restricting tabu search), ``"mmhc"`` and ``"h2pc"``; the restricted ones test with
+        at most :data:`MAX_COND_SIZE` conditioning variables.
         Default: BOSS, tabu and the two restricted tabu searches (hill climbing is tabu
         search stopped early).
     folds : int >= 2, default 3

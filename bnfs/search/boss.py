@@ -127,7 +127,7 @@ class _Orders:
         whenever it reports a full tree pool."""
         while True:
             out = kernel(self.scoring, self.knowledge, self.workspace, self.trees, *args)
-            full = (out[0] == -2) if isinstance(out, tuple) else np.isnan(out)
+            full = (out[0] == _p.TREES_FULL) if isinstance(out, tuple) else np.isnan(out)
             if not full:
                 return out
             self._make_room()
