@@ -4,7 +4,7 @@ For each network, rows and seed: rows sampled from pgmpy's shipped network, colu
 (no learner profits from a topological column order, and bnfs's default tie order must not
 care). Learners: bnfs ``learn`` (the automatic choice), ``hill_climbing`` and ``tabu_search``
 (default: ties by node name), ``mmhc``, ``h2pc`` and ``rsmax2`` (PC-stable restricting tabu),
-``boss`` (BDeu with and without the vsp prior, BIC), R bnlearn's hc, tabu, mmhc and h2pc
+``boss`` (BDeu with and without the vsp prior, BIC), ``grasp`` (BDeu with the vsp prior), R bnlearn's hc, tabu, mmhc and h2pc
 (bnlearn-port, its C sources), pyAgrum's greedy hill climbing and tabu list (one thread,
 BIC), causal-learn's PC-stable (G^2, alpha 0.01) and Tetrad's BOSS, GRaSP and FGES (BDeu,
 structure prior 1, one thread; ``benchmarks/tetrad.py``).
@@ -132,6 +132,7 @@ def learners() -> dict:
         "bnfs boss bde": lambda f: bnfs.boss(f, "bde", progress=False),
         "bnfs boss bde-vsp": lambda f: bnfs.boss(f, "bde", prior="vsp", progress=False),
         "bnfs boss bic": lambda f: bnfs.boss(f, "bic", progress=False),
+        "bnfs grasp bde-vsp": lambda f: bnfs.grasp(f, "bde", prior="vsp", progress=False),
     }
     import tetrad
 
@@ -228,12 +229,15 @@ def main(argv=None) -> None:
                         flush=True,
                     )
     base = np.mean(shds.get("bnfs hill_climbing", [np.nan]))
-    print(f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}{'MB F1':>8}")
+    print(
+        f"\n{'learner':<20}{'cases':>6}{'mean SHD':>10}{'vs bnfs hc':>12}{'MB F1':>8}{'seconds':>9}"
+    )
     for label, values in shds.items():
         mean = np.mean(values)
+        seconds = sum(t for (_, other), t in seconds_of.items() if other == label)
         print(
             f"{label:<20}{len(values):>6}{mean:>10.1f}{mean / base:>11.2f}x"
-            f"{np.mean(blankets[label]):>8.3f}"
+            f"{np.mean(blankets[label]):>8.3f}{seconds:>9.1f}"
         )
     peers = [label for label in shds if not label.startswith("bnfs")]
     if "bnfs learn" in shds and peers:

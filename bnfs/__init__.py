@@ -57,6 +57,7 @@ _EXPORTS = {
         "tabu_search",
         "sparse_candidate",
         "boss",
+        "grasp",
         "screen_based",
         "post_process",
         "rsmax2",

@@ -45,6 +45,7 @@ SCORE_LEARNERS = [
     bnfs.sparse_candidate,
     bnfs.screen_based,
     bnfs.boss,
+    bnfs.grasp,
 ]
 CONSTRAINT_LEARNERS = [bnfs.pc_stable, bnfs.grow_shrink, bnfs.iamb, bnfs.tpda]
 
@@ -119,6 +120,8 @@ def test_pc_stable_ignores_column_order_and_state_names(frame, random):
             (bnfs.sparse_candidate, {"k": 2}),
             (bnfs.boss, {"restarts": 1, "seed": 4}),
             (bnfs.boss, {"score": "bde", "max_parents": 2}),
+            (bnfs.grasp, {"restarts": 1, "seed": 4}),
+            (bnfs.grasp, {"score": "bde", "max_parents": 2, "depth": 2}),
             (bnfs.hill_climbing, {"score": "bde", "max_parents": 1}),
             (bnfs.screen_based, {"theta": 1, "post_process": 300, "seed": 2}),
             (
@@ -288,6 +291,7 @@ ORDER_FREE_LEARNERS = {
     "rsmax2(pc_stable, tabu)": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu", progress=False),
     "tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
     "boss": lambda f: bnfs.boss(f, "bde", restarts=1, progress=False),
+    "grasp": lambda f: bnfs.grasp(f, "bde", restarts=1, progress=False),
 }
 
 

@@ -217,8 +217,9 @@ def test_graph_priors_are_refused_where_they_do_not_apply(score, options, messag
     frame = bnfs.datasets.sample("asia", 300, seed=0)
     with pytest.raises(ValueError, match=message):
         bnfs.score(bnfs.datasets.network("asia"), frame, score, **options)
-    with pytest.raises(ValueError, match=message):
-        bnfs.boss(frame, score, **options)
+    for learner in (bnfs.boss, bnfs.grasp):
+        with pytest.raises(ValueError, match=message):
+            learner(frame, score, **options)
 
 
 @pytest.mark.parametrize("score", ["bic", "k2", "aic", "loglik"])

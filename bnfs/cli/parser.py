@@ -129,7 +129,7 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     learning.add_argument(
         "--prior",
         choices=("uniform", "vsp"),
-        help="graph prior of the Bayesian scores bde and bge (boss; default uniform): vsp is "
+        help="graph prior of the Bayesian scores bde and bge (boss, grasp; default uniform): vsp is "
         "bnlearn's variable-selection prior",
     )
     learning.add_argument(

@@ -1,8 +1,9 @@
 """Score-based structure learning: hill climbing and its restricted variants, and the
-best-order score search over orders of the variables."""
+permutation searches over orders of the variables (BOSS, GRaSP)."""
 
 from bnfs.search.automatic import learn
 from bnfs.search.boss import boss
+from bnfs.search.grasp import grasp
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
 from bnfs.search.hybrid import h2pc, mmhc, rsmax2
 from bnfs.search.post_process import post_process
@@ -15,6 +16,7 @@ __all__ = [
     "tabu_search",
     "sparse_candidate",
     "boss",
+    "grasp",
     "screen_based",
     "post_process",
     "rsmax2",

@@ -29,7 +29,7 @@ logger = logging.getLogger("bnfs")
 CHUNK = 64  # moves per compiled call between progress-bar updates
 #: searches that also score continuous data with the linear-Gaussian scores (tabu_search,
 #: the hybrids and learn run through hill_climbing)
-GAUSSIAN_SEARCHES = ("hill_climbing", "sparse_candidate", "boss")
+GAUSSIAN_SEARCHES = ("hill_climbing", "sparse_candidate", "boss", "grasp")
 
 
 def prepare(
