@@ -20,14 +20,9 @@ from bnfs._kernels.conditional_gaussian import CG
 from bnfs._kernels.covariance import BGE, BNLEARN_VARIANCE
 from bnfs._kernels.dispatch import continuous_score
 from bnfs.graph import DAG
+from bnfs.priors import GRAPH_PRIORS, graph_prior
 
 __all__ = ["Scorer", "score", "SCORES", "GRAPH_PRIORS"]
-
-#: graph priors of the Bayesian scores: ``"uniform"`` (every DAG alike) and ``"vsp"``,
-#: bnlearn's variable-selection prior (each possible parent present with probability beta)
-GRAPH_PRIORS = ("uniform", "vsp")
-#: the scores a graph prior applies to (bnlearn's Bayesian scores that bnfs has)
-BAYESIAN_SCORES = ("bde", "bge")
 
 DISCRETE_SCORES = {"loglik": _k.LOGLIK, "bic": _k.BIC, "aic": _k.AIC, "bde": _k.BDE, "k2": _k.K2}
 #: linear-Gaussian scores: ``-g`` with the maximum-likelihood residual variance RSS/n,
@@ -73,35 +68,6 @@ ScoreName = Literal[
     "bic-cg-bnlearn",
     "aic-cg-bnlearn",
 ]
-
-
-def prior_weight(score: str, prior: str, beta, n_vars: int) -> float:
-    """The log-prior each parent adds to a local score: 0 for the uniform prior, and
-    log(beta / (1 - beta)) for bnlearn's variable-selection prior (``"vsp"``; beta default
-    1 / (n - 1), one expected parent per node; Tetrad's structure prior 1 differs from it by
-    a constant per node). Only the Bayesian scores (bde, bge) take a prior, as in bnlearn."""
-    if prior not in GRAPH_PRIORS:
-        raise ValueError(f"prior must be one of {GRAPH_PRIORS}, got {prior!r}")
-    if prior == "uniform":
-        if beta is not None:
-            raise ValueError("beta applies to prior='vsp' only")
-        return 0.0
-    if score not in BAYESIAN_SCORES:
-        raise ValueError(
-            f"prior={prior!r} applies to the Bayesian scores {', '.join(BAYESIAN_SCORES)}, "
-            f"not {score!r}"
-        )
-    if beta is None:
-        beta = 1.0 / max(n_vars - 1, 1)
-    if (
-        isinstance(beta, bool)
-        or not isinstance(beta, (int, float, np.integer, np.floating))
-        or not 0 < beta < 1
-    ):
-        raise ValueError(f"beta must be a probability in (0, 1), got {beta!r}")
-    if beta == 0.5:
-        return 0.0
-    return float(np.log(beta / (1.0 - beta)))
 
 
 def counts_scratch_size(n_rows: int) -> int:
@@ -226,11 +192,15 @@ class Scorer:
         One of :data:`SCORES` (``"bic"`` means ``"bic-g"`` on continuous data).
     iss : float, default 1
         Imaginary sample size of BDeu.
-    prior : {"uniform", "vsp"}, default "uniform"
-        Graph prior of the Bayesian scores (bde, bge), as bnlearn's ``prior``: ``"vsp"``
-        adds log(beta / (1 - beta)) per parent.
-    beta : float, optional
-        The vsp prior's probability of each arc (default 1 / (n - 1)).
+    prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
+        Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior``
+        (:mod:`bnfs.priors`): ``"vsp"`` adds log(beta / (1 - beta)) per parent; ``"cs"``
+        takes beliefs about single arcs.
+    beta : float or arcs, optional
+        The vsp prior's probability of each arc (default 1 / (n - 1)), the marginal prior's
+        probability that two nodes are joined (default 0.5), or the cs prior's arcs: a
+        DataFrame with columns from, to, prob (as bnlearn), a mapping
+        ``{(from, to): prob}`` or (from, to, prob) triples.
 
     Attributes
     ----------
@@ -257,8 +227,9 @@ class Scorer:
     ):
         self.data = as_dataset(data)
         self.score, self.kind, self.iss = resolve_score(self.data, score, iss)
-        #: log-prior per parent (0 for the uniform prior)
-        self.prior_weight = prior_weight(self.score, prior, beta, self.data.n_vars)
+        #: the graph prior (:class:`bnfs.priors.GraphPrior`)
+        self.prior = graph_prior(self.score, prior, beta, self.data.names)
+        self._weights = self.prior.weights(learning=False)
         self.gaussian = not self.data.is_discrete
         self._index = {n: j for j, n in enumerate(self.data.names)}
         self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
@@ -282,6 +253,15 @@ class Scorer:
         pa = sorted({self._node(p) for p in parents})
         if v in pa:
             raise ValueError(f"{node!r} cannot be its own parent")
+        return self._data_local(node, v, pa) + self._arc_weights(v, pa)
+
+    def _arc_weights(self, v: int, parents: list[int]) -> float:
+        if self._weights.shape[0] == 1:
+            return len(parents) * float(self._weights[0, 0])
+        return float(sum(self._weights[u, v] for u in parents))
+
+    def _data_local(self, node: str, v: int, pa: list[int]) -> float:
+        """The local score of the data alone (no graph prior), through the cache."""
         key = (v, frozenset(pa))
         if key in self._cache:
             self.cache_hits += 1
@@ -313,19 +293,24 @@ class Scorer:
                 self._cfg,
                 self._counts,
             )
-        value = float(value) + len(pa) * self.prior_weight
+        value = float(value)
         self.n_evaluations += 1
         self._cache[key] = value
         return value
 
     def total(self, dag: DAG) -> float:
-        """Score of a DAG: the sum of its local scores."""
+        """Score of a DAG: the sum of its local scores and its graph prior (bnlearn's
+        network score)."""
         if not isinstance(dag, DAG):
             raise TypeError(f"expected a DAG, got {type(dag).__name__} (use pdag.to_dag())")
         missing = [v for v in dag.nodes if v not in self._index]
         if missing:
             raise ValueError(f"nodes {missing[:5]} are not columns of the data")
-        return float(sum(self.local(v, dag.parents(v)) for v in dag.nodes))
+        parents = {self._index[v]: [self._index[p] for p in dag.parents(v)] for v in dag.nodes}
+        data = sum(self._data_local(self.data.names[v], v, sorted(pa)) for v, pa in parents.items())
+        if self.prior.is_uniform:
+            return float(data)
+        return float(data + self.prior.log_prior(parents))
 
 
 def score(

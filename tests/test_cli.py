@@ -371,6 +371,7 @@ def asia_file(tmp_path_factory):
     frame.to_csv(root / "asia.csv", index=False)
     (root / "black.csv").write_text("from,to\nsmoke,lung\n")
     (root / "names.txt").write_text("# one variable per line\nsmoke\n")
+    (root / "beliefs.csv").write_text("from,to,prob\nlung,smoke,0.7\n")
     (root / "tiers.txt").write_text("asia, smoke\ntub, lung, bronc\neither, xray, dysp\n")
     return root, bnfs.Dataset(root / "asia.csv")
 
@@ -390,6 +391,7 @@ OPTIONS = {
     "--alpha": "0.01",
     "--threshold": "0.02",
     "--prior": "uniform",
+    "--beliefs": "beliefs.csv",
     "--max-parents": "2",
     "--blacklist": "black.csv",
     "--whitelist": "black.csv",
@@ -482,7 +484,8 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(
                 if command == "learn"
                 else ["blanket", "asia.csv", "--target", "either"]
             )
-            extra = ["--test", "mi_threshold"] if flag == "--threshold" else []
+            extra = {"--threshold": ["--test", "mi_threshold"], "--beliefs": ["--score", "bde"]}
+            extra = extra.get(flag, [])
             if flag in ("--blacklist", "--whitelist") and algorithm in cli.LOCAL_LEARNERS:
                 value = "names.txt"  # a local learner's lists are variable names
             else:
@@ -502,6 +505,31 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(
                     err,
                 )
                 assert algorithm not in families.get(flag, ()), (algorithm, flag, err)
+
+
+def test_learn_takes_beliefs_about_single_arcs(asia_file, monkeypatch, capsys):
+    """--beliefs is the cs prior's parameter, read from a CSV (from, to, prob)."""
+    import bnfs
+    from bnfs import cli
+
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    argv = ["learn", "asia.csv", "--algorithm", "boss", "--score", "bde", "--quiet"]
+    assert cli.main([*argv, "--out", "b.json", "--beliefs", "beliefs.csv"]) == 0
+    learned = bnfs.from_json((root / "b.json").read_text())
+    beliefs = [("lung", "smoke", 0.7)]
+    assert learned == bnfs.boss(data, "bde", prior="cs", beta=beliefs, seed=0, progress=False)
+    for extra, message in [
+        (["--prior", "vsp"], "--beliefs are the cs prior's, not --prior vsp's"),
+        (["--beta", "0.2"], "--beta and --beliefs both set"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            cli.main([*argv, "--out", "c.json", "--beliefs", "beliefs.csv", *extra])
+        assert stop.value.code == 2 and message in capsys.readouterr().err
+    (root / "bad.csv").write_text("from,to,prob\nlung,smoke,often\n")
+    with pytest.raises(SystemExit) as stop:
+        cli.main([*argv, "--out", "c.json", "--beliefs", "bad.csv"])
+    assert stop.value.code == 2 and "'often', not a number" in capsys.readouterr().err
 
 
 def test_learn_takes_tiers_roots_and_leaves(asia_file, monkeypatch):
@@ -743,7 +771,8 @@ def test_select_takes_or_refuses_every_option_for_every_method(asia_file, monkey
         for flag, value in options.items():
             if (root / "c.json").exists():
                 (root / "c.json").unlink()
-            extra = ["--test", "mi_threshold"] if flag == "--threshold" else []
+            extra = {"--threshold": ["--test", "mi_threshold"], "--beliefs": ["--score", "bde"]}
+            extra = extra.get(flag, [])
             if flag in ("--blacklist", "--whitelist"):
                 value = "names.txt"  # the default learner, hiton_mb, is a local one
             argv = ["select", "asia.csv", "--target", "either", "--method", method]

@@ -191,3 +191,27 @@ def test_grasp_refuses_bad_options_by_name(options, error, message):
     frame = _sample("asia", 300, 0)
     with pytest.raises(error, match=message):
         bnfs.grasp(frame, **options)
+
+
+@pytest.mark.parametrize("learner", [bnfs.boss, bnfs.grasp])
+def test_beliefs_about_single_arcs_orient_what_the_data_leave_open(learner):
+    """The cs prior is soft knowledge: a belief in one direction of an arc the data cannot
+    orient (an undirected edge of the learned CPDAG) turns it; the reported score is
+    bnfs.score's (and so bnlearn's) with the same prior."""
+    frame = _sample("child", 2000, 1)
+    plain = learner(frame, "bde", restarts=3, progress=False)
+    covered = [
+        (u, v)
+        for u, v in plain.arcs
+        if set(plain.parents(v)) == set(plain.parents(u)) | {u}  # reversible alone
+    ]
+    u, v = sorted(covered)[0]
+    beliefs = [(v, u, 0.9)]
+    guided = learner(frame, "bde", prior="cs", beta=beliefs, restarts=3, progress=False)
+    assert guided.has_arc(v, u) and not guided.has_arc(u, v)
+    value = bnfs.score(guided, frame, "bde", prior="cs", beta=beliefs)
+    assert guided.learning["score_value"] == pytest.approx(value, rel=1e-9)
+    assert guided.learning["arguments"]["beta"] == [[v, u, 0.9]]
+    marginal = learner(frame, "bde", prior="marginal", beta=0.1, progress=False)
+    value = bnfs.score(marginal, frame, "bde", prior="marginal", beta=0.1)
+    assert marginal.learning["score_value"] == pytest.approx(value, rel=1e-9)

@@ -181,6 +181,59 @@ def test_the_vsp_graph_prior_is_bnlearns(beta):
         assert ours != pytest.approx(bnfs.score(dag, frame, "bde"), rel=1e-12) or not dag.arcs
 
 
+@pytest.mark.parametrize("beta", [None, 0.2, 0.9])
+def test_the_marginal_uniform_prior_is_bnlearns(beta):
+    """Scutari's marginal uniform prior: each pair joined with probability beta (0.5 by
+    default), beta / 2 per direction, relative to 1/3 per pair state as bnlearn adds it."""
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = bnfs.datasets.sample("child", 600, seed=4).astype(str)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    truth = bnfs.datasets.network("child").subgraph(list(frame.columns))
+    extra = {} if beta is None else {"beta": beta}
+    for dag in (truth, bnfs.DAG(frame.columns)):
+        net = _bnlearn_network(pybnlearn, dag)
+        theirs = pybnlearn.score(
+            net, frame.astype("category"), type="bde", prior="marginal", **extra
+        )
+        assert bnfs.score(dag, frame, "bde", prior="marginal", beta=beta) == pytest.approx(
+            theirs, rel=1e-10
+        )
+
+
+CS_BELIEFS = [
+    [("asia", "tub", 0.8), ("either", "lung", 0.4), ("tub", "either", 0.3)],
+    [("lung", "either", 0.5), ("either", "lung", 0.5), ("smoke", "bronc", 0.05)],
+    [("asia", "tub", 0.6), ("tub", "asia", 0.405)],  # a sum just above 1, rescaled
+    [("asia", "tub", 1.0), ("bronc", "dysp", 0.0)],  # certainties: -inf where broken
+]
+
+
+@pytest.mark.parametrize("rows", CS_BELIEFS)
+def test_the_castelo_siebes_prior_is_bnlearns(rows):
+    """Beliefs about single arcs, completed as bnlearn completes them; the same prior from a
+    DataFrame (bnlearn's form), a mapping or triples."""
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = bnfs.datasets.sample("asia", 2000, seed=0).astype(str)
+    beliefs = pd.DataFrame(rows, columns=["from", "to", "prob"])
+    truth = bnfs.datasets.network("asia")
+    flipped = bnfs.DAG(truth.nodes, [(v, u) if u == "asia" else (u, v) for u, v in truth.arcs])
+    for dag in (truth, flipped, bnfs.DAG(frame.columns)):
+        net = _bnlearn_network(pybnlearn, dag)
+        theirs = pybnlearn.score(
+            net, frame.astype("category"), type="bde", prior="cs", beta=beliefs
+        )
+        ours = [
+            bnfs.score(dag, frame, "bde", prior="cs", beta=beta)
+            for beta in (beliefs, {(u, v): p for u, v, p in rows}, rows)
+        ]
+        assert ours[0] == ours[1] == ours[2]
+        assert ours[0] == pytest.approx(theirs, rel=1e-10) or ours[0] == theirs == -np.inf
+
+
 def test_the_vsp_prior_of_bge_is_bnlearns():
     import warnings
 
@@ -204,11 +257,18 @@ def test_the_vsp_prior_of_bge_is_bnlearns():
     [
         ("bic", {"prior": "vsp"}, "applies to the Bayesian scores"),
         ("k2", {"prior": "vsp"}, "applies to the Bayesian scores"),
-        ("bde", {"prior": "cs"}, "prior must be one of"),
+        ("bde", {"prior": "vps"}, "prior must be one of"),
+        ("bde", {"prior": "marginal", "beta": 1.0}, "beta must be a probability"),
+        ("bde", {"prior": "cs", "beta": [("asia", "nowhere", 0.5)]}, "'nowhere', not a column"),
+        ("bde", {"prior": "cs", "beta": [("asia", "asia", 0.5)]}, "loop"),
+        ("bde", {"prior": "cs", "beta": [("asia", "tub", 1.5)]}, "must be a probability"),
+        ("bde", {"prior": "cs", "beta": [("asia", "tub")]}, r"is \(from, to, prob\)"),
+        ("bde", {"prior": "cs", "beta": [("asia", "tub", 0.2), ("asia", "tub", 0.3)]}, "twice"),
+        ("bde", {"prior": "cs", "beta": [("asia", "tub", 0.6), ("tub", "asia", 0.5)]}, "sum"),
         ("bde", {"prior": "vsp", "beta": 1.0}, "beta must be a probability"),
         ("bde", {"prior": "vsp", "beta": 0}, "beta must be a probability"),
         ("bde", {"prior": "vsp", "beta": "0.1"}, "beta must be a probability"),
-        ("bde", {"beta": 0.1}, "beta applies to prior='vsp' only"),
+        ("bde", {"beta": 0.1}, "beta applies to prior='vsp', 'marginal' or 'cs' only"),
     ],
 )
 def test_graph_priors_are_refused_where_they_do_not_apply(score, options, message):

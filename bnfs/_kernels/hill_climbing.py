@@ -54,11 +54,30 @@ N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(2, 8)  # after 
 
 
 @njit(cache=True)
+def arc_weight(prior, u, v):
+    """The graph prior's log-weight of the arc ``u -> v`` (``prior``: 1-by-1 when every arc
+    weighs the same, else n-by-n; :meth:`bnfs.priors.GraphPrior.weights`)."""
+    return prior[0, 0] if prior.shape[0] == 1 else prior[u, v]
+
+
+@njit(cache=True)
+def parents_weight(prior, v, parents_v, k):
+    """The graph prior's log-weight of the arcs from ``parents_v[:k]`` into ``v``."""
+    if prior.shape[0] == 1:
+        return k * prior[0, 0]
+    total = 0.0
+    for t in range(k):
+        total += prior[parents_v[t], v]
+    return total
+
+
+@njit(cache=True)
 def refresh_row(
     codes,
     arities,
     kind,
     iss,
+    prior,
     v,
     cand,
     n_cand,
@@ -78,7 +97,8 @@ def refresh_row(
     cache,
     counters,
 ):
-    """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``.
+    """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``;
+    both include the graph prior's arc weights (``prior``, zero for the uniform prior).
 
     For a score-equivalent score (all but K2), adding ``u -> v`` with ``u`` after ``v`` in
     the scan order (``rank``) and neither node having a parent gains exactly what adding
@@ -89,14 +109,15 @@ def refresh_row(
     """
     k = npar[v]
     base_key = node_key(v) ^ phash[v]
-    node_score[v] = cached_score(
+    fit = cached_score(
         codes, arities, v, parents[v], k, kind, iss, cfg, counts[0], cache, base_key, counters
     )
+    node_score[v] = fit + parents_weight(prior, v, parents[v], k)
     width = n_cand[v]
     us = np.empty(width, dtype=np.int64)
     removing = np.empty(width, dtype=np.bool_)
     column = np.empty(width, dtype=np.int64)
-    twins = kind != _s.K2 and k == 0
+    twins = kind != _s.K2 and k == 0 and prior.shape[0] == 1  # arcs weigh alike
     m = 0
     for c in range(width):
         if not in_graph[v, c] and k >= max_parents:
@@ -123,7 +144,7 @@ def refresh_row(
         parents[v],
         k,
         base_key,
-        node_score[v],
+        fit,
         cfg,
         cfg2,
         counts,
@@ -133,7 +154,8 @@ def refresh_row(
         gains,
     )
     for e in range(m):
-        delta[v, column[e]] = gains[e]
+        weight = arc_weight(prior, us[e], v)
+        delta[v, column[e]] = gains[e] + (-weight if removing[e] else weight)
 
 
 @njit(cache=True)
@@ -259,6 +281,7 @@ def search(
     arities,
     kind,
     iss,
+    prior,
     cand,
     n_cand,
     rev,
@@ -425,6 +448,7 @@ def search(
                 arities,
                 kind,
                 iss,
+                prior,
                 u,
                 cand,
                 n_cand,
@@ -449,6 +473,7 @@ def search(
             arities,
             kind,
             iss,
+            prior,
             v,
             cand,
             n_cand,
@@ -474,6 +499,7 @@ def search(
                 arities,
                 kind,
                 iss,
+                prior,
                 u,
                 cand,
                 n_cand,
@@ -505,6 +531,7 @@ def add_gains(
     arities,
     kind,
     iss,
+    prior,
     v,
     parents,
     npar,
@@ -547,7 +574,7 @@ def add_gains(
         parents[v],
         k,
         node_key(v) ^ phash[v],
-        node_score_v,
+        node_score_v - parents_weight(prior, v, parents[v], k),
         cfg,
         cfg2,
         counts,
@@ -557,4 +584,4 @@ def add_gains(
         gains,
     )
     for e in range(m):
-        out[us[e]] = gains[e]
+        out[us[e]] = gains[e] + arc_weight(prior, us[e], v)

@@ -16,7 +16,7 @@ Named bundles travel together (numba-compatible named tuples, built once by the 
 :mod:`bnfs.search.boss`):
 
 - :class:`Scoring`, read-only: what the local scores read (codes or the Gaussian statistics,
-  arities, the score's kind and iss) and the graph prior's log-weight per parent;
+  arities, the score's kind and iss) and the graph prior's log-weights of arcs;
 - :class:`Knowledge`, read-only: forbidden and required arcs as n-by-n masks, the largest
   parent set, and the nodes by name rank (``by_rank``) and each node's rank (``rank``),
   which break ties so that the result does not depend on the column order;
@@ -32,15 +32,17 @@ from collections import namedtuple
 
 import numpy as np
 
+from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
 from bnfs._kernels import score_cache as _c
 
-#: what the local scores read, and the graph prior's log-weight per parent (0: uniform)
+#: what the local scores read, and the graph prior's log-weight of each arc ``[u, v]`` (a
+#: 1-by-1 array when all arcs weigh the same; :meth:`bnfs.priors.GraphPrior.weights`)
 Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior"])
 #: black- and whitelists as masks ``[parent, child]``, the parent bound, name ranks
 Knowledge = namedtuple("Knowledge", ["forbidden", "required", "max_parents", "by_rank", "rank"])
-#: cache and counters (shared with :mod:`bnfs._kernels.score_cache`) and scratch: ``cfg``
-#: and ``counts`` for the counting kernels, ``par`` a parent list, ``in_par`` its mask,
+#: cache and counters (shared with :mod:`bnfs._kernels.score_cache`) and scratch: ``cfg``,
+#: ``cfg2``, ``counts`` and ``tmp`` for the counting kernels, ``par`` a parent list, ``in_par`` its mask,
 #: ``allowed`` the candidate mask, ``gains`` and ``pick`` for sorting candidates, and the
 #: per-place scores of :func:`best_place`
 Workspace = namedtuple(
@@ -49,7 +51,9 @@ Workspace = namedtuple(
         "cache",
         "counters",
         "cfg",
+        "cfg2",
         "counts",
+        "tmp",
         "par",
         "in_par",
         "allowed",
@@ -122,10 +126,22 @@ NOTHING, UNDO, RESCORE = 0, 1, 2
 
 
 @njit(cache=True)
+def _prior(scoring, ws, v, npar):
+    """The graph prior's weight of the arcs from ``ws.par[:npar]`` into ``v``."""
+    weights = scoring.prior
+    if weights.shape[0] == 1:
+        return npar * weights[0, 0]
+    total = 0.0
+    for k in range(npar):
+        total += weights[ws.par[k], v]
+    return total
+
+
+@njit(cache=True)
 def _family(scoring, ws, v, npar, key):
     """The local score of ``v`` with parents ``ws.par[:npar]`` (cached under ``key``), plus
     the graph prior of its parents."""
-    return npar * scoring.prior + _c.cached_score(
+    return _prior(scoring, ws, v, npar) + _c.cached_score(
         scoring.codes,
         scoring.arities,
         v,
@@ -193,13 +209,40 @@ def _expand(scoring, know, ws, trees, v, npar, key):
     t = used[TREE_NODES]
     used[TREE_NODES] += 1
     here = _family(scoring, ws, v, npar, key)
+    here_fit = here - _prior(scoring, ws, v, npar)
+    weights = scoring.prior
+    q = -1  # the grown set's configurations, counted at the first candidate not cached
     m = 0
     for r in range(n):  # in rank order, so the stable sort below breaks ties by rank
         u = know.by_rank[r]
         if u == v or ws.in_par[u] or know.forbidden[u, v]:
             continue
-        ws.par[npar] = u
-        gain = _family(scoring, ws, v, npar + 1, key ^ _c.parent_key(u)) - here
+        child = key ^ _c.parent_key(u)
+        if child in ws.cache:
+            ws.counters[_c.N_HITS] += 1
+            fit = ws.cache[child]
+        else:
+            if q < 0:
+                q = _g.configurations(scoring.codes, scoring.arities, ws.par, npar, ws.cfg)
+            fit = _g.toggled_score(
+                scoring.codes,
+                scoring.arities,
+                scoring.kind,
+                scoring.iss,
+                v,
+                u,
+                False,
+                ws.par,
+                npar,
+                ws.cfg,
+                q,
+                ws.cfg2,
+                ws.counts,
+                ws.tmp,
+            )
+            ws.counters[_c.N_SCORES] += 1
+            _c.store(ws.cache, child, fit)
+        gain = fit - here_fit + (weights[0, 0] if weights.shape[0] == 1 else weights[u, v])
         if gain > TOL:
             ws.gains[m] = -gain
             ws.pick[m] = u

@@ -143,6 +143,30 @@ def arc_file(path: Path | None, what: str):
     return [tuple(map(str, row)) for row in frame.itertuples(index=False)]
 
 
+def belief_file(path: Path) -> list[tuple[str, str, float]]:
+    """The cs prior's beliefs: (from, to, prob) rows of a CSV (by those column names, else
+    in that order)."""
+    frame = read_frame(path, dropna=None)
+    if frame.shape[1] != 3:
+        raise ValueError(
+            f"the beliefs file {str(path)!r} needs three columns (from, to, prob), "
+            f"has {frame.shape[1]}"
+        )
+    if set(frame.columns) == {"from", "to", "prob"}:
+        frame = frame[["from", "to", "prob"]]
+    rows = []
+    for u, v, p in frame.itertuples(index=False):
+        try:
+            p = float(p)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"the beliefs file {str(path)!r} gives {u} -> {v} the probability {p!r}, "
+                "not a number"
+            ) from None
+        rows.append((str(u), str(v), p))
+    return rows
+
+
 def name_file(path: Path, what: str, algorithm: str) -> list[str]:
     """A local learner's node list: one variable name per line (bnlearn's learn.mb lists)."""
     try:
@@ -200,6 +224,15 @@ def learner_options(algorithm: str, args, names=None) -> dict:
                 else arc_file(value, name)
             )
         options[name] = value
+    beliefs = getattr(args, "beliefs", None)
+    if beliefs is not None:
+        if "prior" not in accepted:
+            raise ValueError(f"--beliefs does not apply to {algorithm}")
+        if options.get("prior", "cs") != "cs":
+            raise ValueError(f"--beliefs are the cs prior's, not --prior {options['prior']}'s")
+        if "beta" in options:
+            raise ValueError("--beta and --beliefs both set the graph prior's parameter")
+        options["prior"], options["beta"] = "cs", belief_file(beliefs)
     knowledge = {
         flag: value
         for flag, value in (

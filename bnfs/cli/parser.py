@@ -128,12 +128,23 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--prior",
-        choices=("uniform", "vsp"),
-        help="graph prior of the Bayesian scores bde and bge (boss, grasp; default uniform): vsp is "
-        "bnlearn's variable-selection prior",
+        choices=("uniform", "vsp", "marginal", "cs"),
+        help="graph prior of the Bayesian scores bde and bge (boss, grasp; default uniform): "
+        "bnlearn's vsp (variable selection), marginal (marginal uniform) or cs (beliefs about "
+        "single arcs, from --beliefs)",
     )
     learning.add_argument(
-        "--beta", type=probability, help="the vsp prior's arc probability (default 1/(n-1))"
+        "--beta",
+        type=probability,
+        help="the vsp prior's arc probability (default 1/(n-1)) or the marginal prior's "
+        "probability that two nodes are joined (default 0.5)",
+    )
+    learning.add_argument(
+        "--beliefs",
+        type=Path,
+        metavar="CSV",
+        help="the cs prior's beliefs about single arcs: a CSV with columns from, to, prob "
+        "(implies --prior cs)",
     )
     learning.add_argument(
         "--threshold",

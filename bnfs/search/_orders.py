@@ -61,7 +61,7 @@ def _topological(children: list[set[int]], place: np.ndarray) -> np.ndarray | No
 class Orders:
     """The compiled bundles of one permutation search, and orders scored with them."""
 
-    def __init__(self, state: SearchState, prior: float):
+    def __init__(self, state: SearchState, prior: np.ndarray):
         n = state.n
         self.state = state
         self.scoring = _p.Scoring(state.codes, state.arities, state.kind, state.iss, prior)
@@ -79,7 +79,9 @@ class Orders:
             state.cache,
             state.counters,
             state.cfg,
+            np.empty_like(state.cfg),
             state.counts,
+            np.empty(n + 1, dtype=np.int64),
             np.empty(n + 1, dtype=np.int64),
             np.zeros(n, dtype=np.bool_),
             np.zeros(n, dtype=np.bool_),

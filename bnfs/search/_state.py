@@ -141,6 +141,9 @@ class SearchState:
         self.cache = _hc.new_cache()
         self.counters = np.zeros(8, dtype=np.int64)
         self.node_score = np.zeros(n)
+        #: the graph prior's arc weights (:meth:`bnfs.priors.GraphPrior.weights`), in every
+        #: node score and delta; set before the candidates, by :meth:`set_prior`
+        self.prior_weights = np.zeros((1, 1))
         self.best_parents = None  # the best graph a tabu search has seen (see climb)
         self.best_npar = None
 
@@ -252,12 +255,20 @@ class SearchState:
         for v in self.by_node[::-1]:  # last first: see refresh_row
             self.refresh(int(v))
 
+    def set_prior(self, graph) -> None:
+        """Score with the graph prior ``graph`` (a :class:`bnfs.priors.GraphPrior`): its arc
+        weights enter every node score and delta, its constant the reported total. Call it
+        before the candidates are set."""
+        self.prior_weights = graph.weights(learning=True)
+        self.score_offset += graph.constant(learning=True)
+
     def refresh(self, v: int) -> None:
         _hc.refresh_row(
             self.codes,
             self.arities,
             self.kind,
             self.iss,
+            self.prior_weights,
             v,
             self.cand,
             self.n_cand,
@@ -289,6 +300,7 @@ class SearchState:
                 self.arities,
                 self.kind,
                 self.iss,
+                self.prior_weights,
                 self.cand,
                 self.n_cand,
                 self.rev,

@@ -14,7 +14,8 @@ from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
-from bnfs.scores import ScoreName, prior_weight
+from bnfs.priors import graph_prior
+from bnfs.scores import ScoreName
 from bnfs.search._budget import Budget
 from bnfs.search._orders import Orders
 from bnfs.search.bes import backward_equivalence_search
@@ -123,12 +124,15 @@ def boss(
         :func:`bnfs.blacklist_from`); every order keeps each required arc pointing forward.
     iss : float, default 1
         Imaginary sample size of BDeu.
-    prior : {"uniform", "vsp"}, default "uniform"
-        Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior``: ``"vsp"`` adds
-        log(beta / (1 - beta)) per parent, which keeps BDeu from growing large parent sets
-        on many-valued variables (see :class:`bnfs.Scorer`).
-    beta : float, optional
-        The vsp prior's probability of each arc (default 1 / (n - 1)).
+    prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
+        Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior``
+        (:mod:`bnfs.priors`): ``"vsp"`` adds log(beta / (1 - beta)) per parent, which keeps
+        BDeu from growing large parent sets on many-valued variables; ``"cs"`` takes
+        beliefs about single arcs (soft knowledge, where black/whitelists are hard).
+    beta : float or arcs, optional
+        The prior's parameter, as in :class:`bnfs.Scorer`: the vsp probability of each arc
+        (default 1 / (n - 1)), the marginal probability that two nodes are joined (default
+        0.5), or the cs prior's beliefs about single arcs.
     restarts : int, default 0
         Further searches from random orders; the DAG with the best score is returned.
     seed : int or numpy.random.Generator, default 0
@@ -170,7 +174,9 @@ def boss(
     started = time.perf_counter()
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "boss")
     restarts = check_int(restarts, "restarts", 0)
-    weight = prior_weight(state.score, prior, beta, state.n)
+    graph = graph_prior(state.score, prior, beta, state.names)
+    weight = graph.weights(learning=True)
+    offset = state.score_offset + graph.constant(learning=True)
     rng = check_seed(seed)
     disable = None if progress is None else not progress
     orders = _BestOrder(state, weight)
@@ -188,7 +194,7 @@ def boss(
             total, parents, npar = orders.score(order)
             runs.append(
                 {
-                    "score": total + state.score_offset,
+                    "score": total + offset,
                     "passes": passes,
                     "moves": moves,
                     "bes_rounds": helped,
@@ -207,7 +213,7 @@ def boss(
             "max_parents": state.max_parents,
             "iss": state.iss,
             "prior": prior,
-            "beta": beta,
+            "beta": graph.argument(),
             "restarts": restarts,
             "max_time": max_time,
             "blacklist": sorted(arc_list(blacklist, "blacklist", names)),
@@ -218,7 +224,7 @@ def boss(
         "stopped_early": budget.reason,
         "n_scores": int(state.counters[_c.N_SCORES]),
         "cache_hits": int(state.counters[_c.N_HITS]),
-        "score_value": total + state.score_offset,
+        "score_value": total + offset,
         "seconds": time.perf_counter() - started,
     }
     return orders.dag(parents, npar, learning)

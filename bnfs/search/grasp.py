@@ -14,7 +14,8 @@ from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
-from bnfs.scores import ScoreName, prior_weight
+from bnfs.priors import graph_prior
+from bnfs.scores import ScoreName
 from bnfs.search._budget import Budget
 from bnfs.search._orders import Orders
 from bnfs.search.hill_climbing import prepare
@@ -31,7 +32,7 @@ SHARE = 256
 class _Tucks(Orders):
     """GRaSP's depth-first search over tucks, on one placement updated in place."""
 
-    def __init__(self, state, prior: float, budget: Budget, bar):
+    def __init__(self, state, prior: np.ndarray, budget: Budget, bar):
         super().__init__(state, prior)
         n = state.n
         self.budget, self.bar = budget, bar
@@ -186,10 +187,12 @@ def grasp(
         every order keeps each required arc pointing forward.
     iss : float, default 1
         Imaginary sample size of BDeu.
-    prior : {"uniform", "vsp"}, default "uniform"
+    prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
         Graph prior of the Bayesian scores (bde, bge), as in :func:`bnfs.boss`.
-    beta : float, optional
-        The vsp prior's probability of each arc (default 1 / (n - 1)).
+    beta : float or arcs, optional
+        The prior's parameter, as in :class:`bnfs.Scorer`: the vsp probability of each arc
+        (default 1 / (n - 1)), the marginal probability that two nodes are joined (default
+        0.5), or the cs prior's beliefs about single arcs.
     depth : int, default 3
         Levels of score-keeping tucks the depth-first search follows (1: only tucks that
         raise the score; Tetrad's default is 3 or 4 by version).
@@ -234,7 +237,9 @@ def grasp(
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "grasp")
     restarts = check_int(restarts, "restarts", 0)
     depth = check_int(depth, "depth", 1)
-    weight = prior_weight(state.score, prior, beta, state.n)
+    graph = graph_prior(state.score, prior, beta, state.names)
+    weight = graph.weights(learning=True)
+    offset = state.score_offset + graph.constant(learning=True)
     rng = check_seed(seed)
     disable = None if progress is None else not progress
     budget = Budget(max_time)
@@ -253,7 +258,7 @@ def grasp(
             total, parents, npar = search.score(order)
             runs.append(
                 {
-                    "score": total + state.score_offset,
+                    "score": total + offset,
                     "rounds": rounds,
                     "tucks": search.tucks_tried - before,
                 }
@@ -271,7 +276,7 @@ def grasp(
             "max_parents": state.max_parents,
             "iss": state.iss,
             "prior": prior,
-            "beta": beta,
+            "beta": graph.argument(),
             "depth": depth,
             "restarts": restarts,
             "max_time": max_time,
@@ -283,7 +288,7 @@ def grasp(
         "stopped_early": budget.reason,
         "n_scores": int(state.counters[_c.N_SCORES]),
         "cache_hits": int(state.counters[_c.N_HITS]),
-        "score_value": total + state.score_offset,
+        "score_value": total + offset,
         "seconds": time.perf_counter() - started,
     }
     return search.dag(parents, npar, learning)

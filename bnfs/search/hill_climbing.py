@@ -18,6 +18,7 @@ from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.parallel import compiled_threads
+from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
 from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
@@ -281,6 +282,8 @@ def hill_climbing(
     whitelist=None,
     start: DAG | None = None,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta=None,
     tabu: int = 0,
     max_tabu: int | None = None,
     restarts: int = 0,
@@ -331,6 +334,15 @@ def hill_climbing(
         Initial graph (default empty).
     iss : float
         Imaginary sample size of BDeu.
+    prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
+        Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior`` (see
+        :class:`bnfs.Scorer` and :mod:`bnfs.priors`); its arc weights enter every move's
+        gain. Graphs equal bnlearn's ``hc`` with each prior and its ``tabu`` with vsp;
+        bnlearn's ``tabu`` with marginal or cs keeps stale per-node scores for an arc's
+        tail (its ``hc`` refreshes them), so there bnfs's graph may differ, and scores
+        no lower (tested).
+    beta : float or arcs, optional
+        The prior's parameter, as in :class:`bnfs.Scorer`.
     tabu : int, default 0
         Length of the tabu list; > 0 turns the search into tabu search, bnlearn's ``tabu``
         move for move: the best improving move that leads to none of the last ``tabu``
@@ -402,6 +414,8 @@ def hill_climbing(
         n_jobs,
         scan_order,
     )
+    graph = graph_prior(state.score, prior, beta, state.names)
+    state.set_prior(graph)
     tabu = check_int(tabu, "tabu", 0)
     max_tabu = tabu if max_tabu is None else check_int(max_tabu, "max_tabu", 0)
     restarts = check_int(restarts, "restarts", 0)
@@ -419,6 +433,8 @@ def hill_climbing(
                 state.data,
                 score=state.score,
                 iss=state.iss,
+                prior=graph.name,
+                beta=graph.argument(),
                 max_parents=state.max_parents,
                 black=sorted(state._black),
                 white=sorted(state.white),
@@ -473,6 +489,8 @@ def hill_climbing(
         "arguments": {
             "max_parents": state.max_parents,
             "iss": state.iss,
+            "prior": graph.name,
+            "beta": graph.argument(),
             "tabu": tabu,
             "scan_order": scan_order,
             "max_tabu": max_tabu,
@@ -510,6 +528,8 @@ def tabu_search(
     whitelist=None,
     start: DAG | None = None,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta=None,
     restarts: int = 0,
     perturb_moves: int = 1,
     max_iter: int | None = None,
@@ -542,6 +562,8 @@ def tabu_search(
         whitelist=whitelist,
         start=start,
         iss=iss,
+        prior=prior,
+        beta=beta,
         restarts=restarts,
         perturb_moves=perturb_moves,
         max_iter=max_iter,

@@ -35,6 +35,8 @@ def rsmax2(
     whitelist=None,
     max_parents: int | None = None,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta=None,
     tabu: int = 10,
     scan_order: str = "names",
     progress: bool | None = None,
@@ -69,7 +71,7 @@ def rsmax2(
         391 to 335, but its FDR-IAMB step then runs dozens of times the tests: hpc keeps
         the unadjusted test.) ``adjust_df=False`` gives bnlearn's unadjusted ``"mi"``/
         ``"x2"`` with those three; the other restricts always use it.
-    score, iss, max_parents, scan_order, progress, n_jobs
+    score, iss, prior, beta, max_parents, scan_order, progress, n_jobs
         As :func:`bnfs.hill_climbing`.
     blacklist, whitelist : list of (from, to) pairs, optional
         Arcs never / always in the result; a whitelisted arc is allowed whatever the
@@ -144,6 +146,8 @@ def rsmax2(
         blacklist=black,
         whitelist=white,
         iss=iss,
+        prior=prior,
+        beta=beta,
         tabu=tabu if maximize == "tabu" else 0,
         scan_order=scan_order,
         progress=progress,
@@ -178,6 +182,8 @@ def mmhc(
     whitelist=None,
     max_parents: int | None = None,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta=None,
     scan_order: str = "names",
     progress: bool | None = None,
     n_jobs: int | None = None,
@@ -204,6 +210,8 @@ def mmhc(
         whitelist=whitelist,
         max_parents=max_parents,
         iss=iss,
+        prior=prior,
+        beta=beta,
         scan_order=scan_order,
         progress=progress,
         n_jobs=n_jobs,
@@ -224,6 +232,8 @@ def h2pc(
     whitelist=None,
     max_parents: int | None = None,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta=None,
     scan_order: str = "names",
     progress: bool | None = None,
     n_jobs: int | None = None,
@@ -250,6 +260,8 @@ def h2pc(
         whitelist=whitelist,
         max_parents=max_parents,
         iss=iss,
+        prior=prior,
+        beta=beta,
         scan_order=scan_order,
         progress=progress,
         n_jobs=n_jobs,

@@ -35,6 +35,7 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
             state.arities,
             state.kind,
             state.iss,
+            state.prior_weights,
             v,
             state.parents,
             state.npar,
