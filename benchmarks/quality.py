@@ -2,12 +2,14 @@
 
 For each network, rows and seed: rows sampled from pgmpy's shipped network, columns shuffled
 (no learner profits from a topological column order, and bnfs's default tie order must not
-care). Learners: bnfs ``learn`` (the automatic choice), ``hill_climbing`` and ``tabu_search``
-(default: ties by node name), ``mmhc``, ``h2pc`` and ``rsmax2`` (PC-stable restricting tabu),
-``boss`` (BDeu with and without the vsp prior, BIC), ``grasp`` (BDeu with the vsp prior), R bnlearn's hc, tabu, mmhc and h2pc
-(bnlearn-port, its C sources), pyAgrum's greedy hill climbing and tabu list (one thread,
-BIC), causal-learn's PC-stable (G^2, alpha 0.01) and Tetrad's BOSS, GRaSP and FGES (BDeu,
-structure prior 1, one thread; ``benchmarks/tetrad.py``).
+care). Learners: bnfs ``learn`` (BOSS with more starts; ``learn compared``: the choice
+among BOSS, tabu and two restricted tabu searches by held-out likelihood),
+``hill_climbing`` and ``tabu_search`` (default: ties by node name),
+``mmhc``, ``h2pc`` and ``rsmax2`` (PC-stable restricting tabu), ``boss`` (BDeu with and
+without the vsp prior, BIC), ``grasp`` (BDeu with the vsp prior), R bnlearn's hc, tabu,
+mmhc and h2pc (bnlearn-port, its C sources), pyAgrum's greedy hill climbing and tabu list
+(one thread, BIC), causal-learn's PC-stable (G^2, alpha 0.01) and Tetrad's BOSS, GRaSP and
+FGES (BDeu, structure prior 1, one thread; ``benchmarks/tetrad.py``).
 Printed per case: BIC and BDeu with the vsp graph prior of the result (one scorer, bnfs's,
 equal to bnlearn's; a PDAG is scored by a consistent extension), CPDAG SHD to the true
 network (bnlearn's definition), skeleton F1, the Markov blankets' F1 averaged over all nodes
@@ -121,8 +123,8 @@ def _causallearn_pc(frame, alpha: float = 0.01):
 def learners() -> dict:
     out = {
         "bnfs learn": lambda f: bnfs.learn(f, progress=False),
-        "bnfs learn w/o boss": lambda f: bnfs.learn(
-            f, candidates=["tabu", "mmpc_tabu", "pc_tabu"], progress=False
+        "bnfs learn compared": lambda f: bnfs.learn(
+            f, candidates=["boss", "tabu", "mmpc_tabu", "pc_tabu"], progress=False
         ),
         "bnfs hill_climbing": lambda f: bnfs.hill_climbing(f, progress=False),
         "bnfs tabu_search": lambda f: bnfs.tabu_search(f, progress=False),

@@ -544,7 +544,10 @@ def test_a_checkpoint_whose_state_is_not_a_mapping_is_damaged(tmp_path, state):
     frame = bnfs.datasets.sample("asia", 300, seed=0)
     for name, run in (
         ("hc", lambda path: bnfs.hill_climbing(frame, checkpoint=path, progress=False)),
-        ("learn", lambda path: bnfs.learn(frame, folds=2, candidates=["hc"], checkpoint=path)),
+        (
+            "learn",
+            lambda path: bnfs.learn(frame, folds=2, candidates=["hc", "tabu"], checkpoint=path),
+        ),
     ):
         path = tmp_path / f"{name}.json"
         run(path)

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import bnfs
 import reference
 from bnfs import DAG, Scorer, datasets, hill_climbing, shd, tabu_search
 
@@ -216,3 +217,32 @@ def test_wide_short_data_is_told_the_cost_up_front():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         hill_climbing(frame.iloc[:, :999], max_iter=1, progress=False)
+
+
+def test_the_score_scan_order_is_by_the_nodes_own_scores():
+    """Tabu-Stable's order: nodes by their score without parents, highest first, ties by
+    their mean score with one candidate parent, then by name; it decides which of two
+    score-equivalent twins is added, and so where the first arcs point."""
+    import itertools
+
+    from bnfs.search._state import SearchState
+
+    frame = bnfs.datasets.sample("asia", 2000, seed=3)
+    scorer = bnfs.Scorer(frame, "bic")
+    names = list(frame.columns)
+    state = SearchState(bnfs.Dataset(frame), "bic", 1.0, 7, [], [], None, scan_order="scores")
+    state.set_candidates(state.all_candidates())
+    order = [state.names[v] for v in state.by_node]
+    mean_one = {v: np.mean([scorer.local(v, [u]) for u in names if u != v]) for v in names}
+    key = lambda v: (-round(scorer.local(v), 6), -round(mean_one[v], 6), v)
+    assert order == sorted(names, key=key)
+    assert all(state.rank[state.index[v]] == k for k, v in enumerate(order))
+    dag = bnfs.tabu_search(frame, scan_order="scores", progress=False)
+    assert dag.learning["arguments"]["scan_order"] == "scores"
+    # the first arc joins the pair with the largest gain, its tail the earlier node
+    first = max(
+        itertools.permutations(names, 2),
+        key=lambda p: (scorer.local(p[1], [p[0]]) - scorer.local(p[1]), -order.index(p[0])),
+    )
+    walk = bnfs.hill_climbing(frame, max_iter=1, scan_order="scores", progress=False)
+    assert walk.arcs == [first]

@@ -116,6 +116,8 @@ def test_pc_stable_ignores_column_order_and_state_names(frame, random):
         [
             (bnfs.hill_climbing, {}),
             (bnfs.tabu_search, {"tabu": 4}),
+            (bnfs.tabu_search, {"scan_order": "scores"}),
+            (bnfs.sparse_candidate, {"k": 2, "scan_order": "scores"}),
             (bnfs.hill_climbing, {"restarts": 2, "perturb_moves": 3, "seed": 5}),
             (bnfs.sparse_candidate, {"k": 2}),
             (bnfs.boss, {"restarts": 1, "seed": 4}),
@@ -290,6 +292,7 @@ ORDER_FREE_LEARNERS = {
     "mmhc": lambda f: bnfs.mmhc(f, progress=False),
     "rsmax2(pc_stable, tabu)": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu", progress=False),
     "tabu_search": lambda f: bnfs.tabu_search(f, progress=False),
+    "tabu_search(scores)": lambda f: bnfs.tabu_search(f, scan_order="scores", progress=False),
     "boss": lambda f: bnfs.boss(f, "bde", restarts=1, progress=False),
     "grasp": lambda f: bnfs.grasp(f, "bde", restarts=1, progress=False),
 }

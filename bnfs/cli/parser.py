@@ -154,10 +154,10 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     learning.add_argument("--max-parents", type=int_at_least(1), help="parents per node")
     learning.add_argument(
         "--scan-order",
-        choices=("names", "columns"),
-        help="how hill_climbing, tabu_search and sparse_candidate break ties "
-        "(default names: the same graph for any column order; columns: "
-        "bnlearn's order, its graph)",
+        choices=("names", "scores", "columns"),
+        help="how hill_climbing, tabu_search and sparse_candidate break ties (default "
+        "names: by name; scores: nodes by their own scores, Tabu-Stable's order; both give "
+        "the same graph for any column order; columns: bnlearn's order, its graph)",
     )
     learning.add_argument(
         "--blacklist",

@@ -18,7 +18,7 @@ from bnfs.order import OnlineTopologicalOrder
 from bnfs.scores import counts_scratch_size, model_statistics, resolve_score
 
 INITIAL_WIDTH = 8  # parent slots per node before the table is widened
-SCAN_ORDERS = ("names", "columns")
+SCAN_ORDERS = ("names", "columns", "scores")
 
 
 class SearchState:
@@ -33,9 +33,10 @@ class SearchState:
     start : DAG or None
     threads : int
         Scratch rows for the compiled scoring threads (see :mod:`bnfs._kernels.hill_climbing`).
-    scan_order : {"names", "columns"}
+    scan_order : {"names", "columns", "scores"}
         The order in which moves are scanned, which breaks ties: the nodes sorted by name
-        (the same graph for any order of the columns) or in column order (bnlearn's).
+        (the same graph for any order of the columns), in column order (bnlearn's), or by
+        their scores without and with one parent (:meth:`_score_order`).
     """
 
     def __init__(
@@ -57,10 +58,10 @@ class SearchState:
             raise ValueError(f"scan_order must be one of {SCAN_ORDERS}, got {scan_order!r}")
         # nodes in scan order, and each node's place in it
         self.by_node = (
-            np.argsort(np.array(self.names, dtype=object), kind="stable")
-            if scan_order == "names"
-            else np.arange(len(self.names))
-        ).astype(np.int64)
+            np.arange(len(self.names))
+            if scan_order == "columns"
+            else np.argsort(np.array(self.names, dtype=object), kind="stable")
+        ).astype(np.int64)  # "scores": by name until the candidates are set
         self.rank = np.empty(len(self.names), dtype=np.int64)
         self.rank[self.by_node] = np.arange(len(self.names))
         self.score, self.kind, self.iss = resolve_score(data, score, iss)
@@ -146,6 +147,62 @@ class SearchState:
         self.prior_weights = np.zeros((1, 1))
         self.best_parents = None  # the best graph a tabu search has seen (see climb)
         self.best_npar = None
+        #: "scores": the scan order waits for the first candidate lists (set_candidates)
+        self._order_by_scores = scan_order == "scores"
+
+    def _score_order(self, candidates: list[list[int]]) -> np.ndarray:
+        """The nodes by their local score without parents, highest first, ties by their
+        mean score with one of their ``candidates`` as parent (highest first), then by
+        name: Kitson & Constantinou's data-derived order (Tabu-Stable), the same for any
+        order of the columns. Earlier nodes win tied moves, so low-entropy variables become
+        the parents of score-equivalent twins. The single-parent scores go to the cache,
+        where the search's first deltas find them."""
+        n = self.n
+        empty = np.full(1, -1, dtype=np.int64)
+        alone, with_one = np.empty(n), np.empty(n)
+        for v in range(n):
+            key = _hc.node_key(v)
+            alone[v] = _hc.cached_score(
+                self.codes,
+                self.arities,
+                v,
+                empty,
+                0,
+                self.kind,
+                self.iss,
+                self.cfg,
+                self.counts,
+                self.cache,
+                key,
+                self.counters,
+            )
+            us = np.asarray(candidates[v], dtype=np.int64)
+            gains = np.zeros(max(us.size, 1))
+            _hc.cached_families(
+                self.codes,
+                self.arities,
+                self.kind,
+                self.iss,
+                v,
+                us,
+                np.zeros(us.size, dtype=np.bool_),
+                us.size,
+                empty,
+                0,
+                key,
+                alone[v],
+                self.cfg,
+                self.cfg2s,
+                self.countss,
+                self.tmps,
+                self.cache,
+                self.counters,
+                gains,
+            )
+            with_one[v] = alone[v] + (gains[: us.size].mean() if us.size else 0.0)
+        by_name = np.empty(n, dtype=np.int64)
+        by_name[np.argsort(np.array(self.names, dtype=object), kind="stable")] = np.arange(n)
+        return np.lexsort((by_name, -with_one, -alone)).astype(np.int64)
 
     def widen(self) -> None:
         """Double the parent table (up to max_parents columns)."""
@@ -223,6 +280,10 @@ class SearchState:
             have = set(cands)
             cands += [int(u) for u in self.current_parents(v) if u not in have]
             lists.append(cands)
+        if self._order_by_scores and any(lists):  # once, from the first candidates
+            self.by_node = self._score_order(lists)
+            self.rank[self.by_node] = np.arange(n)
+            self._order_by_scores = False
         width = max(1, max(len(c) for c in lists))
         self.cand = np.full((n, width), -1, dtype=np.int64)
         self.n_cand = np.array([len(c) for c in lists], dtype=np.int64)

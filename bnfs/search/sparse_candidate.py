@@ -56,7 +56,7 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
         room = max(k - parents.size, 0)
         allowed = np.flatnonzero(np.isfinite(gains))
         if room and allowed.size:
-            # best first, ties in scan order (by name unless scan_order="columns")
+            # best first, ties in scan order
             take = allowed[np.lexsort((state.rank[allowed], -gains[allowed]))][:room]
         else:
             take = np.zeros(0, dtype=np.int64)
@@ -110,9 +110,10 @@ def sparse_candidate(
     max_time : float, optional
         Seconds after which the search stops and returns the best graph so far with a
         RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once).
-    scan_order : {"names", "columns"}, default "names"
+    scan_order : {"names", "scores", "columns"}, default "names"
         Breaks ties between candidates and between moves (see :func:`hill_climbing`): by
-        name, so any order of the columns gives the same graph, or by column.
+        name or by the nodes' own scores, so any order of the columns gives the same
+        graph, or by column.
     progress : bool, optional
     n_jobs : int, optional
         Threads for the local scores of each step and of the restrict step (-1: every core);
