@@ -1,7 +1,9 @@
 """The default learner on large networks, beside Tetrad's permutation searches, in one run.
 
 Samples of andes (223 nodes, 5,000 rows), pigs (441 nodes, 1,000 rows) and munin (1,041
-nodes, 1,000 rows) from pgmpy's networks; for each: bnfs ``learn`` (BOSS with four further
+nodes, 1,000 rows) from pgmpy's networks, columns shuffled as ``benchmarks/quality.py``
+shuffles them (Tetrad starts from the column order, and a network file's order is often
+nearly topological); for each: bnfs ``learn`` (BOSS with four further
 starts), ``boss`` and ``grasp`` with one start (BDeu, vsp prior) and, with ``--tetrad``,
 Tetrad 7.6.3's BOSS and GRaSP (BDeu, structure prior 1, one thread; ``benchmarks/tetrad.py``).
 Printed: CPDAG SHD to the true network and warm seconds (a first small run compiles the
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import time
+
+from quality import sample
 
 import bnfs
 from bnfs import datasets
@@ -50,9 +54,7 @@ def main(argv=None) -> None:
     for case in args.cases:
         name, rows = case.split(":")
         for seed in args.seeds:
-            frame = datasets.sample(name, int(rows), seed=seed)
-            frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
-            truth = datasets.network(name).subgraph(list(frame.columns))
+            frame, truth = sample(name, int(rows), seed)
             results = {}
             for label, learn in learners.items():
                 started = time.perf_counter()

@@ -8,8 +8,9 @@ among BOSS, tabu and two restricted tabu searches by held-out likelihood),
 ``mmhc``, ``h2pc`` and ``rsmax2`` (PC-stable restricting tabu), ``boss`` (BDeu with and
 without the vsp prior, BIC), ``grasp`` (BDeu with the vsp prior), R bnlearn's hc, tabu,
 mmhc and h2pc (bnlearn-port, its C sources), pyAgrum's greedy hill climbing and tabu list
-(one thread, BIC), causal-learn's PC-stable (G^2, alpha 0.01) and Tetrad's BOSS, GRaSP and
-FGES (BDeu, structure prior 1, one thread; ``benchmarks/tetrad.py``).
+(one thread, BIC), causal-learn's PC-stable (G^2, alpha 0.01), GRaSP and BOSS (BDeu; pure
+Python, stopped after 120 s) and Tetrad's BOSS, GRaSP and FGES (BDeu, structure prior 1,
+one thread; ``benchmarks/tetrad.py``).
 Printed per case: BIC and BDeu with the vsp graph prior of the result (one scorer, bnfs's,
 equal to bnlearn's; a PDAG is scored by a consistent extension), CPDAG SHD to the true
 network (bnlearn's definition), skeleton F1, the Markov blankets' F1 averaged over all nodes
@@ -90,16 +91,9 @@ def _pyagrum(tabu: bool):
     return learn
 
 
-def _causallearn_pc(frame, alpha: float = 0.01):
-    from causallearn.search.ConstraintBased.PC import pc
-
-    data = bnfs.Dataset(frame)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        g = pc(
-            data.codes.astype(np.int64), alpha, indep_test="gsq", stable=True, show_progress=False
-        ).G.graph
-    names = data.names
+def _causallearn_pdag(g: np.ndarray, names: list[str]) -> bnfs.PDAG:
+    """A causal-learn GeneralGraph's matrix as a PDAG (``g[i, j] == -1 and g[j, i] == 1``:
+    i -> j; any other mark pair: an undirected edge)."""
     pdag = bnfs.PDAG(names)
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
@@ -118,6 +112,57 @@ def _causallearn_pc(frame, alpha: float = 0.01):
                 if not pdag.is_adjacent(*pair):
                     pdag.add_edge(*pair)
     return pdag
+
+
+def _causallearn_pc(frame, alpha: float = 0.01):
+    from causallearn.search.ConstraintBased.PC import pc
+
+    data = bnfs.Dataset(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g = pc(
+            data.codes.astype(np.int64), alpha, indep_test="gsq", stable=True, show_progress=False
+        ).G.graph
+    return _causallearn_pdag(g, data.names)
+
+
+#: seconds a causal-learn permutation search may take (it is pure Python: minutes on alarm)
+CAUSALLEARN_LIMIT = 120.0
+
+
+def _permutation_matrix(algorithm: str, codes: np.ndarray, out) -> None:
+    from causallearn.search.PermutationBased.BOSS import boss
+    from causallearn.search.PermutationBased.GRaSP import grasp
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        search = grasp if algorithm == "grasp" else boss
+        graph = search(codes, score_func="local_score_BDeu", verbose=False)
+    out.put(graph.graph)
+
+
+def _causallearn_permutation(algorithm: str):
+    """causal-learn's GRaSP or BOSS with its BDeu score, in a child process stopped after
+    :data:`CAUSALLEARN_LIMIT` seconds (TimeoutError: reported as a failure)."""
+    import multiprocessing
+
+    def learn(frame):
+        data = bnfs.Dataset(frame)
+        context = multiprocessing.get_context("fork")
+        out = context.Queue()
+        child = context.Process(
+            target=_permutation_matrix,
+            args=(algorithm, data.codes.astype(np.int64), out),
+        )
+        child.start()
+        child.join(CAUSALLEARN_LIMIT)
+        if child.is_alive():
+            child.terminate()
+            child.join()
+            raise TimeoutError(f"more than {CAUSALLEARN_LIMIT:g} s")
+        return _causallearn_pdag(out.get(timeout=10), data.names)
+
+    return learn
 
 
 def learners() -> dict:
@@ -161,6 +206,8 @@ def learners() -> dict:
         import causallearn  # noqa: F401
 
         out["causal-learn PC"] = _causallearn_pc
+        out["causal-learn GRaSP"] = _causallearn_permutation("grasp")
+        out["causal-learn BOSS"] = _causallearn_permutation("boss")
     except ImportError:
         print("causal-learn not installed: pip install '.[bench]'")
     return out

@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from bnfs._validate import arc_list
+
 __all__ = ["GRAPH_PRIORS", "BAYESIAN_SCORES", "GraphPrior", "graph_prior"]
 
 #: bnlearn's graph priors
@@ -158,23 +160,14 @@ def _cs_rows(beta, names: Sequence[str]) -> list[tuple[str, str, float]]:
         )
     else:
         rows = [tuple(row) if not isinstance(row, str) else (row,) for row in beta]
-    index = set(names)
-    out = []
     for row in rows:
         if len(row) != 3:
             raise ValueError(f"each arc of beta for prior='cs' is (from, to, prob), got {row!r}")
-        u, v, p = row
-        for node in (u, v):
-            try:
-                known = node in index
-            except TypeError:
-                known = False
-            if not known:
-                raise ValueError(f"beta for prior='cs' names {node!r}, not a column of the data")
-        if u == v:
-            raise ValueError(f"beta for prior='cs' has the loop {u!r} -> {v!r}")
-        out.append((u, v, _probability(p, f"the prior probability of {u!r} -> {v!r}")))
-    return out
+    arcs = arc_list([row[:2] for row in rows], "beta for prior='cs'", names)
+    return [
+        (u, v, _probability(row[2], f"the prior probability of {u!r} -> {v!r}"))
+        for (u, v), row in zip(arcs, rows)
+    ]
 
 
 def _completed(rows, names: Sequence[str]) -> dict[tuple[int, int], tuple[float, float]]:

@@ -215,3 +215,19 @@ def test_beliefs_about_single_arcs_orient_what_the_data_leave_open(learner):
     marginal = learner(frame, "bde", prior="marginal", beta=0.1, progress=False)
     value = bnfs.score(marginal, frame, "bde", prior="marginal", beta=0.1)
     assert marginal.learning["score_value"] == pytest.approx(value, rel=1e-9)
+
+
+@pytest.mark.parametrize("learner", [bnfs.boss, bnfs.grasp])
+@pytest.mark.parametrize("reset", [False, True])
+def test_full_tree_pools_grow_or_reset_without_changing_the_graph(learner, reset, monkeypatch):
+    """Pools of one slot fill at every step: the kernels stop, the pools grow (or, past the
+    byte bound, the trees are emptied and rebuilt) and the search goes on to the same DAG."""
+    from bnfs.search import _orders
+
+    frame = _sample("child", 1000, 2)
+    expected = learner(frame, "bde", seed=1, progress=False)
+    tiny = _orders._trees
+    monkeypatch.setattr(_orders, "_trees", lambda n, *sizes: tiny(n, 1, 1, 1))
+    if reset:
+        monkeypatch.setattr(_orders, "TREE_BYTES", 4096)
+    assert learner(frame, "bde", seed=1, progress=False) == expected

@@ -6,14 +6,24 @@ random starting orders that keep every required arc pointing forward."""
 from __future__ import annotations
 
 import heapq
+import logging
+import time
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from bnfs._kernels import permutation as _p
+from bnfs._kernels import score_cache as _c
+from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
+from bnfs.priors import graph_prior
+from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
+from bnfs.search.hill_climbing import prepare
 
-__all__ = ["Orders", "TREE_BYTES"]
+__all__ = ["Orders", "TREE_BYTES", "learn_from_starts"]
+
+logger = logging.getLogger("bnfs")
 
 #: bytes the grow-shrink trees may take before they are emptied and rebuilt as needed
 TREE_BYTES = 1 << 30
@@ -59,11 +69,14 @@ def _topological(children: list[set[int]], place: np.ndarray) -> np.ndarray | No
 
 
 class Orders:
-    """The compiled bundles of one permutation search, and orders scored with them."""
+    """The compiled bundles of one permutation search, and orders scored with them; a
+    search (a subclass) runs from a starting order with :meth:`run_from` within ``budget``,
+    counting its steps on the progress ``bar``."""
 
-    def __init__(self, state: SearchState, prior: np.ndarray):
+    def __init__(self, state: SearchState, prior: np.ndarray, budget: Budget, bar):
         n = state.n
         self.state = state
+        self.budget, self.bar = budget, bar
         self.scoring = _p.Scoring(state.codes, state.arities, state.kind, state.iss, prior)
         forbidden = np.zeros((n, n), dtype=np.bool_)
         for u, v in state.forbidden_arcs():
@@ -93,15 +106,19 @@ class Orders:
         )
         self.trees = _trees(n, 16 * n, 64 * n, 64 * n)
         self.tree_resets = 0
+        self._emptied = False  # the trees were emptied and no kernel call has finished since
 
     def _make_room(self) -> None:
         """A kernel found a tree pool full: double the pools, or empty the trees when they
-        would pass :data:`TREE_BYTES` (they are rebuilt as the search needs them)."""
+        would pass :data:`TREE_BYTES` (they are rebuilt as the search needs them). Pools
+        emptied that fill again before a kernel call finishes are too small for one call,
+        and grow whatever the bound."""
         trees = self.trees
-        if 2 * _tree_bytes(trees) > TREE_BYTES:
+        if 2 * _tree_bytes(trees) > TREE_BYTES and not self._emptied:
             trees.root[:] = -1
             trees.used[:] = 0
             self.tree_resets += 1
+            self._emptied = True
             return
         grown = []
         for field, array in zip(_p.Trees._fields, trees):
@@ -115,11 +132,14 @@ class Orders:
 
     def run(self, kernel, *args):
         """``kernel(scoring, knowledge, workspace, trees, *args)``, again after making room
-        whenever it reports a full tree pool."""
+        whenever it reports a full tree pool (:data:`~bnfs._kernels.permutation.TREES_FULL`
+        as its status or first value, or a NaN score)."""
         while True:
             out = kernel(self.scoring, self.knowledge, self.workspace, self.trees, *args)
-            full = (out[0] == _p.TREES_FULL) if isinstance(out, tuple) else np.isnan(out)
+            first = out[0] if isinstance(out, tuple) else out
+            full = np.isnan(first) if isinstance(first, float) else first == _p.TREES_FULL
             if not full:
+                self._emptied = False
                 return out
             self._make_room()
 
@@ -169,3 +189,77 @@ class Orders:
         place[shuffled] = np.arange(shuffled.size)
         children = [set(np.flatnonzero(self.required[v]).tolist()) for v in range(by_name.size)]
         return _topological(children, place)  # the whitelist is acyclic (prepare checks)
+
+
+def learn_from_starts(
+    who: str,
+    make_search,
+    unit: str,
+    data,
+    score,
+    *,
+    max_parents,
+    blacklist,
+    whitelist,
+    iss,
+    prior,
+    beta,
+    restarts,
+    seed,
+    max_time,
+    progress,
+    arguments: dict,
+) -> DAG:
+    """What BOSS and GRaSP share around their search: validate the arguments, run
+    ``make_search(state, arc weights, budget, bar).run_from`` from ``restarts`` + 1 random
+    starting orders (drawn by name, so the column order does not matter), keep the best DAG
+    and record the provenance (``arguments``: the search's own)."""
+    started = time.perf_counter()
+    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, who)
+    restarts = check_int(restarts, "restarts", 0)
+    graph = graph_prior(state.score, prior, beta, state.names)
+    offset = state.score_offset + graph.constant(learning=True)
+    rng = check_seed(seed)
+    budget = Budget(max_time)
+    best, runs = None, []
+    disable = None if progress is None else not progress
+    with (
+        budget.catching_interrupts(),
+        tqdm(desc=who, unit=unit, disable=disable, leave=False) as bar,
+    ):
+        search = make_search(state, graph.weights(learning=True), budget, bar)
+        for start in range(restarts + 1):
+            if start and budget.spent():
+                break
+            order, counts = search.run_from(search.start(rng))
+            total, parents, npar = search.score(order)
+            runs.append({"score": total + offset, **counts})
+            logger.info("%s start %d: score %.4f", who, start, runs[-1]["score"])
+            if best is None or total > best[0] + _p.TOL * max(1.0, abs(best[0])):
+                best = (total, parents, npar, order)
+    budget.warn(who)
+    total, parents, npar, order = best
+    names = state.names
+    learning = {
+        "algorithm": who,
+        "score": state.score,
+        "arguments": {
+            "max_parents": state.max_parents,
+            "iss": state.iss,
+            "prior": graph.name,
+            "beta": graph.argument(),
+            **arguments,
+            "restarts": restarts,
+            "max_time": max_time,
+            "blacklist": sorted(arc_list(blacklist, "blacklist", names)),
+            "whitelist": sorted(arc_list(whitelist, "whitelist", names)),
+        },
+        "order": [names[v] for v in order],
+        "starts": runs,
+        "stopped_early": budget.reason,
+        "n_scores": int(state.counters[_c.N_SCORES]),
+        "cache_hits": int(state.counters[_c.N_HITS]),
+        "score_value": total + offset,
+        "seconds": time.perf_counter() - started,
+    }
+    return search.dag(parents, npar, learning)

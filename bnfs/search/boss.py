@@ -5,21 +5,14 @@ every node finds among the nodes before it."""
 from __future__ import annotations
 
 import logging
-import time
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from bnfs._kernels import permutation as _p
-from bnfs._kernels import score_cache as _c
-from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
-from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
-from bnfs.search._budget import Budget
-from bnfs.search._orders import Orders
+from bnfs.search._orders import Orders, learn_from_starts
 from bnfs.search.bes import backward_equivalence_search
-from bnfs.search.hill_climbing import prepare
 
 __all__ = ["boss"]
 
@@ -29,12 +22,13 @@ logger = logging.getLogger("bnfs")
 class _BestOrder(Orders):
     """BOSS's moves over orders."""
 
-    def search(self, order: np.ndarray, budget: Budget, bar) -> tuple[np.ndarray, int, int, int]:
+    def run_from(self, order: np.ndarray) -> tuple[np.ndarray, dict]:
         """BOSS from ``order`` (Andrews et al.'s loop): order moves until they stop raising
         the score, then a backward equivalence search from the order's DAG, whose order
-        starts the next round while rounds raise the score; (order, passes, moves, BES
-        rounds that helped)."""
-        order, passes, moves = self.improve(order, budget, bar)
+        starts the next round while rounds raise the score; (order, its passes, moves and
+        BES rounds that helped)."""
+        budget = self.budget
+        order, passes, moves = self.improve(order)
         total, parents, npar = self.score(order)
         helped = 0
         required = frozenset(
@@ -50,12 +44,12 @@ class _BestOrder(Orders):
             if found <= total + _p.TOL * max(1.0, abs(total)):
                 break
             helped += 1
-            order, more_passes, more_moves = self.improve(candidate, budget, bar)
+            order, more_passes, more_moves = self.improve(candidate)
             passes, moves = passes + more_passes, moves + more_moves
             total, parents, npar = self.score(order)
-        return order, passes, moves, helped
+        return order, {"passes": passes, "moves": moves, "bes_rounds": helped}
 
-    def improve(self, order: np.ndarray, budget: Budget, bar) -> tuple[np.ndarray, int, int]:
+    def improve(self, order: np.ndarray) -> tuple[np.ndarray, int, int]:
         """Move each node to its best place, in the order's order, until a whole pass
         leaves the score where it was (or the budget ends); (order, passes, moves).
 
@@ -63,6 +57,7 @@ class _BestOrder(Orders):
         when its own place is among them: such plateau moves change the order, not the
         score, and let later moves find what a strict climb misses. Passes stop when one
         does not raise the score, so plateau moves cannot cycle."""
+        budget, bar = self.budget, self.bar
         order = order.copy()
         passes = moves = 0
         total = self.score(order)[0]
@@ -171,60 +166,21 @@ def boss(
     >>> dag.learning["algorithm"], dag.n_arcs > 4
     ('boss', True)
     """
-    started = time.perf_counter()
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "boss")
-    restarts = check_int(restarts, "restarts", 0)
-    graph = graph_prior(state.score, prior, beta, state.names)
-    weight = graph.weights(learning=True)
-    offset = state.score_offset + graph.constant(learning=True)
-    rng = check_seed(seed)
-    disable = None if progress is None else not progress
-    orders = _BestOrder(state, weight)
-    budget = Budget(max_time)
-    best = None
-    runs = []
-    with (
-        budget.catching_interrupts(),
-        tqdm(desc="boss", unit=" moves tried", disable=disable, leave=False) as bar,
-    ):
-        for start in range(restarts + 1):
-            if start and budget.spent():
-                break
-            order, passes, moves, helped = orders.search(orders.start(rng), budget, bar)
-            total, parents, npar = orders.score(order)
-            runs.append(
-                {
-                    "score": total + offset,
-                    "passes": passes,
-                    "moves": moves,
-                    "bes_rounds": helped,
-                }
-            )
-            logger.info("boss start %d: score %.4f, %d passes", start, runs[-1]["score"], passes)
-            if best is None or total > best[0] + _p.TOL * max(1.0, abs(best[0])):
-                best = (total, parents, npar, order)
-    budget.warn("boss")
-    total, parents, npar, order = best
-    names = state.names
-    learning = {
-        "algorithm": "boss",
-        "score": state.score,
-        "arguments": {
-            "max_parents": state.max_parents,
-            "iss": state.iss,
-            "prior": prior,
-            "beta": graph.argument(),
-            "restarts": restarts,
-            "max_time": max_time,
-            "blacklist": sorted(arc_list(blacklist, "blacklist", names)),
-            "whitelist": sorted(arc_list(whitelist, "whitelist", names)),
-        },
-        "order": [names[v] for v in order],
-        "starts": runs,
-        "stopped_early": budget.reason,
-        "n_scores": int(state.counters[_c.N_SCORES]),
-        "cache_hits": int(state.counters[_c.N_HITS]),
-        "score_value": total + offset,
-        "seconds": time.perf_counter() - started,
-    }
-    return orders.dag(parents, npar, learning)
+    return learn_from_starts(
+        "boss",
+        _BestOrder,
+        " moves tried",
+        data,
+        score,
+        max_parents=max_parents,
+        blacklist=blacklist,
+        whitelist=whitelist,
+        iss=iss,
+        prior=prior,
+        beta=beta,
+        restarts=restarts,
+        seed=seed,
+        max_time=max_time,
+        progress=progress,
+        arguments={},
+    )

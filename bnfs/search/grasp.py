@@ -4,21 +4,17 @@ parents every node finds among the nodes before it."""
 
 from __future__ import annotations
 
+import functools
 import logging
-import time
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from bnfs._kernels import permutation as _p
-from bnfs._kernels import score_cache as _c
-from bnfs._validate import arc_list, check_int, check_seed
+from bnfs._validate import check_int
 from bnfs.graph import DAG
-from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
 from bnfs.search._budget import Budget
-from bnfs.search._orders import Orders
-from bnfs.search.hill_climbing import prepare
+from bnfs.search._orders import Orders, learn_from_starts
 
 __all__ = ["grasp"]
 
@@ -32,10 +28,10 @@ SHARE = 256
 class _Tucks(Orders):
     """GRaSP's depth-first search over tucks, on one placement updated in place."""
 
-    def __init__(self, state, prior: np.ndarray, budget: Budget, bar):
-        super().__init__(state, prior)
+    def __init__(self, state, prior: np.ndarray, budget: Budget, bar, depth: int = 3):
+        super().__init__(state, prior, budget, bar)
         n = state.n
-        self.budget, self.bar = budget, bar
+        self.depth = depth  # levels of score-keeping tucks the search follows
         self.tucks_tried = 0
         index = lambda: np.empty(n, dtype=np.int64)
         self.placement = _p.Placement(
@@ -51,15 +47,9 @@ class _Tucks(Orders):
         self.frames: list[_p.Frame] = []
 
     def _call(self, kernel, *args):
-        """``kernel(scoring, knowledge, workspace, trees, placement, *args)``, again after
-        making room whenever it reports a full tree pool."""
-        while True:
-            out = kernel(
-                self.scoring, self.knowledge, self.workspace, self.trees, self.placement, *args
-            )
-            if not (np.isnan(out) if isinstance(out, float) else out == _p.TREES_FULL):
-                return out
-            self._make_room()
+        """``kernel(scoring, knowledge, workspace, trees, placement, *args)`` through
+        :meth:`run`."""
+        return self.run(kernel, self.placement, *args)
 
     def place(self, order: np.ndarray) -> float:
         """Make ``order`` the current order; its score."""
@@ -131,18 +121,20 @@ class _Tucks(Orders):
             level += 1
             frame = self._frame(level)
 
-    def search(self, order: np.ndarray, depth: int) -> tuple[np.ndarray, int]:
-        """GRaSP from ``order``: depth-first searches while one raises the score;
-        (order, rounds)."""
+    def run_from(self, order: np.ndarray) -> tuple[np.ndarray, dict]:
+        """GRaSP from ``order``: depth-first searches while one raises the score; (order,
+        its rounds and tucks)."""
+        before = self.tucks_tried
         total = self.place(order)
-        depths = np.array([depth, 1, 1], dtype=np.int64)
+        depths = np.array([self.depth, 1, 1], dtype=np.int64)
         rounds = 0
         while not self.budget.spent():
             rounds += 1
             if not self.dfs(total, depths):
                 break
             total = _p.order_score(self.placement)
-        return self.placement.order.copy(), rounds
+        counts = {"rounds": rounds, "tucks": self.tucks_tried - before}
+        return self.placement.order.copy(), counts
 
 
 def grasp(
@@ -233,62 +225,22 @@ def grasp(
     >>> dag.learning["algorithm"], dag.n_arcs > 4
     ('grasp', True)
     """
-    started = time.perf_counter()
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, "grasp")
-    restarts = check_int(restarts, "restarts", 0)
     depth = check_int(depth, "depth", 1)
-    graph = graph_prior(state.score, prior, beta, state.names)
-    weight = graph.weights(learning=True)
-    offset = state.score_offset + graph.constant(learning=True)
-    rng = check_seed(seed)
-    disable = None if progress is None else not progress
-    budget = Budget(max_time)
-    best = None
-    runs = []
-    with (
-        budget.catching_interrupts(),
-        tqdm(desc="grasp", unit=" tucks", disable=disable, leave=False) as bar,
-    ):
-        search = _Tucks(state, weight, budget, bar)
-        for start in range(restarts + 1):
-            if start and budget.spent():
-                break
-            before = search.tucks_tried
-            order, rounds = search.search(search.start(rng), depth)
-            total, parents, npar = search.score(order)
-            runs.append(
-                {
-                    "score": total + offset,
-                    "rounds": rounds,
-                    "tucks": search.tucks_tried - before,
-                }
-            )
-            logger.info("grasp start %d: score %.4f, %d rounds", start, runs[-1]["score"], rounds)
-            if best is None or total > best[0] + _p.TOL * max(1.0, abs(best[0])):
-                best = (total, parents, npar, order)
-    budget.warn("grasp")
-    total, parents, npar, order = best
-    names = state.names
-    learning = {
-        "algorithm": "grasp",
-        "score": state.score,
-        "arguments": {
-            "max_parents": state.max_parents,
-            "iss": state.iss,
-            "prior": prior,
-            "beta": graph.argument(),
-            "depth": depth,
-            "restarts": restarts,
-            "max_time": max_time,
-            "blacklist": sorted(arc_list(blacklist, "blacklist", names)),
-            "whitelist": sorted(arc_list(whitelist, "whitelist", names)),
-        },
-        "order": [names[v] for v in order],
-        "starts": runs,
-        "stopped_early": budget.reason,
-        "n_scores": int(state.counters[_c.N_SCORES]),
-        "cache_hits": int(state.counters[_c.N_HITS]),
-        "score_value": total + offset,
-        "seconds": time.perf_counter() - started,
-    }
-    return search.dag(parents, npar, learning)
+    return learn_from_starts(
+        "grasp",
+        functools.partial(_Tucks, depth=depth),
+        " tucks",
+        data,
+        score,
+        max_parents=max_parents,
+        blacklist=blacklist,
+        whitelist=whitelist,
+        iss=iss,
+        prior=prior,
+        beta=beta,
+        restarts=restarts,
+        seed=seed,
+        max_time=max_time,
+        progress=progress,
+        arguments={"depth": depth},
+    )
