@@ -246,7 +246,11 @@ class Scorer:
             raise ValueError(f"{name!r} is not a column of the data") from None
 
     def local(self, node: str, parents: Sequence[str] = ()) -> float:
-        """Local score of ``node`` given ``parents``."""
+        """Local score of ``node`` given ``parents``, plus the graph prior's log-weight of
+        each arc into it (log p(arc) - log p(no arc); :mod:`bnfs.priors`). The prior's
+        constant is left out, so with a non-uniform prior the local scores sum to
+        :meth:`total` up to that constant (an arc believed certain, p(no arc) = 0, weighs
+        +inf here; :meth:`total` is exact)."""
         if isinstance(parents, str):
             raise TypeError("parents must be a collection of names, not a single string")
         v = self._node(node)

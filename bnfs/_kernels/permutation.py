@@ -119,7 +119,8 @@ IMPROVED, EQUAL, EXHAUSTED, PAUSED = 1, 2, 3, 4
 #: ``nodes``; -1 before the first), the next of its parents (index into ``cand``) and their
 #: number, the tucked stretch ``LO..HI``, what is pending, the tucked arc ``X -> Y``, the
 #: tucks tried and the order's score after the last tuck
-Y_AT, X_AT, N_CAND, LO, HI, PENDING, X, Y, TUCKS = 0, 1, 2, 3, 4, 5, 6, 7, 8
+Y_AT, X_AT, N_CAND, LO, HI, PENDING, X, Y, TUCKS = range(9)
+CURSOR_SLOTS = 9
 #: ``Frame.cursor[PENDING]``: nothing; a tuck to undo; a tuck whose rescoring a full tree
 #: pool interrupted
 NOTHING, UNDO, RESCORE = 0, 1, 2

@@ -263,11 +263,11 @@ def learn(
         skipped and candidates missing a fold drop out (the first candidate is always
         compared); the final run on all the rows is not cut short.
     n_jobs : int, optional
-        joblib workers for the fold runs (-1: every core).
+        joblib workers for the fold runs (-1: every core); one candidate has none.
     progress : bool, optional
     checkpoint : str or path, optional
         File the finished fold runs are saved to; calling again with the same data and
-        arguments skips them.
+        arguments skips them. One candidate has no fold runs, and writes no file.
 
     Returns
     -------

@@ -61,7 +61,9 @@ class _Tucks(Orders):
         n = self.state.n
         while len(self.frames) < level:
             index = lambda: np.empty(n, dtype=np.int64)
-            self.frames.append(_p.Frame(index(), index(), index(), np.zeros(9, dtype=np.int64)))
+            self.frames.append(
+                _p.Frame(index(), index(), index(), np.zeros(_p.CURSOR_SLOTS, dtype=np.int64))
+            )
         frame = self.frames[level - 1]
         frame.nodes[:] = self.placement.order
         frame.cursor[:] = 0
@@ -161,9 +163,11 @@ def grasp(
     ancestors that lie between them. A depth-first search tries every arc's tuck; the first
     that raises the score is kept and the search starts again, and tucks that keep the score
     (such as the reversal of a covered arc, which leaves the equivalence class alone) are
-    followed up to ``depth`` levels deep to cross plateaus. Three tiers run in turn, as
-    Lam et al. order them: covered tucks only (TSP), then uncovered tucks at the first level
-    (ESP), then tucks that also move a child of ``x`` (GRaSP).
+    followed up to ``depth`` levels deep to cross plateaus. Uncovered tucks, and tucks that
+    also move a child of ``x`` (non-singular ones), are tried at the first level only;
+    deeper levels follow covered tucks (Lam et al.'s GRaSP with Tetrad's defaults; running
+    their tiers GRaSP0 and GRaSP1 first gave the same graphs on alarm samples, slower). Arcs
+    are visited node by node in the order's order, parents by place, as Tetrad does.
 
     Parameters
     ----------
