@@ -184,6 +184,8 @@ REGISTRY: dict[str, Learner] = dict(
             *_LISTS,
             "start",
             "iss",
+            "prior",
+            "beta",
             "post_process",
             "seed",
             "max_time",

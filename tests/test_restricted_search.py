@@ -219,3 +219,26 @@ def test_max_time_stops_sparse_candidate_and_post_processing(alarm):
     assert kept.learning["post_process"]["stopped_early"] == "max_time reached"
     done = post_process(DAG(list(alarm.columns)), alarm, n_ops=2_000, seed=0, max_time=1e6)
     assert done.learning["post_process"]["stopped_early"] is None
+
+
+@pytest.mark.parametrize(
+    "prior, beta", [("vsp", None), ("marginal", 0.2), ("cs", [("Age", "RiskAversion", 0.9)])]
+)
+def test_sparse_candidate_and_post_processing_take_a_graph_prior(prior, beta):
+    """The prior's arc weights enter the candidates' gains, the climb and the random
+    post-processing; the reported score is bnfs.score's with the same prior."""
+    import bnfs
+
+    frame = bnfs.datasets.sample("insurance", 2000, seed=0)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    options = {"prior": prior, "beta": beta, "progress": False}
+    found = bnfs.sparse_candidate(frame, "bde", k=5, post_process=20_000, seed=1, **options)
+    exact = lambda dag: bnfs.score(dag, frame, "bde", prior=prior, beta=beta)
+    assert found.learning["score_value"] == pytest.approx(exact(found), rel=1e-9)
+    assert found.learning["arguments"]["prior"] == prior
+    start = bnfs.DAG(frame.columns)
+    better = bnfs.post_process(start, frame, 30_000, "bde", seed=0, **options)
+    assert better.learning["score_value"] == pytest.approx(exact(better), rel=1e-9)
+    assert better.learning["score_value"] > exact(start)
+    with pytest.raises(ValueError, match="applies to the Bayesian scores"):
+        bnfs.sparse_candidate(frame, "bic", prior=prior, beta=beta)

@@ -45,6 +45,7 @@ def score_with(
     arities,
     kind,
     iss,
+    prior,
     v,
     parents,
     npar,
@@ -57,7 +58,9 @@ def score_with(
     cache,
     counters,
 ):
-    """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``."""
+    """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``, and
+    the graph prior's weights of those arcs (``prior``: see
+    :func:`bnfs._kernels.hill_climbing.arc_weight`; the cache keeps the data's part)."""
     key = _hc.node_key(v) ^ phash[v]
     m = 0
     for t in range(npar[v]):
@@ -71,13 +74,14 @@ def score_with(
         tmp[m] = extra
         m += 1
         key ^= _hc.parent_key(extra)
+    weight = _hc.parents_weight(prior, v, tmp, m)
     if key in cache:
         counters[_hc.N_HITS] += 1
-        return cache[key]
+        return cache[key] + weight
     value = _g.family_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
     counters[_hc.N_SCORES] += 1
     _hc.store(cache, key, value)
-    return value
+    return value + weight
 
 
 @njit(cache=True)
@@ -120,6 +124,7 @@ def random_hill_climbing(
     arities,
     kind,
     iss,
+    prior,
     parents,
     npar,
     phash,
@@ -178,6 +183,7 @@ def random_hill_climbing(
                 arities,
                 kind,
                 iss,
+                prior,
                 v,
                 parents,
                 npar,
@@ -212,6 +218,7 @@ def random_hill_climbing(
                 arities,
                 kind,
                 iss,
+                prior,
                 v,
                 parents,
                 npar,
@@ -239,6 +246,7 @@ def random_hill_climbing(
                     arities,
                     kind,
                     iss,
+                    prior,
                     u,
                     parents,
                     npar,

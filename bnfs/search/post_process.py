@@ -10,6 +10,7 @@ from tqdm.auto import tqdm
 from bnfs._kernels import random_search as _rs
 from bnfs._validate import check_float, check_int, check_seed
 from bnfs.graph import DAG
+from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
 from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
@@ -72,6 +73,7 @@ def random_post_process(
                 state.arities,
                 state.kind,
                 state.iss,
+                state.prior_weights,
                 state.parents,
                 state.npar,
                 state.phash,
@@ -119,6 +121,8 @@ def post_process(
     score: ScoreName = "bic",
     *,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta=None,
     max_parents: int | None = None,
     blacklist=None,
     whitelist=None,
@@ -142,7 +146,7 @@ def post_process(
     data : discrete data
     n_ops : int, default 5,000,000
         Number of random operations (the paper's default).
-    score, iss, max_parents, blacklist, whitelist : as :func:`bnfs.hill_climbing`
+    score, iss, prior, beta, max_parents, blacklist, whitelist : as :func:`bnfs.hill_climbing`
     p_add, p_remove : float
         Probabilities of an addition and a removal (reversal gets the rest): 0.8 / 0.1.
     seed : int or numpy.random.Generator
@@ -175,6 +179,7 @@ def post_process(
         raise TypeError(f"dag must be a bnfs DAG, got {type(dag).__name__}")
     started = time.perf_counter()
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, dag, "post_process")
+    state.set_prior(graph_prior(state.score, prior, beta, state.names))
     n_ops = check_int(n_ops, "n_ops", 0)
     p_add, p_remove = check_probabilities(p_add, p_remove)
     rng = check_seed(seed)

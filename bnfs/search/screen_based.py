@@ -189,6 +189,7 @@ def screen_based(
             state.arities,
             state.kind,
             state.iss,
+            state.prior_weights,
             dump,
             reached,
             state.parents,

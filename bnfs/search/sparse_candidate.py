@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import check_int, check_seed
 from bnfs.graph import DAG
+from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
 from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
@@ -75,6 +76,8 @@ def sparse_candidate(
     whitelist=None,
     start: DAG | None = None,
     iss: float = 1.0,
+    prior: str = "uniform",
+    beta=None,
     post_process: int = 0,
     seed=None,
     max_time: float | None = None,
@@ -101,7 +104,8 @@ def sparse_candidate(
     max_parents : int, optional
         Largest parent set p (default k).
     max_rounds : int, default 10
-    blacklist, whitelist, start, iss : as :func:`bnfs.hill_climbing`
+    blacklist, whitelist, start, iss, prior, beta : as :func:`bnfs.hill_climbing` (the
+        graph prior weighs the candidates' gains and every move, post-processing included)
     post_process : int, default 0
         Random hill-climbing operations afterwards (the paper runs 5,000,000);
         see :func:`bnfs.search.post_process.post_process`.
@@ -154,6 +158,8 @@ def sparse_candidate(
         n_jobs,
         scan_order,
     )
+    graph = graph_prior(state.score, prior, beta, state.names)
+    state.set_prior(graph)
     max_rounds = check_int(max_rounds, "max_rounds", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)
@@ -192,6 +198,8 @@ def sparse_candidate(
             "max_parents": state.max_parents,
             "max_rounds": max_rounds,
             "iss": state.iss,
+            "prior": graph.name,
+            "beta": graph.argument(),
             "post_process": post_process,
             "max_time": max_time,
             "scan_order": scan_order,
