@@ -348,3 +348,24 @@ def test_select_command_says_once_that_the_selection_is_empty(tmp_path, monkeypa
     )
     assert all(line.startswith("bnfs select: warning:") for line in warnings_shown)
     assert "Traceback" not in captured.err and len(warnings_shown) == 2
+
+
+def test_the_default_learner_follows_the_datas_width(alarm, monkeypatch):
+    """learner="auto": a whole network by hill climbing on narrow data (the same blanket as
+    asking for it), HITON-MB (HITON-PC for parents and children) from AUTO_WIDE features."""
+    from bnfs.select import markov_blanket
+
+    X, y = alarm
+    narrow = MarkovBlanketSelector().fit(X, y)
+    assert narrow.learner_ == "hill_climbing" and narrow.network_ is not None
+    assert narrow.selected_ == MarkovBlanketSelector("hill_climbing").fit(X, y).selected_
+    monkeypatch.setattr(markov_blanket, "AUTO_WIDE", X.shape[1])
+    wide = MarkovBlanketSelector().fit(X, y)
+    assert wide.learner_ == "hiton_mb" and wide.network_ is None
+    assert wide.selected_ == MarkovBlanketSelector("hiton_mb").fit(X, y).selected_
+    neighbours = MarkovBlanketSelector(parents_and_children=True).fit(X, y)
+    assert neighbours.learner_ == "hiton_pc"
+    with pytest.raises(ValueError, match=r"learner must be one of \['auto', "):
+        MarkovBlanketSelector("magic").fit(X, y)
+    with pytest.raises(ValueError, match="does not take|refused|not an option|unknown"):
+        MarkovBlanketSelector(learner_options={"score": "bde"}).fit(X, y)  # hiton_mb's

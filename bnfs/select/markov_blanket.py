@@ -20,6 +20,10 @@ NETWORK_LEARNERS = learners.names("score", "hybrid", "constraint")
 BLANKET_LEARNERS = learners.names("blanket")
 #: local learners that return the parents and children of the target
 PC_LEARNERS = learners.names("neighbours")
+#: features from which ``learner="auto"`` learns the class's blanket locally (HITON-MB)
+#: instead of a whole network by hill climbing, whose every move scans all pairs of
+#: features (:data:`bnfs.search.hill_climbing.WIDE` warns from there too)
+AUTO_WIDE = 1000
 
 
 class MarkovBlanketSelector(DiscreteSelector):
@@ -33,11 +37,16 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     Parameters
     ----------
-    learner : str, default "hill_climbing"
+    learner : str, default "auto"
         Any learner of :data:`bnfs.learners.REGISTRY`: a network learner (score-based,
         hybrid or constraint-based, e.g. ``"hill_climbing"``, ``"mmhc"``, ``"pc_stable"``)
         or a local one (``"iamb_mb"``, ``"hiton_mb"``, ...; ``"hiton_pc"``, ``"mmpc"`` and
-        ``"hpc"`` find parents and children only).
+        ``"hpc"`` find parents and children only). ``"auto"`` chooses by the data's
+        shape: ``"hill_climbing"`` below :data:`AUTO_WIDE` features, where a whole network
+        is affordable, and the local ``"hiton_mb"`` (``"hiton_pc"`` with
+        ``parents_and_children``) from there, whose cost grows with the class's
+        neighbourhood rather than with the square of the features. ``learner_`` says which
+        ran.
     learner_options : dict, optional
         Keyword arguments of the learner, e.g. ``{"score": "bde", "max_parents": 5}`` or
         ``{"test": "g2", "alpha": 0.01}``; one the learner does not take is refused by name.
@@ -67,6 +76,8 @@ class MarkovBlanketSelector(DiscreteSelector):
     ----------
     selected_ : list of str
         The selected features, in input order (``blanket_``, deprecated, is the same list).
+    learner_ : str
+        The learner that ran (``learner``, or what ``"auto"`` chose).
     network_ : DAG or PDAG or None
         The learned network over the features and the class (None for local learners).
     class_name_ : str
@@ -89,7 +100,7 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def __init__(
         self,
-        learner: str = "hill_climbing",
+        learner: str = "auto",
         *,
         learner_options: dict | None = None,
         parents_and_children: bool = False,
@@ -112,8 +123,10 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
-        entry = self._check_learner()
+        self._check_learner(self.learner)
         data, features, target = self._discrete_data(X, y)
+        self.learner_ = self._chosen_learner(len(features))
+        entry = self._check_learner(self.learner_)
         options = dict(self.learner_options or {})
         seed = self._seed()
         if seed is not None and entry.seeded:
@@ -183,31 +196,43 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def _empty_reason(self) -> str:
         return (
-            f"{self.learner} found the class independent of every feature on these rows "
+            f"{self.learner_} found the class independent of every feature on these rows "
             "(an empty Markov blanket; with few rows per cell the tests cannot see a "
             "dependence)"
         )
 
     def _empty_remedy(self) -> str:
-        if learners.get(self.learner).kind == "score":
+        if learners.get(self.learner_).kind == "score":
             return "learner_options={'score': 'aic'} (a lighter penalty)"
         return (
             "a larger alpha (learner_options={'alpha': 0.1}), fewer bins (n_bins=2) or a "
             "score-based learner (learner='hill_climbing')"
         )
 
-    def _check_learner(self):
+    def _chosen_learner(self, n_features: int) -> str:
+        """``learner``, or for ``"auto"`` the learner the data's width calls for."""
+        if self.learner != "auto":
+            return self.learner
+        if n_features < AUTO_WIDE:
+            return "hill_climbing"
+        return "hiton_pc" if self.parents_and_children else "hiton_mb"
+
+    def _check_learner(self, name):
+        """The registry entry of learner ``name`` (``"auto"``: its arguments only), with the
+        options checked."""
         known = NETWORK_LEARNERS + BLANKET_LEARNERS + PC_LEARNERS
-        if not isinstance(self.learner, str) or self.learner not in known:
-            raise ValueError(f"learner must be one of {list(known)}, got {self.learner!r}")
-        if self.parents_and_children and self.learner in BLANKET_LEARNERS:
+        if not isinstance(name, str) or name not in (*known, "auto"):
+            raise ValueError(f"learner must be one of {['auto', *known]}, got {self.learner!r}")
+        if self.parents_and_children and name in BLANKET_LEARNERS:
             raise ValueError(
                 f"parents_and_children=True needs a network learner or one of "
-                f"{list(PC_LEARNERS)}; {self.learner!r} finds whole blankets"
+                f"{list(PC_LEARNERS)}; {name!r} finds whole blankets"
             )
         if self.learner_options is not None and not isinstance(self.learner_options, dict):
             raise TypeError(
                 f"learner_options must be a dict, got {type(self.learner_options).__name__}"
             )
-        learners.check_options(self.learner, self.learner_options or {})
-        return learners.get(self.learner)
+        if name == "auto":
+            return None
+        learners.check_options(name, self.learner_options or {})
+        return learners.get(name)
