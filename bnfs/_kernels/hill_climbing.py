@@ -36,11 +36,13 @@ from bnfs._kernels.score_cache import (  # noqa: F401  (the searches' callers us
     N_HITS,
     N_SCORES,
     arc_key,
+    arc_weight,
     cached_families,
     cached_score,
     new_cache,
     node_key,
     parent_key,
+    parents_weight,
     score_families,
     store,
 )
@@ -51,24 +53,6 @@ NEG_INF = -np.inf
 N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(2, 8)  # after N_SCORES, N_HITS
 # ``STATUS``: 0 running, 1 converged (no improving move), 2 iteration limit, 3 arc pool
 # full, 4 parent table full (the caller grows the array and calls again)
-
-
-@njit(cache=True)
-def arc_weight(prior, u, v):
-    """The graph prior's log-weight of the arc ``u -> v`` (``prior``: 1-by-1 when every arc
-    weighs the same, else n-by-n; :meth:`bnfs.priors.GraphPrior.weights`)."""
-    return prior[0, 0] if prior.shape[0] == 1 else prior[u, v]
-
-
-@njit(cache=True)
-def parents_weight(prior, v, parents_v, k):
-    """The graph prior's log-weight of the arcs from ``parents_v[:k]`` into ``v``."""
-    if prior.shape[0] == 1:
-        return k * prior[0, 0]
-    total = 0.0
-    for t in range(k):
-        total += prior[parents_v[t], v]
-    return total
 
 
 @njit(cache=True)

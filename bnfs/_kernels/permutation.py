@@ -129,13 +129,7 @@ NOTHING, UNDO, RESCORE = 0, 1, 2
 @njit(cache=True)
 def _prior(scoring, ws, v, npar):
     """The graph prior's weight of the arcs from ``ws.par[:npar]`` into ``v``."""
-    weights = scoring.prior
-    if weights.shape[0] == 1:
-        return npar * weights[0, 0]
-    total = 0.0
-    for k in range(npar):
-        total += weights[ws.par[k], v]
-    return total
+    return _c.parents_weight(scoring.prior, v, ws.par, npar)
 
 
 @njit(cache=True)
@@ -243,7 +237,7 @@ def _expand(scoring, know, ws, trees, v, npar, key):
             )
             ws.counters[_c.N_SCORES] += 1
             _c.store(ws.cache, child, fit)
-        gain = fit - here_fit + (weights[0, 0] if weights.shape[0] == 1 else weights[u, v])
+        gain = fit - here_fit + _c.arc_weight(weights, u, v)
         if gain > TOL:
             ws.gains[m] = -gain
             ws.pick[m] = u

@@ -60,7 +60,7 @@ def score_with(
 ):
     """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``, and
     the graph prior's weights of those arcs (``prior``: see
-    :func:`bnfs._kernels.hill_climbing.arc_weight`; the cache keeps the data's part)."""
+    :func:`bnfs._kernels.score_cache.arc_weight`; the cache keeps the data's part)."""
     key = _hc.node_key(v) ^ phash[v]
     m = 0
     for t in range(npar[v]):

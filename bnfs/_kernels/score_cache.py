@@ -56,6 +56,24 @@ def store(cache, key, value):
 
 
 @njit(cache=True)
+def arc_weight(prior, u, v):
+    """The graph prior's log-weight of the arc ``u -> v`` (``prior``: 1-by-1 when every arc
+    weighs the same, else n-by-n; :meth:`bnfs.priors.GraphPrior.weights`)."""
+    return prior[0, 0] if prior.shape[0] == 1 else prior[u, v]
+
+
+@njit(cache=True)
+def parents_weight(prior, v, parents_v, k):
+    """The graph prior's log-weight of the arcs from ``parents_v[:k]`` into ``v``."""
+    if prior.shape[0] == 1:
+        return k * prior[0, 0]
+    total = 0.0
+    for t in range(k):
+        total += prior[parents_v[t], v]
+    return total
+
+
+@njit(cache=True)
 def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, key, counters):
     """Local score of ``v`` with parents ``par[:npar]`` through the cache under ``key``."""
     if key in cache:
