@@ -339,8 +339,9 @@ def hill_climbing(
         :class:`bnfs.Scorer` and :mod:`bnfs.priors`); its arc weights enter every move's
         gain. Graphs equal bnlearn's ``hc`` with each prior and its ``tabu`` with vsp;
         bnlearn's ``tabu`` with marginal or cs keeps stale per-node scores for an arc's
-        tail (its ``hc`` refreshes them), so there bnfs's graph may differ, and scores
-        no lower (tested).
+        tail (its ``hc`` refreshes them), and with cs certainties (probabilities 0 or 1)
+        its ``hc`` ends elsewhere too, so there bnfs's graph may differ, and scores no
+        lower (tested).
     beta : float or arcs, optional
         The prior's parameter, as in :class:`bnfs.Scorer`.
     tabu : int, default 0
