@@ -10,6 +10,8 @@ test of conditional-Gaussian models) for mixed data.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,11 +25,21 @@ from bnfs._columns import column_names
 from bnfs._data import as_dataset, unit_scaled
 from bnfs._kernels import citests as _k
 from bnfs._kernels import conditional_gaussian as _cg
+from bnfs._kernels import separation as _sep
 from bnfs._validate import check_float
 from bnfs.graph import DAG
 from bnfs.scores import cg_statistics, counts_scratch_size
 
-__all__ = ["CITest", "AvailableCaseTest", "DSeparation", "CIResult", "make_test", "TESTS"]
+__all__ = [
+    "CITest",
+    "AvailableCaseTest",
+    "DSeparation",
+    "CIResult",
+    "Batch",
+    "Separation",
+    "make_test",
+    "TESTS",
+]
 
 TESTS = ("g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z", "mi_cg")
 #: keyword options of :class:`CITest` beyond ``test`` and ``alpha``
@@ -46,6 +58,45 @@ class CIResult:
     df: float
     p_value: float
     independent: bool
+
+
+@dataclass(frozen=True)
+class Separation:
+    """How a search for a separating set ended for one candidate: ``subset``, the first
+    subset that separated it from the target (None when none did), and ``weakest``, the test
+    with the weakest association among those run before (the largest p-value, ties to the
+    smaller statistic; None when the first subset separated it or none was tested)."""
+
+    subset: tuple[int, ...] | None
+    weakest: CIResult | None
+
+
+@dataclass(frozen=True, eq=False)
+class Batch:
+    """The tests of one batch, one per candidate, as arrays: what :class:`CIResult` holds."""
+
+    statistic: np.ndarray
+    p_value: np.ndarray
+    independent: np.ndarray
+
+    @classmethod
+    def of(cls, results: Sequence[CIResult]) -> Batch:
+        return cls(
+            np.array([r.statistic for r in results], dtype=np.float64),
+            np.array([r.p_value for r in results], dtype=np.float64),
+            np.array([r.independent for r in results], dtype=bool),
+        )
+
+    def dependent(self, candidates: Sequence[int]) -> list[tuple[tuple[float, float], int]]:
+        """(strength, candidate) of the dependent candidates, strongest first."""
+        keep = np.flatnonzero(~self.independent)
+        p, stat = self.p_value[keep].tolist(), self.statistic[keep].tolist()
+        return sorted(((p[i], -stat[i]), candidates[k]) for i, k in enumerate(keep.tolist()))
+
+
+def strength(result: CIResult) -> tuple[float, float]:
+    """Sort key of an association: smaller p-value first, then larger statistic."""
+    return (result.p_value, -result.statistic)
 
 
 class _Tester:
@@ -113,8 +164,59 @@ class _Tester:
         the oracle and for Gaussian data): fast-IAMB's "enough data" heuristic."""
         return math.inf
 
+    def tests_given(self, t: int, candidates: Sequence[int], z: Iterable[int] = ()) -> Batch:
+        """The tests of ``t`` and each candidate given ``z``: the marginal screen over all
+        features, IAMB's tests given the current blanket."""
+        z = tuple(z)
+        return Batch.of([self.test_indices(t, x, z) for x in candidates])
+
+    def separations(
+        self,
+        t: int,
+        candidates: Sequence[int],
+        pool: Iterable[int],
+        max_size: int | None = None,
+        *,
+        min_size: int = 0,
+        tested: Iterable[int] | None = None,
+        grow: bool = False,
+    ) -> tuple[list[Separation], list[int]]:
+        """For each candidate x in order, test ``t`` and x given the subsets of ``pool``
+        by increasing size (``min_size`` to ``max_size`` members), each size in
+        lexicographic order of the sorted pool, until one separates them. Subsets of
+        ``tested`` (when given: variables whose subsets were all tested before, and
+        separated nothing) are skipped. With ``grow`` a candidate no subset separates joins
+        the pool before the next is searched (HITON-PC's forward phase).
+
+        Returns the :class:`Separation` of each candidate and the pool (sorted)."""
+        pool = sorted(pool)
+        skip = None if tested is None else set(tested)
+        found = []
+        for x in candidates:
+            subset, weakest = None, None
+            for s in _subsets(pool, min_size, max_size):
+                if skip is not None and skip.issuperset(s):
+                    continue
+                result = self.test_indices(t, x, s)
+                if result.independent:
+                    subset = s
+                    break
+                if weakest is None or strength(result) > strength(weakest):
+                    weakest = result
+            found.append(Separation(subset, None if subset is not None else weakest))
+            if grow and subset is None:
+                bisect.insort(pool, x)
+        return found, pool
+
     def _run(self, x: int, y: int, z: tuple[int, ...]) -> CIResult:  # pragma: no cover
         raise NotImplementedError
+
+
+def _subsets(pool: list[int], min_size: int, max_size: int | None):
+    """Subsets of the sorted ``pool`` by increasing size, each size in lexicographic order."""
+    top = len(pool) if max_size is None else min(max_size, len(pool))
+    for size in range(min_size, top + 1):
+        yield from itertools.combinations(pool, size)
 
 
 class CITest(_Tester):
@@ -280,15 +382,145 @@ class CITest(_Tester):
             self._cfg,
             self._counts,
         )
+        return self._discrete_result(stat, df, cells)
+
+    def _discrete_result(self, stat: float, df: float, cells: float, p=None) -> CIResult:
+        """The result of a discrete test from its statistic, degrees of freedom and table
+        cells (``p``: its chi-square p-value, when already computed)."""
+        n = self.data.n_rows
         if self.min_rows_per_cell and n / cells < self.min_rows_per_cell:
             return CIResult(stat, df, float("nan"), False)
         if self.test.endswith("_adf") and n < _k.ADF_ROWS_PER_CELL * cells:
             return CIResult(0.0, df, 1.0, True)  # bnlearn: too few rows to have power
-        p = float(special.chdtrc(df, stat))
+        p = float(special.chdtrc(df, stat)) if p is None else float(p)
         if self.test == "mi_threshold":
             mi = stat / (2 * n)
             return CIResult(mi, df, p, mi <= self.threshold)
         return CIResult(stat, df, p, p > self.alpha)
+
+    #: run the local learners' searches (:meth:`tests_given`, :meth:`separations`) in
+    #: compiled batches; False runs them one cached test at a time, with the same answers
+    batched = True
+
+    def _kernel(self):
+        """The compiled searches' test and scratch, or None where they do not apply (the
+        Gaussian and conditional-Gaussian tests, ``min_rows_per_cell``)."""
+        if not self.batched or self.test in ("fisher_z", "mi_cg") or self.min_rows_per_cell:
+            return None
+        if getattr(self, "_compiled", None) is None:
+            mode = (
+                _k.BY_THRESHOLD
+                if self.test == "mi_threshold"
+                else _k.BY_P_VALUE_WITH_POWER
+                if self.test.endswith("_adf")
+                else _k.BY_P_VALUE
+            )
+            test = _sep.Test(
+                self.data.codes,
+                np.ascontiguousarray(self.data.arities, dtype=np.int64),
+                _k.X2 if self.test.startswith("x2") else _k.G2,
+                self.adjust_df,
+                mode,
+                self.alpha,
+                self.threshold,
+            )
+            self._compiled = (
+                test,
+                _sep.scratch_for(self.data.n_rows, len(self.names), self._counts.shape[0]),
+            )
+        return self._compiled
+
+    def tests_given(self, t: int, candidates: Sequence[int], z: Iterable[int] = ()) -> Batch:
+        kernel = self._kernel()
+        if kernel is None or not len(candidates):
+            return super().tests_given(t, candidates, z)
+        z = sorted(set(z))
+        out = self._separate(kernel, t, candidates, z, len(z), len(z), None, False)[0]
+        # :meth:`_discrete_result` on arrays (min_rows_per_cell never reaches the kernel)
+        n = self.data.n_rows
+        stat, p = out.stat, special.chdtrc(out.df, out.stat)
+        if self.test == "mi_threshold":
+            stat = stat / (2 * n)
+            return Batch(stat, p, stat <= self.threshold)
+        independent = p > self.alpha
+        if self.test.endswith("_adf"):
+            powerless = n < _k.ADF_ROWS_PER_CELL * out.cells
+            stat = np.where(powerless, 0.0, stat)
+            p = np.where(powerless, 1.0, p)
+            independent |= powerless
+        return Batch(stat, p, independent)
+
+    def separations(
+        self,
+        t: int,
+        candidates: Sequence[int],
+        pool: Iterable[int],
+        max_size: int | None = None,
+        *,
+        min_size: int = 0,
+        tested: Iterable[int] | None = None,
+        grow: bool = False,
+    ) -> tuple[list[Separation], list[int]]:
+        kernel = self._kernel()
+        if kernel is None or not len(candidates):
+            return super().separations(
+                t, candidates, pool, max_size, min_size=min_size, tested=tested, grow=grow
+            )
+        pool = sorted(pool)
+        out, pool = self._separate(kernel, t, candidates, pool, min_size, max_size, tested, grow)
+        found = []
+        for k in range(len(candidates)):
+            if out.found[k]:
+                start = out.start[k]
+                found.append(
+                    Separation(tuple(out.flat[start : start + out.size[k]].tolist()), None)
+                )
+            elif out.cells[k] > 0:
+                found.append(
+                    Separation(None, self._discrete_result(out.stat[k], out.df[k], out.cells[k]))
+                )
+            else:
+                found.append(Separation(None, None))
+        return found, pool
+
+    def _separate(self, kernel, t, candidates, pool, min_size, max_size, tested, grow):
+        """Run :func:`bnfs._kernels.separation.separate`; return (outcomes, pool)."""
+        test, scratch = kernel
+        m = len(candidates)
+        capacity = len(pool) + (m if grow else 0)
+        pool_arr = np.zeros(max(capacity, 1), dtype=np.int64)
+        pool_arr[: len(pool)] = pool
+        mask = scratch.tested
+        mask[:] = False
+        if tested is not None:
+            mask[list(tested)] = True
+        query = _sep.Query(
+            pool_arr,
+            min_size,
+            -1 if max_size is None else max_size,
+            tested is not None,
+            mask,
+            grow,
+        )
+        out = _sep.Outcomes(
+            np.zeros(m, dtype=np.bool_),
+            np.zeros(m, dtype=np.int64),
+            np.zeros(m + 1, dtype=np.int64),
+            np.empty(4 * m + 16, dtype=np.int64),
+            np.zeros(m),
+            np.zeros(m),
+            np.zeros(m),
+            np.zeros(1, dtype=np.int64),
+        )
+        candidates = np.asarray(candidates, dtype=np.int64)
+        first, n_pool = 0, len(pool)
+        while True:
+            first, n_pool = _sep.separate(test, scratch, t, candidates, first, query, n_pool, out)
+            if first == m:
+                break
+            out = out._replace(flat=np.concatenate([out.flat, np.empty_like(out.flat)]))
+        self.n_tests += int(out.tests[0])
+        return out, pool_arr[:n_pool].tolist()
 
     def _mi_cg(self, x: int, y: int, z: tuple[int, ...]) -> tuple[float, float]:
         """(statistic, degrees of freedom) of the conditional-Gaussian likelihood-ratio

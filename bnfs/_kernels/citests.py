@@ -39,18 +39,36 @@ def discrete_statistic(codes, arities, x, y, z, n_z, which, adjust_df, cfg, coun
     otherwise the rows are sorted by cell instead (:func:`_sorted_statistic`), so no table
     larger than the scratch is ever written or allocated, whatever the arities.
     """
+    q = strata(codes, arities, z, n_z, cfg)
+    stat, df, cells, _ = strata_statistic(
+        codes, arities, x, y, q, _s.n_configurations(arities, z, n_z), which, adjust_df, cfg, counts
+    )
+    return stat, df, cells
+
+
+@njit(cache=True)
+def strata(codes, arities, z, n_z, cfg):
+    """Fill ``cfg`` with each row's configuration of ``z[:n_z]``; return a bound on them."""
+    if n_z == 0:
+        for i in range(codes.shape[0]):
+            cfg[i] = 0
+        return 1
+    return _s.parent_config(codes, arities, z, n_z, cfg)
+
+
+@njit(cache=True)
+def strata_statistic(codes, arities, x, y, q, q_true, which, adjust_df, cfg, counts):
+    """:func:`discrete_statistic` on strata ``cfg`` (bound ``q``; ``q_true`` configurations
+    in all) already filled by :func:`strata`: (statistic, df, cells, bound on ``cfg``).
+
+    The strata are renumbered in place to the observed ones when the table does not fit,
+    which keeps their order: a statistic counted on renumbered strata is the same, to the
+    last bit, so one filling serves every test with the same conditioning set."""
     n = codes.shape[0]
     rx, ry = arities[x], arities[y]
     size = counts.shape[0]
-    q_true = _s.n_configurations(arities, z, n_z)
-    if n_z == 0:
-        q = 1
-        for i in range(n):
-            cfg[i] = 0
-    else:
-        q = _s.parent_config(codes, arities, z, n_z, cfg)
-        if not _fits(q, rx, ry, size):
-            q = _s.compress(cfg, n)
+    if q > 1 and not _fits(q, rx, ry, size):
+        q = _s.compress(cfg, n)
     if _fits(q, rx, ry, size):
         stat, df_adj = _dense_statistic(codes, x, y, rx, ry, q, cfg, which, counts)
     else:
@@ -59,7 +77,7 @@ def discrete_statistic(codes, arities, x, y, z, n_z, which, adjust_df, cfg, coun
         df = max(df_adj, 1.0)
     else:
         df = (rx - 1) * (ry - 1) * q_true
-    return max(stat, 0.0), df, q_true * rx * ry
+    return max(stat, 0.0), df, q_true * rx * ry, q
 
 
 @njit(cache=True)

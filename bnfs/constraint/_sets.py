@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle
-from bnfs.citests import rows_report
+from bnfs.citests import Separation, rows_report
 
 
 def target_index(tester, target) -> int:
@@ -150,6 +150,8 @@ class NodeLists:
             self.names = tester.names
             self.test_indices = tester.test_indices
             self.rows_per_cell = tester.rows_per_cell
+            self.tests_given = tester.tests_given
+            self.separations = tester.separations
         local = {g: i for i, g in enumerate(self._global or range(len(tester.names)))}
         self.target = None if target is None else local[tester.index(target)]
         self._required: dict[int, frozenset[int]] = {}
@@ -165,6 +167,24 @@ class NodeLists:
     def rows_per_cell(self, x: int, y: int, z=()) -> float:
         g = self._global
         return self.tester.rows_per_cell(g[x], g[y], [g[v] for v in z])
+
+    def tests_given(self, t: int, candidates, z=()) -> list:
+        g = self._global
+        return self.tester.tests_given(g[t], [g[x] for x in candidates], [g[v] for v in z])
+
+    def separations(self, t: int, candidates, pool, max_size=None, **options):
+        """The tester's :meth:`~bnfs.citests.CITest.separations` on the view's indices."""
+        g = self._global
+        if options.get("must") is not None:
+            options["must"] = g[options["must"]]
+        found, pool = self.tester.separations(
+            g[t], [g[x] for x in candidates], [g[v] for v in pool], max_size, **options
+        )
+        local = {v: i for i, v in enumerate(g)}
+        return [
+            Separation(None if f.subset is None else tuple(local[v] for v in f.subset), f.weakest)
+            for f in found
+        ], [local[v] for v in pool]
 
     def required(self, v: int) -> frozenset[int]:
         """The variables the set of ``v`` starts with and never loses."""

@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
+
+from bnfs.citests import strength as _strength
 from bnfs.constraint._sets import NodeLists
-from bnfs.constraint._sets import subsets as _subsets
 
 __all__ = [
     "grow_shrink_search",
@@ -27,11 +29,6 @@ __all__ = [
     "on_tester",
     "PC_SEARCHES",
 ]
-
-
-def _strength(result) -> tuple[float, float]:
-    """Sort key of an association: smaller p-value first, then larger statistic."""
-    return (result.p_value, -result.statistic)
 
 
 def _shrink(tester, t: int, mb: list[int]) -> list[int]:
@@ -58,14 +55,11 @@ def grow_shrink_search(tester, t: int) -> list[int]:
 
 
 def _dependent(tester, t: int, mb: list[int]) -> list[tuple[tuple[float, float], int]]:
-    """(strength, x) of every candidate dependent on t given mb, strongest first."""
-    scored = []
-    for x in range(len(tester.names)):
-        if x != t and x not in mb:
-            result = tester.test_indices(t, x, mb)
-            if not result.independent:
-                scored.append((_strength(result), x))
-    return sorted(scored)
+    """(strength, x) of every candidate dependent on t given mb, strongest first (the
+    tests in one batch)."""
+    inside = set(mb)
+    candidates = [x for x in range(len(tester.names)) if x != t and x not in inside]
+    return tester.tests_given(t, candidates, mb).dependent(candidates)
 
 
 def iamb_search(tester, t: int, interleaved: bool = False) -> list[int]:
@@ -120,43 +114,45 @@ def kiamb_search(tester, t: int, k: float, rng) -> list[int]:
     return _shrink(tester, t, mb)
 
 
-def _weakest(tester, t: int, x: int, pool, max_cond_size):
-    """The subset of ``pool`` that minimises the association of t and x: (subset, None) as
-    soon as one separates them, else (subset, association key) of the weakest."""
-    worst, worst_set = None, ()
-    for s in _subsets(pool, max_cond_size):
-        result = tester.test_indices(t, x, s)
-        if result.independent:
-            return s, None
-        key = _strength(result)
-        if worst is None or key > worst:
-            worst, worst_set = key, s
-    return worst_set, worst
-
-
 def _max_min_forward(tester, t: int, max_cond_size, sepsets, prune: bool) -> list[int]:
     """Max-min forward phase (MMPC, PCMB's GetPCD): drop candidates a subset of the current
     set separates from t, admit the one whose weakest association is strongest; with
-    ``prune`` (PCMB) drop members now separable after every admission."""
+    ``prune`` (PCMB) drop members now separable after every admission.
+
+    Each candidate's weakest association over the subsets of the members is kept between
+    rounds: after an admission only the subsets holding the new member are tested (those
+    without it were, and none separated), and after a pruning every subset again."""
     members = sorted(tester.required(t))
-    candidates = [x for x in range(len(tester.names)) if x != t and x not in members]
+    inside = set(members)
+    candidates = [x for x in range(len(tester.names)) if x != t and x not in inside]
+    weakest: dict[int, tuple[float, float]] = {}
+    new = None  # the member admitted last round (None: test every subset)
     while candidates:
-        keys = {}
-        for x in candidates:
-            s, key = _weakest(tester, t, x, members, max_cond_size)
-            if key is None:
+        tested = None if new is None else [v for v in members if v != new]
+        found, _ = tester.separations(t, candidates, members, max_cond_size, tested=tested)
+        kept = []
+        for x, separation in zip(candidates, found, strict=True):
+            if separation.subset is not None:
                 if sepsets is not None:
-                    sepsets[x] = s
-            else:
-                keys[x] = key
-        candidates = [x for x in candidates if x in keys]
+                    sepsets[x] = separation.subset
+                continue
+            kept.append(x)
+            if separation.weakest is not None:
+                key = _strength(separation.weakest)
+                if new is None or key > weakest[x]:
+                    weakest[x] = key
+        candidates = kept
         if not candidates:
             break
-        best = min(candidates, key=lambda x: (keys[x], x))
+        best = min(candidates, key=lambda x: (weakest[x], x))
         members.append(best)
         candidates.remove(best)
+        new = best
         if prune:
-            _backward(tester, t, members, max_cond_size, sepsets)
+            before = len(members)
+            _backward(tester, t, members, max_cond_size, sepsets, _since(members, best))
+            if len(members) < before:
+                new = None
     return members
 
 
@@ -170,21 +166,40 @@ def _pcd_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
     return _max_min_forward(tester, t, max_cond_size, sepsets, prune=True)
 
 
-def _backward(tester, t: int, members: list[int], max_cond_size, sepsets) -> list[int]:
+def _backward(tester, t: int, members: list[int], max_cond_size, sepsets, tested) -> list[int]:
     """Drop each member that some subset of the other members separates from ``t``
-    (the marginal tests were done by the forward phase)."""
+    (the marginal tests were done by the forward phase). ``tested(x)``: the members every
+    subset of which was tested with x before, separating nothing; only subsets holding
+    another member are tested."""
     keep = tester.required(t)
     for x in list(members):
         if x in keep:
             continue
         rest = [v for v in members if v != x]
-        for s in _subsets(rest, max_cond_size):
-            if s and tester.test_indices(t, x, s).independent:
-                members.remove(x)
-                if sepsets is not None:
-                    sepsets[x] = s
-                break
+        (separation,), _ = tester.separations(
+            t, [x], rest, max_cond_size, min_size=1, tested=tested(x)
+        )
+        if separation.subset is not None:
+            members.remove(x)
+            if sepsets is not None:
+                sepsets[x] = separation.subset
     return members
+
+
+def _before(members: list[int]):
+    """``tested`` for :func:`_backward` after a forward phase that admitted ``members`` in
+    this order, each tested against every subset of those before it."""
+    order = list(members)  # _backward removes from members as it goes
+    position = {v: i for i, v in enumerate(order)}
+    return lambda x: order[: position[x]]
+
+
+def _since(members: list[int], new: int):
+    """``tested`` for :func:`_backward` right after ``new`` joined ``members``: each other
+    member survived every subset of the rest without ``new`` (the last backward phase), and
+    ``new`` every subset of the others (the forward round that admitted it)."""
+    others = list(members)
+    return lambda x: [v for v in others if v != x and (x == new or v != new)]
 
 
 def _symmetric(one_way, tester, t: int, max_cond_size, sepsets, memo=None) -> list[int]:
@@ -240,34 +255,28 @@ def hiton_pc_search(
 def hiton_pc_one_way_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
     """Semi-interleaved HITON-PC: admit candidates by decreasing marginal association unless
     a subset of the current set separates them; then re-check each member."""
-    pc = sorted(tester.required(t))
-    marginal = []
-    for x in range(len(tester.names)):
-        if x == t or x in pc:
-            continue
-        result = tester.test_indices(t, x, ())
-        if result.independent:
-            if sepsets is not None:
-                sepsets[x] = ()
-        else:
-            marginal.append((_strength(result), x))
-    for _, x in sorted(marginal):
-        separated = False
-        for s in _subsets(pc, max_cond_size):
-            if tester.test_indices(t, x, s).independent:
-                separated = True
-                if sepsets is not None:
-                    sepsets[x] = s
-                break
-        if not separated:
-            pc.append(x)
-    return _backward(tester, t, pc, max_cond_size, sepsets)
+    required = sorted(tester.required(t))
+    inside = set(required)
+    candidates = [x for x in range(len(tester.names)) if x != t and x not in inside]
+    screen = tester.tests_given(t, candidates)
+    if sepsets is not None:
+        for k in np.flatnonzero(screen.independent).tolist():
+            sepsets[candidates[k]] = ()
+    order = [x for _, x in screen.dependent(candidates)]
+    found, pc = tester.separations(t, order, required, max_cond_size, grow=True)
+    if sepsets is not None:
+        for x, separation in zip(order, found, strict=True):
+            if separation.subset is not None:
+                sepsets[x] = separation.subset
+    admitted = set(pc)
+    members = [*required, *(x for x in order if x in admitted)]
+    return _backward(tester, t, members, max_cond_size, sepsets, _before(members))
 
 
 def mmpc_one_way_search(tester, t: int, max_cond_size, sepsets=None) -> list[int]:
     """MMPC without the symmetry correction: max-min heuristic forward, then backward."""
     members = _max_min_forward(tester, t, max_cond_size, sepsets, prune=False)
-    return _backward(tester, t, members, max_cond_size, sepsets)
+    return _backward(tester, t, members, max_cond_size, sepsets, _before(members))
 
 
 def mmpc_search(tester, t: int, max_cond_size, sepsets=None, memo=None) -> list[int]:
@@ -287,14 +296,8 @@ def spouses(
                 continue
             sep = sepsets.get(x)
             if sep is None:
-                sep = next(
-                    (
-                        s
-                        for s in _subsets([v for v in pc if v != x], None)
-                        if tester.test_indices(t, x, s).independent
-                    ),
-                    None,
-                )
+                (separation,), _ = tester.separations(t, [x], [v for v in pc if v != x])
+                sep = separation.subset
                 if sep is None:
                     continue
                 sepsets[x] = sep
