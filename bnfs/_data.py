@@ -23,6 +23,7 @@ from bnfs._columns import (
     code_dtype,
     column_names,
     encode_column,
+    integer_codes,
     missing_message,
 )
 from bnfs._readers import format_of, iter_blocks, read_table
@@ -133,7 +134,13 @@ class Dataset:
             raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
 
         disc_codes, disc_names, states, floats, cont_names = [], [], {}, [], []
+        encoded = integer_codes(frame, self.names, int(max_levels))
         for name in self.names:
+            if name in encoded and name not in discrete_floats:
+                codes, states[name] = encoded[name]
+                disc_codes.append(codes)
+                disc_names.append(name)
+                continue
             col = frame[name]
             if pd.api.types.is_float_dtype(col.dtype) and name not in discrete_floats:
                 values = col.to_numpy(dtype=np.float64)

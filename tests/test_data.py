@@ -169,3 +169,29 @@ def test_discretize_errors():
         discretize(df, columns=["y"])
     skewed = discretize(pd.DataFrame({"x": [0.0, 1.0, 1.0, 1.0]}), n_bins=2)
     assert skewed.column("x").tolist() == [0, 1, 1, 1]  # the maximum is split off
+
+
+def test_integer_columns_encoded_in_blocks_as_one_by_one():
+    from bnfs._columns import INTEGER_BLOCK, encode_column
+
+    rng = np.random.default_rng(4)
+    width = INTEGER_BLOCK + 5  # two blocks
+    values = rng.integers(-2, 3, size=(40, width)).astype(np.int16)
+    frame = pd.DataFrame(values, columns=[f"c{j}" for j in range(width)])
+    frame["wide"] = rng.integers(0, 10_000, 40)  # a span past the block path
+    frame["text"] = rng.choice(["a", "b"], 40)
+    data = Dataset(frame)
+    for j, name in enumerate(frame.columns):
+        codes, states = encode_column(name, frame[name], 256)
+        assert data.states[name] == states and data.codes[:, j].tolist() == codes.tolist()
+    assert all(type(v) is int for v in data.states["c0"])
+
+
+@pytest.mark.parametrize(
+    "column, message",
+    [(np.zeros(30, dtype=np.int64), "single level"), (np.arange(30), "30 levels")],
+)
+def test_integer_columns_refused_as_one_by_one(column, message):
+    frame = pd.DataFrame({"ok": np.arange(30) % 2, "bad": column})
+    with pytest.raises(ValueError, match=f"'bad'.*{message}"):
+        Dataset(frame, max_levels=20)
