@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._validate import check_allocation, check_seed
+from bnfs._validate import check_allocation, check_int, check_seed
 from bnfs.bif import read_bif
 from bnfs.graph import DAG
 from bnfs.network import DiscreteNetwork, sampling_bytes
@@ -27,6 +27,7 @@ __all__ = [
     "network_model",
     "sample",
     "corral",
+    "planted_blanket",
     "regression",
     "synthetic",
     "load_lucas0",
@@ -178,6 +179,84 @@ def corral(
                 cols[f"{base}_{k}"] = _matching(rng, cols[base], (8 + k) / 16)
     cols["Y"] = y
     return pd.DataFrame(cols)
+
+
+def planted_blanket(
+    n_features: int = 100_000,
+    n: int = 500,
+    seed: int | np.random.Generator | None = 0,
+) -> tuple[pd.DataFrame, pd.Series, dict[str, list[str]]]:
+    """Wide genotype-like data with a known Markov blanket of 10: the benchmark of feature
+    selection on 100,000 features (``benchmarks/wide_selection.py``).
+
+    Every feature takes the values 0, 1, 2 (a genotype's count of minor alleles, with a
+    minor-allele frequency drawn from U(0.1, 0.5)). The binary class ``y`` has 4 parents
+    ``P0..P3`` (minor-allele frequencies from U(0.25, 0.5); y = 1 with probability 0.02,
+    0.1, 0.5, 0.9, 0.98 when 0, 1, 2, 3, 4 of them are non-zero), 3 children ``C0..C2`` and their 3 other parents, the spouses ``S0..S2``
+    (each child is (y + its spouse) mod 3 with probability 0.85, uniform otherwise): the
+    blanket of 10. Around it, 2 grandparents ``G0``, ``G1`` (each ``P0``, ``P1``'s only
+    parent, which copies it 80% of the time) and 3 grandchildren ``D0..D2`` (a noisy copy
+    of each child) depend on the class without being in its blanket; the other features
+    ``X...`` are independent of everything, in a shuffled column order.
+
+    Returns
+    -------
+    X : pandas.DataFrame
+        ``n`` rows of ``n_features`` int8 columns.
+    y : pandas.Series
+        The class, 0/1.
+    truth : dict
+        ``{"parents", "children", "spouses", "blanket", "relevant_outside"}``: names.
+
+    Examples
+    --------
+    >>> X, y, truth = planted_blanket(50, 200, seed=1)
+    >>> X.shape, len(truth["blanket"])
+    ((200, 50), 10)
+    """
+    n_features = check_int(n_features, "n_features", 15)
+    n = check_int(n, "n", 1)
+    check_allocation(
+        n * n_features * 9, f"planted_blanket with {n_features} features", "fewer features"
+    )
+    rng = check_seed(seed)
+
+    def genotypes(count: int, low: float = 0.1) -> np.ndarray:
+        maf = rng.uniform(low, 0.5, size=count)
+        return rng.binomial(2, maf, size=(n, count)).astype(np.int8)
+
+    def noisy(values: np.ndarray, keep: float) -> np.ndarray:
+        return np.where(rng.random(n) < keep, values, rng.integers(0, 3, n)).astype(np.int8)
+
+    grand = genotypes(2)
+    parents = genotypes(4, low=0.25)
+    parents[:, :2] = np.stack([noisy(grand[:, i], 0.8) for i in range(2)], axis=1)
+    risk = np.array([0.02, 0.1, 0.5, 0.9, 0.98])[(parents > 0).sum(axis=1)]
+    y = (rng.random(n) < risk).astype(np.int8)
+    spouses = genotypes(3)
+    children = np.stack([noisy((y + spouses[:, i]) % 3, 0.85) for i in range(3)], axis=1)
+    descendants = np.stack([noisy(children[:, i], 0.8) for i in range(3)], axis=1)
+    noise = genotypes(n_features - 15)
+    named = {
+        **{f"G{i}": grand[:, i] for i in range(2)},
+        **{f"P{i}": parents[:, i] for i in range(4)},
+        **{f"C{i}": children[:, i] for i in range(3)},
+        **{f"S{i}": spouses[:, i] for i in range(3)},
+        **{f"D{i}": descendants[:, i] for i in range(3)},
+    }
+    width = len(str(n_features))
+    columns = list(named) + [f"X{j:0{width}d}" for j in range(n_features - 15)]
+    values = np.concatenate([np.stack(list(named.values()), axis=1), noise], axis=1)
+    order = rng.permutation(n_features)
+    X = pd.DataFrame(values[:, order], columns=[columns[j] for j in order])
+    truth = {
+        "parents": [f"P{i}" for i in range(4)],
+        "children": [f"C{i}" for i in range(3)],
+        "spouses": [f"S{i}" for i in range(3)],
+        "relevant_outside": ["G0", "G1", "D0", "D1", "D2"],
+    }
+    truth["blanket"] = truth["parents"] + truth["children"] + truth["spouses"]
+    return X, pd.Series(y, name="y"), truth
 
 
 def regression(

@@ -85,3 +85,25 @@ def test_lucas0():
         "Fatigue",
         "Allergy",
     }
+
+
+def test_planted_blanket_plants_its_blanket():
+    from bnfs.citests import CITest
+
+    X, y, truth = datasets.planted_blanket(60, 3000, seed=2)
+    again = datasets.planted_blanket(60, 3000, seed=2)
+    assert X.equals(again[0]) and y.equals(again[1])
+    assert X.shape == (3000, 60) and set(X.dtypes) == {np.dtype(np.int8)}
+    assert set(truth["blanket"]) <= set(X.columns) and len(truth["blanket"]) == 10
+    frame = X.assign(y=y)
+    test = CITest(frame)
+    # parents and children depend on the class; the spouses only given their child
+    for name in truth["parents"] + truth["children"] + truth["relevant_outside"]:
+        assert not test.independent(name, "y"), name
+    for i, spouse in enumerate(truth["spouses"]):
+        assert test.independent(spouse, "y") and not test.independent(spouse, "y", [f"C{i}"])
+    # the grandparents and grandchildren are screened off by the blanket
+    for name in truth["relevant_outside"]:
+        assert test.independent(name, "y", truth["blanket"][:7]), name
+    noise = [c for c in X.columns if c.startswith("X")]
+    assert sum(test.independent(c, "y") for c in noise) >= 0.85 * len(noise)
