@@ -15,11 +15,27 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from bnfs import learners
 from bnfs._data import Dataset, discretize
 
 DISCRETIZERS = ("quantile", "interval", "mdl")
 #: what a selector does when it selects no feature (see Selector._set_support)
 IF_EMPTY = ("keep_all", "keep_none", "raise")
+#: conditioning sets of the local learners that search subsets of their sets for a
+#: separating one (HITON, MMPC, PCMB, HPC) when they select features, unless the
+#: ``learner_options`` say otherwise: max-k = 3, as Aliferis et al. (2010) ran them for
+#: feature selection and as Causal Explorer and pycausalfs do
+SELECTION_MAX_COND_SIZE = 3
+
+
+def selection_options(learner: str, options: dict | None) -> dict:
+    """``options`` for ``learner`` when it selects features: a local learner that takes
+    ``max_cond_size`` gets :data:`SELECTION_MAX_COND_SIZE` unless given one."""
+    options = dict(options or {})
+    entry = learners.get(learner)
+    if entry.local and "max_cond_size" in entry.options:
+        options.setdefault("max_cond_size", SELECTION_MAX_COND_SIZE)
+    return options
 
 
 class EmptySelectionWarning(UserWarning):

@@ -10,7 +10,7 @@ import numpy as np
 
 from bnfs import learners
 from bnfs._validate import check_int
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, selection_options
 
 __all__ = ["MarkovBlanketSelector"]
 
@@ -50,6 +50,11 @@ class MarkovBlanketSelector(DiscreteSelector):
     learner_options : dict, optional
         Keyword arguments of the learner, e.g. ``{"score": "bde", "max_parents": 5}`` or
         ``{"test": "g2", "alpha": 0.01}``; one the learner does not take is refused by name.
+        The local learners that search subsets of their sets for a separating one (HITON,
+        MMPC, PCMB, HPC) condition on at most :data:`SELECTION_MAX_COND_SIZE` (3) variables
+        unless ``max_cond_size`` is given here (the learners themselves, as bnlearn's, have
+        no bound): the subsets grow as the cube of the set, not exponentially, when the
+        class depends on most features (on digits' 64 pixels its HITON-PC set has 45).
     parents_and_children : bool, default False
         Keep only the target's neighbours (parents and children, no spouses). Needs a
         network learner or a parents-and-children learner.
@@ -127,12 +132,13 @@ class MarkovBlanketSelector(DiscreteSelector):
         data, features, target = self._discrete_data(X, y)
         self.learner_ = self._chosen_learner(len(features))
         entry = self._check_learner(self.learner_)
-        options = dict(self.learner_options or {})
+        options = selection_options(self.learner_, self.learner_options)
         seed = self._seed()
         if seed is not None and entry.seeded:
             options.setdefault("seed", seed)
         if self.n_jobs is not None and "n_jobs" in entry.options:
             options.setdefault("n_jobs", self.n_jobs)
+
         found = entry(data, target, **options) if entry.local else entry(data, **options)
         if not entry.local:
             self.network_ = found

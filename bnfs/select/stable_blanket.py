@@ -12,7 +12,7 @@ import pandas as pd
 from bnfs import learners
 from bnfs._validate import check_int
 from bnfs.bootstrap import blanket_sets, inclusion_threshold
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, selection_options
 from bnfs.select.fcbf import symmetrical_uncertainty
 from bnfs.select.markov_blanket import BLANKET_LEARNERS, NETWORK_LEARNERS
 
@@ -142,7 +142,7 @@ class StableBlanketSelector(DiscreteSelector):
             target,
             self.learner,
             R=self.R,
-            learner_options=self.learner_options,
+            learner_options=selection_options(self.learner, self.learner_options),
             n_jobs=self.n_jobs,
             seed=self.random_state,
             replace=self.resample == "bootstrap",
