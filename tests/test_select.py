@@ -369,3 +369,31 @@ def test_the_default_learner_follows_the_datas_width(alarm, monkeypatch):
         MarkovBlanketSelector("magic").fit(X, y)
     with pytest.raises(ValueError, match="does not take|refused|not an option|unknown"):
         MarkovBlanketSelector(learner_options={"score": "bde"}).fit(X, y)  # hiton_mb's
+
+
+def test_selectors_bound_the_local_learners_conditioning_sets(alarm, monkeypatch):
+    """A local learner that searches subsets conditions on at most 3 variables when it
+    selects features, unless learner_options say otherwise; the others are left alone."""
+    import importlib
+
+    from bnfs import learners
+    from bnfs.select._base import SELECTION_MAX_COND_SIZE, selection_options
+
+    assert selection_options("hiton_mb", None) == {"max_cond_size": SELECTION_MAX_COND_SIZE}
+    assert selection_options("mmpc", {"max_cond_size": None}) == {"max_cond_size": None}
+    assert selection_options("iamb_mb", {"alpha": 0.01}) == {"alpha": 0.01}
+    assert selection_options("hill_climbing", None) == {}
+    seen = []
+    module = importlib.import_module(learners.get("mmmb").module)
+    original = module.mmmb
+
+    def spy(data, target, **options):
+        seen.append(options.get("max_cond_size", "absent"))
+        return original(data, target, **options)
+
+    monkeypatch.setattr(module, "mmmb", spy)
+    X, y = alarm
+    MarkovBlanketSelector("mmmb").fit(X, y)
+    MarkovBlanketSelector("mmmb", learner_options={"max_cond_size": 1}).fit(X, y)
+    StableBlanketSelector("mmmb", R=2, random_state=0).fit(X, y)
+    assert seen == [3, 1, 3, 3]
