@@ -28,7 +28,7 @@ from bnfs._kernels import conditional_gaussian as _cg
 from bnfs._kernels import separation as _sep
 from bnfs._validate import check_float
 from bnfs.graph import DAG
-from bnfs.scores import cg_statistics, counts_scratch_size
+from bnfs.scores import cg_statistics, test_scratch_size
 
 __all__ = [
     "CITest",
@@ -333,7 +333,7 @@ class CITest(_Tester):
             self.data.require_discrete(f"test {test!r}")
             self._setup_names(self.data.discrete_names)
             self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
-            self._counts = np.zeros(counts_scratch_size(self.data.n_rows), dtype=np.int64)
+            self._counts = np.zeros(test_scratch_size(self.data.n_rows), dtype=np.int64)
 
     def rows_per_cell(self, x: int, y: int, z: Iterable[int] = ()) -> float:
         if self.test == "fisher_z":
@@ -397,6 +397,22 @@ class CITest(_Tester):
             mi = stat / (2 * n)
             return CIResult(mi, df, p, mi <= self.threshold)
         return CIResult(stat, df, p, p > self.alpha)
+
+    def __getstate__(self) -> dict:
+        """Scratch arrays travel as their shapes (a worker process may receive the others
+        read-only, memory-mapped) and are made anew on arrival."""
+        state = self.__dict__.copy()
+        state.pop("_compiled", None)
+        for name in ("_cfg", "_counts"):
+            if name in state:
+                state[name] = ("scratch", state[name].shape)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name in ("_cfg", "_counts"):
+            if isinstance(state.get(name), tuple):
+                state[name] = np.zeros(state[name][1], dtype=np.int64)
+        self.__dict__.update(state)
 
     #: run the local learners' searches (:meth:`tests_given`, :meth:`separations`) in
     #: compiled batches; False runs them one cached test at a time, with the same answers

@@ -89,15 +89,20 @@ def _fits(q, rx, ry, size):
 @njit(cache=True)
 def _dense_statistic(codes, x, y, rx, ry, q, cfg, which, table):
     """(statistic, adjusted df) counted in ``table`` (zeros, at least q rx ry cells, left
-    zeros) from the stratum index ``cfg`` of each row."""
+    zeros) from the stratum index ``cfg`` of each row; only the strata some row falls in
+    are scanned, so a mostly empty table costs little more than its rows."""
     n = codes.shape[0]
+    seen = np.zeros(q, dtype=np.bool_)
     for i in range(n):
         table[(cfg[i] * rx + codes[i, x]) * ry + codes[i, y]] += 1
+        seen[cfg[i]] = True
     stat = 0.0
     df_adj = 0.0
     nx = np.zeros(rx, dtype=np.int64)
     ny = np.zeros(ry, dtype=np.int64)
     for j in range(q):
+        if not seen[j]:  # an empty stratum adds nothing: its cells are not scanned
+            continue
         base = j * rx * ry
         nz = 0
         for a in range(rx):
