@@ -397,3 +397,42 @@ def test_selectors_bound_the_local_learners_conditioning_sets(alarm, monkeypatch
     MarkovBlanketSelector("mmmb", learner_options={"max_cond_size": 1}).fit(X, y)
     StableBlanketSelector("mmmb", R=2, random_state=0).fit(X, y)
     assert seen == [3, 1, 3, 3]
+
+
+def test_markov_blanket_selection_learns_around_missing_values(alarm):
+    """Missing values stay in place: CI-test learners test on the rows observed in each
+    test's variables, hill climbing runs inside structural EM; the blanket of HYPOVOLEMIA
+    survives 10% of the values missing at random, and missing_ says how it was learned."""
+    X, y = alarm
+    holes = X.mask(np.random.default_rng(0).random(X.shape) < 0.1)
+    before = holes.copy()
+    for learner in ("hiton_mb", "pc_stable"):
+        selector = MarkovBlanketSelector(learner).fit(holes, y)
+        assert selector.selected_ == MarkovBlanketSelector(learner).fit(X, y).selected_
+        used = selector.missing_["rows_used"]
+        assert selector.missing_["how"] == "available-case tests"
+        assert selector.missing_["values"] == int(holes.isna().to_numpy().sum())
+        complete = int(holes.notna().all(axis=1).sum())  # 2% of the rows: 0.9^36
+        assert complete < used["min"] <= used["median"] <= used["max"] < len(X)
+        assert selector.transform(holes).shape == (len(X), len(selector.selected_))
+    em = MarkovBlanketSelector().fit(holes, y)
+    assert em.learner_ == "hill_climbing" and em.missing_["how"] == "structural EM"
+    assert set(em.selected_) <= set(X.columns) and em.selected_
+    assert MarkovBlanketSelector().fit(X, y).missing_ is None
+    pd.testing.assert_frame_equal(holes, before)
+    with pytest.raises(ValueError, match="mmhc cannot learn from.*hiton_mb"):
+        MarkovBlanketSelector("mmhc").fit(holes, y)
+    with pytest.raises(ValueError, match="structural EM, which does not take 'restarts'"):
+        MarkovBlanketSelector(learner_options={"restarts": 2}).fit(holes, y)
+
+
+def test_continuous_features_with_gaps_are_cut_on_their_observed_values():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 600)
+    X = pd.DataFrame({"signal": y + rng.normal(0, 0.4, 600), "noise": rng.normal(size=600)}).mask(
+        rng.random((600, 2)) < 0.15
+    )
+    selector = MarkovBlanketSelector("iamb_mb").fit(X, y)
+    assert selector.selected_ == ["signal"] and selector.missing_["values"] == int(
+        X.isna().to_numpy().sum()
+    )

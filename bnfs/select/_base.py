@@ -121,13 +121,14 @@ class Selector(SelectorMixin, BaseEstimator):
     def _varying(frame: pd.DataFrame) -> pd.DataFrame:
         """``frame`` without its constant columns: they carry no information and are never
         selected (a training fold of a rare feature is often constant)."""
-        varying = [c for c in frame.columns if frame[c].nunique(dropna=False) > 1]
+        varying = [c for c in frame.columns if frame[c].nunique() > 1]
         if not varying:
             raise ValueError("every feature of X is constant; there is nothing to select")
         return frame[varying] if len(varying) < frame.shape[1] else frame
 
-    def _frame(self, X, reset: bool) -> pd.DataFrame:
-        """X as a fresh DataFrame with string column names (x0, x1, ... for arrays)."""
+    def _frame(self, X, reset: bool, missing: bool = False) -> pd.DataFrame:
+        """X as a fresh DataFrame with string column names (x0, x1, ... for arrays);
+        missing values refused unless ``missing``."""
         if reset and getattr(self, "if_empty", "keep_all") not in IF_EMPTY:
             raise ValueError(f"if_empty must be one of {IF_EMPTY}, got {self.if_empty!r}")
         if isinstance(X, pd.DataFrame):
@@ -173,14 +174,16 @@ class Selector(SelectorMixin, BaseEstimator):
             raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
         for name in frame.columns:
             column = frame[name]
-            if column.isna().any():  # NaN, None, NaT and pd.NA of any (extension) dtype
+            if missing and column.isna().all():
+                raise ValueError(f"column {name!r} of X has no observed value")
+            if not missing and column.isna().any():  # NaN, None, NaT and pd.NA, any dtype
                 raise ValueError(
                     f"column {name!r} of X has {int(column.isna().sum())} missing "
                     "value(s) (NaN, None or pd.NA); drop or impute them first"
                 )
             if (
                 pd.api.types.is_float_dtype(column)
-                and not np.isfinite(column.to_numpy(dtype=np.float64)).all()
+                and np.isinf(column.to_numpy(dtype=np.float64, na_value=0.0)).any()
             ):
                 raise ValueError(f"column {name!r} of X contains infinity")
         if reset:
@@ -200,9 +203,13 @@ class DiscreteSelector(Selector):
     """Base of the selectors that count discrete tables; subclasses have ``discretizer``
     and ``n_bins`` parameters."""
 
-    def _discrete_data(self, X, y) -> tuple[Dataset, list[str], str]:
+    def _discrete_data(self, X, y, missing: bool = False) -> tuple[Dataset, list[str], str]:
         """(data with the class appended, feature names, the class's name in data, which
-        becomes ``class_name_``)."""
+        becomes ``class_name_``).
+
+        With ``missing``, X may have missing values: then the data is a DataFrame with
+        them in place, its continuous columns cut on their observed values (the learners
+        that take such data test on the rows observed in each test's variables)."""
         if self.discretizer not in DISCRETIZERS:
             raise ValueError(f"discretizer must be one of {DISCRETIZERS}, got {self.discretizer!r}")
         if (
@@ -211,17 +218,37 @@ class DiscreteSelector(Selector):
             or self.n_bins < 2
         ):
             raise ValueError(f"n_bins must be an integer >= 2, got {self.n_bins!r}")
-        frame = self._frame(X, reset=True)
+        frame = self._frame(X, reset=True, missing=missing)
         y = self._check_y(y, len(frame))
         frame = self._varying(frame)
         features = list(frame.columns)
         target = _unused_name(features)
         frame[target] = pd.Series(y, index=frame.index).astype(str)
+        self.class_name_ = target
+        if missing and frame.isna().to_numpy().any():
+            return self._cut_observed(frame, target), features, target
         data = Dataset(frame)
         if data.continuous_names:
             data = discretize(data, self.discretizer, self.n_bins, target=target)
-        self.class_name_ = target
         return data, features, target
+
+    def _cut_observed(self, frame: pd.DataFrame, target: str) -> pd.DataFrame:
+        """``frame`` with each continuous column cut into bins on its observed rows (as
+        :func:`bnfs.discretize` cuts a complete one), missing values kept."""
+        out = frame.copy()
+        for name in frame.columns:
+            column = frame[name]
+            if name == target or not pd.api.types.is_float_dtype(column.dtype):
+                continue
+            observed = column.notna().to_numpy()
+            part = Dataset(frame.loc[observed, [name, target]])
+            if not part.continuous_names:
+                continue
+            cut = discretize(part, self.discretizer, self.n_bins, target=target)
+            values = pd.Series(None, index=frame.index, dtype=object)
+            values[observed] = cut.to_pandas()[name].astype(str).to_numpy()
+            out[name] = values
+        return out
 
 
 def _extension_to_numpy(y):

@@ -3,13 +3,16 @@ feature irrelevant to it (Koller & Sahami 1996), read off a learned network."""
 
 from __future__ import annotations
 
+import inspect
 import numbers
 import warnings
 
 import numpy as np
+import pandas as pd
 
 from bnfs import learners
 from bnfs._validate import check_int
+from bnfs.search.structural_em import structural_em
 from bnfs.select._base import DiscreteSelector, selection_options
 
 __all__ = ["MarkovBlanketSelector"]
@@ -83,6 +86,12 @@ class MarkovBlanketSelector(DiscreteSelector):
         The selected features, in input order (``blanket_``, deprecated, is the same list).
     learner_ : str
         The learner that ran (``learner``, or what ``"auto"`` chose).
+    missing_ : dict or None
+        When X has missing values (kept in place; continuous features are cut on their
+        observed values): how many, how the learner used them (``"available-case tests"``
+        for the CI-test learners, each test on the rows observed in its variables, with
+        ``rows_used``, the fewest, median and most rows a test ran on; ``"structural EM"``
+        for hill climbing and tabu search). None for complete X.
     network_ : DAG or PDAG or None
         The learned network over the features and the class (None for local learners).
     class_name_ : str
@@ -129,7 +138,7 @@ class MarkovBlanketSelector(DiscreteSelector):
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
         self._check_learner(self.learner)
-        data, features, target = self._discrete_data(X, y)
+        data, features, target = self._discrete_data(X, y, missing=True)
         self.learner_ = self._chosen_learner(len(features))
         entry = self._check_learner(self.learner_)
         options = selection_options(self.learner_, self.learner_options)
@@ -138,8 +147,11 @@ class MarkovBlanketSelector(DiscreteSelector):
             options.setdefault("seed", seed)
         if self.n_jobs is not None and "n_jobs" in entry.options:
             options.setdefault("n_jobs", self.n_jobs)
-
-        found = entry(data, target, **options) if entry.local else entry(data, **options)
+        self.missing_ = None
+        if isinstance(data, pd.DataFrame):  # missing values, kept in place
+            found = self._learn_incomplete(data, target, entry, options)
+        else:
+            found = entry(data, target, **options) if entry.local else entry(data, **options)
         if not entry.local:
             self.network_ = found
             members = (
@@ -154,6 +166,40 @@ class MarkovBlanketSelector(DiscreteSelector):
         self.selected_ = [c for c in features if c in members]
         self._set_support(self.selected_)
         return self
+
+    def _learn_incomplete(self, frame: pd.DataFrame, target: str, entry, options: dict):
+        """Learn from ``frame`` with its missing values: available-case tests for the
+        CI-test learners, structural EM for hill climbing and tabu search."""
+        missing = int(frame.isna().to_numpy().sum())
+        if not entry.takes_missing:
+            raise ValueError(
+                f"X has {missing} missing value(s), which {entry.name} cannot learn from: "
+                "use a CI-test learner (e.g. learner='hiton_mb', available-case tests), "
+                "'hill_climbing' or 'tabu_search' (structural EM), or impute X first"
+            )
+        if entry.kind == "score":
+            allowed = set(inspect.signature(structural_em).parameters) - {"data", "maximize"}
+            unknown = sorted(set(options) - allowed)
+            if unknown:
+                raise ValueError(
+                    f"with missing values {entry.name} runs inside structural EM, which does "
+                    f"not take {unknown[0]!r}; it takes {sorted(allowed)}"
+                )
+            found = structural_em(frame, maximize=entry.name, **options)
+            self.missing_ = {"values": missing, "how": "structural EM", "rows": len(frame)}
+        else:
+            found = entry(frame, target, **options) if entry.local else entry(frame, **options)
+            self.missing_ = {
+                "values": missing,
+                "how": "available-case tests",
+                "rows_used": found.learning.get("rows_used"),
+            }
+        return found
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
 
     def _seed(self) -> int | None:
         """The learners' seed: ``random_state`` as an int (or ``seed``, deprecated)."""
