@@ -418,23 +418,29 @@ class CITest(_Tester):
     #: compiled batches; False runs them one cached test at a time, with the same answers
     batched = True
 
+    def kernel_rule(self) -> tuple[int, int]:
+        """(statistic, decision mode) of a discrete test as the compiled kernels code
+        them (:mod:`bnfs._kernels.citests`)."""
+        mode = (
+            _k.BY_THRESHOLD
+            if self.test == "mi_threshold"
+            else _k.BY_P_VALUE_WITH_POWER
+            if self.test.endswith("_adf")
+            else _k.BY_P_VALUE
+        )
+        return (_k.X2 if self.test.startswith("x2") else _k.G2), mode
+
     def _kernel(self):
         """The compiled searches' test and scratch, or None where they do not apply (the
         Gaussian and conditional-Gaussian tests, ``min_rows_per_cell``)."""
         if not self.batched or self.test in ("fisher_z", "mi_cg") or self.min_rows_per_cell:
             return None
         if getattr(self, "_compiled", None) is None:
-            mode = (
-                _k.BY_THRESHOLD
-                if self.test == "mi_threshold"
-                else _k.BY_P_VALUE_WITH_POWER
-                if self.test.endswith("_adf")
-                else _k.BY_P_VALUE
-            )
+            which, mode = self.kernel_rule()
             test = _sep.Test(
                 self.data.codes,
                 np.ascontiguousarray(self.data.arities, dtype=np.int64),
-                _k.X2 if self.test.startswith("x2") else _k.G2,
+                which,
                 self.adjust_df,
                 mode,
                 self.alpha,

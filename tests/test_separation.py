@@ -10,6 +10,7 @@ import pytest
 import bnfs
 from bnfs import datasets
 from bnfs.citests import CITest, make_test
+from bnfs.constraint._sets import subsets
 from bnfs.constraint.local_structure import local_structure
 
 TESTS = [("g2", {"adjust_df": True}), ("x2", {}), ("mi_adf", {}), ("mi_threshold", {})]
@@ -121,13 +122,6 @@ def test_local_structure_is_the_same_batched_with_node_lists():
 # --- the searches as they ran before the compiled batches: one cached test at a time ------
 
 
-def _subsets(pool, max_size):
-    pool = sorted(pool)
-    top = len(pool) if max_size is None else min(max_size, len(pool))
-    for size in range(top + 1):
-        yield from itertools.combinations(pool, size)
-
-
 def _key(result):
     return (result.p_value, -result.statistic)
 
@@ -135,7 +129,7 @@ def _key(result):
 def _reference_backward(tester, t, members, max_size, sepsets):
     for x in list(members):
         rest = [v for v in members if v != x]
-        for s in _subsets(rest, max_size):
+        for s in subsets(rest, max_size):
             if s and tester.test_indices(t, x, s).independent:
                 members.remove(x)
                 sepsets[x] = s
@@ -154,7 +148,7 @@ def _reference_hiton(tester, t, max_size, sepsets):
                 marginal.append((_key(result), x))
     for _, x in sorted(marginal):
         s = next(
-            (s for s in _subsets(pc, max_size) if tester.test_indices(t, x, s).independent), None
+            (s for s in subsets(pc, max_size) if tester.test_indices(t, x, s).independent), None
         )
         if s is None:
             pc.append(x)
@@ -170,7 +164,7 @@ def _reference_mmpc(tester, t, max_size, sepsets, prune=False):
         keys = {}
         for x in candidates:
             worst = None
-            for s in _subsets(members, max_size):
+            for s in subsets(members, max_size):
                 result = tester.test_indices(t, x, s)
                 if result.independent:
                     sepsets[x], worst = s, None

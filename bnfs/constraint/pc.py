@@ -11,7 +11,6 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
-from bnfs._kernels import citests as _k
 from bnfs._kernels import pc as _pc_kernel
 from bnfs._validate import check_int
 from bnfs.citests import CITest, TestName, make_test, rows_report
@@ -248,14 +247,7 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
     seps = np.zeros((m, max(level, 1)), dtype=np.int64)
     n_tests = np.zeros(m, dtype=np.int64)
     data = tester.data
-    mode = (
-        _k.BY_THRESHOLD
-        if tester.test == "mi_threshold"
-        else _k.BY_P_VALUE_WITH_POWER
-        if tester.test.endswith("_adf")
-        else _k.BY_P_VALUE
-    )
-    which = _k.X2 if tester.test.startswith("x2") else _k.G2
+    which, mode = tester.kernel_rule()
     with numba_threads(n_jobs) as threads:
         _pc_kernel.pc_level(
             data.codes,
