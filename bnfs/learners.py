@@ -87,6 +87,8 @@ _HYBRID = (
 )
 _NETWORK = (*_TEST, "max_cond_size", *_LISTS, "progress")
 _LOCAL = (*_TEST, *_LISTS)
+#: the local learners of :mod:`bnfs.constraint.markov_blanket`, which take ``max_time``
+_LOCAL_TIMED = (*_LOCAL, "max_time")
 
 
 @dataclass(frozen=True)
@@ -263,24 +265,31 @@ REGISTRY: dict[str, Learner] = dict(
             "n_jobs",
             "rows_per_cell",
         ),
-        _entry("grow_shrink_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
-        _entry("iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
-        _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL),
-        _entry("fast_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "rows_per_cell"),
-        _entry("kiamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "k", "seed"),
-        _entry("hiton_mb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
-        _entry("mmmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
-        _entry("pcmb", "constraint.markov_blanket", "blanket", *_LOCAL, "max_cond_size"),
+        _entry("grow_shrink_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED),
+        _entry("iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED),
+        _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED),
+        _entry(
+            "fast_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "rows_per_cell"
+        ),
+        _entry("kiamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "k", "seed"),
+        _entry("hiton_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "max_cond_size"),
+        _entry("mmmb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "max_cond_size"),
+        _entry("pcmb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "max_cond_size"),
         _entry(
             "hiton_pc",
             "constraint.markov_blanket",
             "neighbours",
-            *_LOCAL,
+            *_LOCAL_TIMED,
             "max_cond_size",
             "symmetry",
         ),
         _entry(
-            "mmpc", "constraint.markov_blanket", "neighbours", *_LOCAL, "max_cond_size", "symmetry"
+            "mmpc",
+            "constraint.markov_blanket",
+            "neighbours",
+            *_LOCAL_TIMED,
+            "max_cond_size",
+            "symmetry",
         ),
         _entry("hpc", "constraint.hpc", "neighbours", *_LOCAL, "max_cond_size"),
     ]

@@ -20,7 +20,7 @@ import bnfs
 import bnfs._checkpoint as checkpoint_module
 import bnfs.bootstrap as bootstrap_module
 from bnfs import datasets
-from bnfs.search._budget import Budget
+from bnfs._budget import Budget
 from bnfs.search._state import SearchState
 
 climbing_module = sys.modules["bnfs.search.hill_climbing"]

@@ -875,3 +875,20 @@ def test_select_report_for_every_method(asia_file, method, monkeypatch, capsys):
         page = report.read_text()
         assert "bnfs select" in page and f"<td>{method}</td>" in page, method
         assert "report written" in out
+
+
+def test_select_stops_on_time_with_the_set_so_far(asia_file, monkeypatch, capsys):
+    """--max-time reaches the local learner: over it, the set found so far and a warning."""
+    import warnings
+
+    from bnfs import cli
+
+    root, _ = asia_file
+    monkeypatch.chdir(root)
+    argv = ["select", "asia.csv", "--target", "either", "--algorithm", "hiton_mb", "--quiet"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code, out, err = _select_code(cli, [*argv, "--max-time", "0.000001"], capsys)
+    shown = err + " ".join(str(w.message) for w in caught)
+    assert code == 0 and "hiton_mb stopped early (max_time reached)" in shown
+    assert "kept" in out and "either" in out

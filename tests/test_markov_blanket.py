@@ -1,5 +1,7 @@
 """Local Markov-blanket learners and the blanket-based whole-network learners."""
 
+import warnings
+
 import pandas as pd
 import pytest
 
@@ -296,3 +298,35 @@ def test_blanket_collider_search_on_a_tie_uses_the_later_column():
     swapped = [{2, 4}, {2, 3}, {0, 1}, {1}, {0}]
     found = colliders_from_blankets(adjacency, swapped, tester.test_indices, None)
     assert found == [(0, 2, 1)] and (2, 3) in tester.seen
+
+
+def test_local_learners_stop_on_time_with_the_set_so_far():
+    """max_time=0: the search stops at its first check; members it had no time to check
+    stay (HITON-MB's set holds the whole PC set), candidates it had no time to test do not
+    (IAMB's is empty); a warning says so, learning records it, a budget never reached
+    changes nothing."""
+    frame = datasets.sample("alarm", 2000, seed=4)
+    full = bnfs.hiton_pc(frame, "HR")
+    with pytest.warns(RuntimeWarning, match="hiton_mb stopped early.*the set found so far"):
+        early = bnfs.hiton_mb(frame, "HR", max_time=0)
+    assert set(full) <= set(early) and early.learning["stopped"] == "max_time reached"
+    with pytest.warns(RuntimeWarning, match="iamb_mb stopped early"):
+        assert bnfs.iamb_mb(frame, "HR", max_time=0) == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        timed = bnfs.mmmb(frame, "HR", max_time=600)
+    assert timed == bnfs.mmmb(frame, "HR") and "stopped" not in timed.learning
+    with pytest.raises(ValueError, match="max_time"):
+        bnfs.pcmb(frame, "HR", max_time=-1)
+
+
+def test_the_selector_passes_its_time_budget_on():
+    frame = datasets.sample("alarm", 2000, seed=4)
+    X, y = frame.drop(columns="HR"), frame["HR"]
+    with pytest.warns(RuntimeWarning, match="stopped early"):
+        selector = bnfs.MarkovBlanketSelector("hiton_mb", max_time=0).fit(X, y)
+    assert set(bnfs.hiton_pc(frame, "HR")) <= set(selector.selected_)
+    with pytest.warns(RuntimeWarning, match="hill_climbing stopped early"):
+        bnfs.MarkovBlanketSelector("hill_climbing", max_time=0).fit(X, y)
+    with pytest.raises(ValueError, match="pc_stable does not; these do: .*'hiton_mb'"):
+        bnfs.MarkovBlanketSelector("pc_stable", max_time=5).fit(X, y)

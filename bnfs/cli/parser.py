@@ -188,7 +188,7 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
         "--max-time",
         type=positive_float,
         metavar="SECONDS",
-        help="stop the search after this long with the best graph so far",
+        help="stop the search after this long with the best graph (or set) so far",
     )
     learning.add_argument(
         "--checkpoint",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+from bnfs._budget import Budget
 from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle
 from bnfs.citests import Separation, rows_report
 
@@ -132,6 +133,8 @@ class NodeLists:
     def __init__(self, tester, target=None, blacklist=None, whitelist=None):
         self.tester = tester
         self.alpha = tester.alpha
+        #: the learner's time limit, which the searches check between batches of tests
+        self.budget = Budget(None)
         black = _node_list(tester, blacklist, "blacklist", target)
         white = _node_list(tester, whitelist, "whitelist", target)
         both = set(black) & set(white)

@@ -12,6 +12,12 @@ blacklisted variable is dropped from the search (never a candidate, never condit
 the target or any node a symmetry check or spouse search visits); a whitelisted one is in the
 target's set from the start and never removed. The whole-network learners take (from, to)
 pairs, as the score-based ones do.
+
+Every local learner takes ``max_time`` (seconds; None, the default, is no limit): past it the
+search stops at its next check (between compiled batches of tests: each node's search, each
+round, each member checked) and returns the set found so far, with a RuntimeWarning and
+``learning["stopped"]``; members it had no time to check are kept, candidates it had no time
+to test are not.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import functools
 import time
 
+from bnfs._budget import Budget
 from bnfs._validate import check_float, check_seed
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists
@@ -56,25 +63,31 @@ _WHOLE_BLANKET = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", 
 
 
 def _local(
-    algorithm, fn, data, target, test, alpha, test_options, blacklist, whitelist
+    algorithm, fn, data, target, test, alpha, test_options, blacklist, whitelist, max_time
 ) -> LocalResult:
     started = time.perf_counter()
+    budget = Budget(max_time)
     tester = make_test(
         data, test, alpha, adjust_by_default=algorithm not in _WHOLE_BLANKET, **test_options
     )
     _target(tester, target)
     view = NodeLists(tester, target, blacklist, whitelist)
+    view.budget = budget
     before = tester.n_tests
     found = tester.in_column_order(view.names[i] for i in fn(view, view.target))
-    return LocalResult(
+    result = LocalResult(
         found,
         tester,
         algorithm,
         target,
         tester.n_tests - before,
         time.perf_counter() - started,
-        {**view.lists, **test_options},
+        {**view.lists, **({} if max_time is None else {"max_time": max_time}), **test_options},
     )
+    if budget.reason is not None:
+        result.learning["stopped"] = budget.reason
+        budget.warn(algorithm, "the set")
+    return result
 
 
 def grow_shrink_mb(
@@ -85,6 +98,7 @@ def grow_shrink_mb(
     *,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Markov blanket of ``target`` by Grow-Shrink: add every variable dependent on the
@@ -113,6 +127,7 @@ def grow_shrink_mb(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -124,6 +139,7 @@ def iamb_mb(
     *,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Markov blanket of ``target`` by IAMB: add the most associated variable (smallest
@@ -143,7 +159,16 @@ def iamb_mb(
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     return _local(
-        "iamb_mb", iamb_search, data, target, test, alpha, test_options, blacklist, whitelist
+        "iamb_mb",
+        iamb_search,
+        data,
+        target,
+        test,
+        alpha,
+        test_options,
+        blacklist,
+        whitelist,
+        max_time,
     )
 
 
@@ -155,6 +180,7 @@ def inter_iamb_mb(
     *,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Interleaved IAMB: the shrinking phase runs after every addition.
@@ -177,6 +203,7 @@ def inter_iamb_mb(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -190,6 +217,7 @@ def hiton_pc(
     symmetry: bool = True,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Parents and children of ``target`` by semi-interleaved HITON-PC (bnlearn's
@@ -235,6 +263,7 @@ def hiton_pc(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -247,6 +276,7 @@ def hiton_mb(
     max_cond_size: int | None = None,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Markov blanket of ``target``: HITON-PC of the target and of each member, plus the
@@ -272,6 +302,7 @@ def hiton_mb(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -285,6 +316,7 @@ def mmpc(
     symmetry: bool = True,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Parents and children of ``target`` by Max-Min Parents and Children, with the
@@ -318,6 +350,7 @@ def mmpc(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -330,6 +363,7 @@ def mmmb(
     max_cond_size: int | None = None,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Markov blanket of ``target`` by MMMB: MMPC of the target and of its members, plus
@@ -355,6 +389,7 @@ def mmmb(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -367,6 +402,7 @@ def fast_iamb_mb(
     rows_per_cell: float = 5.0,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Markov blanket of ``target`` by fast-IAMB: each growing round admits several
@@ -397,6 +433,7 @@ def fast_iamb_mb(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -410,6 +447,7 @@ def kiamb_mb(
     seed=None,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Markov blanket of ``target`` by KIAMB, the stochastic IAMB: each step adds the most
@@ -441,6 +479,7 @@ def kiamb_mb(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )
 
 
@@ -453,6 +492,7 @@ def pcmb(
     max_cond_size: int | None = None,
     blacklist=None,
     whitelist=None,
+    max_time: float | None = None,
     **test_options,
 ) -> LocalResult:
     """Markov blanket of ``target`` by PCMB: GetPCD (max-min forward with pruning after
@@ -483,4 +523,5 @@ def pcmb(
         test_options,
         blacklist,
         whitelist,
+        max_time,
     )

@@ -34,6 +34,8 @@ __all__ = [
 def _shrink(tester, t: int, mb: list[int]) -> list[int]:
     keep = tester.required(t)
     for x in list(mb):
+        if tester.budget.spent():
+            break
         if x in keep:
             continue
         rest = [v for v in mb if v != x]
@@ -45,7 +47,7 @@ def _shrink(tester, t: int, mb: list[int]) -> list[int]:
 def grow_shrink_search(tester, t: int) -> list[int]:
     mb = sorted(tester.required(t))
     changed = True
-    while changed:
+    while changed and not tester.budget.spent():
         changed = False
         for x in range(len(tester.names)):
             if x != t and x not in mb and not tester.test_indices(t, x, mb).independent:
@@ -65,7 +67,7 @@ def _dependent(tester, t: int, mb: list[int]) -> list[tuple[tuple[float, float],
 def iamb_search(tester, t: int, interleaved: bool = False) -> list[int]:
     mb = sorted(tester.required(t))
     tried: set[tuple] = set()
-    while True:
+    while not tester.budget.spent():
         scored = _dependent(tester, t, mb)
         best = scored[0][1] if scored else None
         state = (best, tuple(sorted(mb)))
@@ -84,7 +86,7 @@ def fast_iamb_search(tester, t: int, rows_per_cell: float) -> list[int]:
     table cell), then shrinks; it stops when no candidate is dependent or a state repeats."""
     mb = sorted(tester.required(t))
     tried: set[tuple] = set()
-    while True:
+    while not tester.budget.spent():
         scored = _dependent(tester, t, mb)
         state = tuple(sorted(mb))
         if not scored or state in tried:
@@ -104,7 +106,7 @@ def kiamb_search(tester, t: int, k: float, rng) -> list[int]:
     random and adds the most associated of them; k = 1 is IAMB, k = 0 a random walk
     over dependent variables (which finds the alternative blankets of non-faithful data)."""
     mb = sorted(tester.required(t))
-    while True:
+    while not tester.budget.spent():
         scored = _dependent(tester, t, mb)
         if not scored:
             break
@@ -127,7 +129,7 @@ def _max_min_forward(tester, t: int, max_cond_size, sepsets, prune: bool) -> lis
     candidates = [x for x in range(len(tester.names)) if x != t and x not in inside]
     weakest: dict[int, tuple[float, float]] = {}
     new = None  # the member admitted last round (None: test every subset)
-    while candidates:
+    while candidates and not tester.budget.spent():
         tested = None if new is None else [v for v in members if v != new]
         found, _ = tester.separations(t, candidates, members, max_cond_size, tested=tested)
         kept = []
@@ -173,6 +175,8 @@ def _backward(tester, t: int, members: list[int], max_cond_size, sepsets, tested
     another member are tested."""
     keep = tester.required(t)
     for x in list(members):
+        if tester.budget.spent():
+            break
         if x in keep:
             continue
         rest = [v for v in members if v != x]
@@ -222,6 +226,9 @@ def _symmetric(one_way, tester, t: int, max_cond_size, sepsets, memo=None) -> li
         sepsets.update(own)
     kept = []
     for x in pc:
+        if tester.budget.spent():  # no time to check x: kept
+            kept.append(x)
+            continue
         pc_x, own_x = _one_way(one_way, tester, x, max_cond_size, memo)
         if t in pc_x or _equivalent(tester, t, x, own_x.get(t)):
             kept.append(x)
@@ -291,6 +298,8 @@ def spouses(
     become dependent given S + y: the collider t -> y <- x."""
     found = []
     for y in pc:
+        if tester.budget.spent():
+            break
         for x in pc_of(y):
             if x == t or x in pc or x in found:
                 continue

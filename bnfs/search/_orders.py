@@ -12,12 +12,12 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
+from bnfs._budget import Budget
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.priors import graph_prior
-from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import prepare
 

@@ -9,11 +9,11 @@ import logging
 
 import numpy as np
 
+from bnfs._budget import Budget
 from bnfs._kernels import permutation as _p
 from bnfs._validate import check_int
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
-from bnfs.search._budget import Budget
 from bnfs.search._orders import Orders, learn_from_starts
 
 __all__ = ["grasp"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm.auto import tqdm
 
+from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
 from bnfs._kernels import hill_climbing as _hc
@@ -20,7 +21,6 @@ from bnfs.graph import DAG
 from bnfs.parallel import compiled_threads
 from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
-from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 
 __all__ = ["hill_climbing", "tabu_search"]

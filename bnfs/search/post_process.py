@@ -7,12 +7,12 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
+from bnfs._budget import Budget
 from bnfs._kernels import random_search as _rs
 from bnfs._validate import check_float, check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
-from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 
 __all__ = ["post_process", "random_post_process"]

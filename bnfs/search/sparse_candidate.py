@@ -8,12 +8,12 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
+from bnfs._budget import Budget
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.priors import graph_prior
 from bnfs.scores import ScoreName
-from bnfs.search._budget import Budget
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import climb, prepare
 from bnfs.search.post_process import random_post_process

@@ -72,6 +72,11 @@ class MarkovBlanketSelector(DiscreteSelector):
     n_jobs : int, optional
         Passed to learners that take it (score-based learners, PC-stable, the blanket-based
         network learners); the selection is the same for any value.
+    max_time : float, optional
+        Seconds the learner may take (the score-based network learners and the local
+        learners but HPC take it; others are refused by name): past it, it returns the
+        network or set found so far with a RuntimeWarning, never a hang past the budget by
+        more than one batch of tests or moves.
     if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
         When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
         and why): pass every feature on, so that a pipeline's next step can still fit;
@@ -122,6 +127,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         n_bins: int = 3,
         random_state=None,
         n_jobs: int | None = None,
+        max_time: float | None = None,
         if_empty: str = "keep_all",
         seed=None,
     ):
@@ -132,6 +138,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         self.n_bins = n_bins
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.max_time = max_time
         self.if_empty = if_empty
         self.seed = seed
 
@@ -147,6 +154,18 @@ class MarkovBlanketSelector(DiscreteSelector):
             options.setdefault("seed", seed)
         if self.n_jobs is not None and "n_jobs" in entry.options:
             options.setdefault("n_jobs", self.n_jobs)
+        if self.max_time is not None:
+            if "max_time" not in entry.options:
+                timed = [
+                    n
+                    for n in (*NETWORK_LEARNERS, *BLANKET_LEARNERS, *PC_LEARNERS)
+                    if "max_time" in learners.get(n).options
+                ]
+                raise ValueError(
+                    f"max_time needs a learner that stops on time, and {entry.name} does "
+                    f"not; these do: {timed}"
+                )
+            options.setdefault("max_time", self.max_time)
         self.missing_ = None
         if isinstance(data, pd.DataFrame):  # missing values, kept in place
             found = self._learn_incomplete(data, target, entry, options)

@@ -54,11 +54,11 @@ class Budget:
         finally:
             signal.signal(signal.SIGINT, previous)
 
-    def warn(self, who: str) -> None:
-        """Warn that ``who`` stopped early, if it did."""
+    def warn(self, who: str, what: str = "the best graph") -> None:
+        """Warn that ``who`` stopped early, if it did, returning ``what`` it found so far."""
         if self.reason is not None:
             warnings.warn(
-                f"{who} stopped early ({self.reason}); returning the best graph found so far",
+                f"{who} stopped early ({self.reason}); returning {what} found so far",
                 RuntimeWarning,
                 stacklevel=3,
             )
