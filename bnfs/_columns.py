@@ -90,8 +90,10 @@ def encode_column(name: str, col: pd.Series, max_levels: int):
     return codes, states
 
 
-#: integer columns encoded together by :func:`integer_codes` (rows x this many at a time)
+#: integer columns encoded together by :func:`integer_codes`: at most this many, and at most
+#: :data:`INTEGER_BLOCK_CELLS` values (128 MB as int64) at a time
 INTEGER_BLOCK = 2048
+INTEGER_BLOCK_CELLS = 1 << 24
 
 
 def integer_codes(frame: pd.DataFrame, names, max_levels: int) -> dict:
@@ -107,8 +109,9 @@ def integer_codes(frame: pd.DataFrame, names, max_levels: int) -> dict:
         if pd.api.types.is_integer_dtype(dtype) and isinstance(dtype, np.dtype)
     ]
     found = {}
-    for start in range(0, len(integer), INTEGER_BLOCK):
-        block = integer[start : start + INTEGER_BLOCK]
+    step = max(1, min(INTEGER_BLOCK, INTEGER_BLOCK_CELLS // max(len(frame), 1)))
+    for start in range(0, len(integer), step):
+        block = integer[start : start + step]
         values = frame.iloc[:, block].to_numpy(dtype=np.int64)
         low, high = values.min(axis=0), values.max(axis=0)
         span = high - low + 1

@@ -384,15 +384,15 @@ class CITest(_Tester):
         )
         return self._discrete_result(stat, df, cells)
 
-    def _discrete_result(self, stat: float, df: float, cells: float, p=None) -> CIResult:
+    def _discrete_result(self, stat: float, df: float, cells: float) -> CIResult:
         """The result of a discrete test from its statistic, degrees of freedom and table
-        cells (``p``: its chi-square p-value, when already computed)."""
+        cells."""
         n = self.data.n_rows
         if self.min_rows_per_cell and n / cells < self.min_rows_per_cell:
             return CIResult(stat, df, float("nan"), False)
         if self.test.endswith("_adf") and n < _k.ADF_ROWS_PER_CELL * cells:
             return CIResult(0.0, df, 1.0, True)  # bnlearn: too few rows to have power
-        p = float(special.chdtrc(df, stat)) if p is None else float(p)
+        p = float(special.chdtrc(df, stat))
         if self.test == "mi_threshold":
             mi = stat / (2 * n)
             return CIResult(mi, df, p, mi <= self.threshold)
@@ -499,7 +499,12 @@ class CITest(_Tester):
                 )
             elif out.cells[k] > 0:
                 found.append(
-                    Separation(None, self._discrete_result(out.stat[k], out.df[k], out.cells[k]))
+                    Separation(
+                        None,
+                        self._discrete_result(
+                            float(out.stat[k]), float(out.df[k]), float(out.cells[k])
+                        ),
+                    )
                 )
             else:
                 found.append(Separation(None, None))

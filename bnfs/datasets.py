@@ -192,12 +192,13 @@ def planted_blanket(
     Every feature takes the values 0, 1, 2 (a genotype's count of minor alleles, with a
     minor-allele frequency drawn from U(0.1, 0.5)). The binary class ``y`` has 4 parents
     ``P0..P3`` (minor-allele frequencies from U(0.25, 0.5); y = 1 with probability 0.02,
-    0.1, 0.5, 0.9, 0.98 when 0, 1, 2, 3, 4 of them are non-zero), 3 children ``C0..C2`` and their 3 other parents, the spouses ``S0..S2``
-    (each child is (y + its spouse) mod 3 with probability 0.85, uniform otherwise): the
-    blanket of 10. Around it, 2 grandparents ``G0``, ``G1`` (each ``P0``, ``P1``'s only
-    parent, which copies it 80% of the time) and 3 grandchildren ``D0..D2`` (a noisy copy
-    of each child) depend on the class without being in its blanket; the other features
-    ``X...`` are independent of everything, in a shuffled column order.
+    0.1, 0.5, 0.9, 0.98 when 0, 1, 2, 3, 4 of them are non-zero), 3 children ``C0..C2``
+    and their 3 other parents, the spouses ``S0..S2`` (each child is (y + its spouse) mod 3
+    with probability 0.85, uniform otherwise): the blanket of 10. Around it, 2 grandparents
+    ``G0``, ``G1`` (the only parents of ``P0`` and ``P1``, which copy them 80% of the time)
+    and 3 grandchildren ``D0..D2`` (a noisy copy of each child) depend on the class without
+    being in its blanket; the other features ``X...`` are independent of everything, in a
+    shuffled column order.
 
     Returns
     -------

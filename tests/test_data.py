@@ -195,3 +195,17 @@ def test_integer_columns_refused_as_one_by_one(column, message):
     frame = pd.DataFrame({"ok": np.arange(30) % 2, "bad": column})
     with pytest.raises(ValueError, match=f"'bad'.*{message}"):
         Dataset(frame, max_levels=20)
+
+
+def test_tall_integer_data_is_encoded_in_narrow_blocks(monkeypatch):
+    """The block holds at most INTEGER_BLOCK_CELLS values: a tall frame goes a few columns
+    at a time, with the same codes."""
+    from bnfs import _columns
+
+    monkeypatch.setattr(_columns, "INTEGER_BLOCK_CELLS", 100)  # 2 columns of 40 rows
+    frame = pd.DataFrame(np.random.default_rng(0).integers(0, 3, (40, 7)), columns=list("abcdefg"))
+    data = Dataset(frame)
+    for j, name in enumerate(frame.columns):
+        assert (
+            data.codes[:, j].tolist() == _columns.encode_column(name, frame[name], 256)[0].tolist()
+        )
