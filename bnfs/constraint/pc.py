@@ -24,7 +24,7 @@ from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.constraint._sets import Knowledge
 from bnfs.graph import PDAG
 from bnfs.parallel import numba_threads
-from bnfs.scores import test_scratch_size
+from bnfs.scores import counts_scratch_size
 
 logger = logging.getLogger("bnfs")
 
@@ -263,7 +263,7 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
             tester.threshold,
             tester.min_rows_per_cell,
             side == 1,
-            test_scratch_size(data.n_rows),
+            counts_scratch_size(data.n_rows),
             min(m, 8 * threads),
             found,
             seps,
