@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
 
 from bnfs import learners
+from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
 from bnfs._files import replacing
@@ -61,9 +63,13 @@ def _replicates(data, m: int, seeds: list[int], learner: str, options: dict, tar
     return [_replicate(data, m, s, learner, options, target) for s in seeds]
 
 
-def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=None) -> list:
+def _run(
+    data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=None, budget=None
+) -> list:
     """The R replicates in seed order over joblib, in about four tasks per worker (at least
-    20 with a checkpoint, which is written as each task ends)."""
+    20 with a checkpoint, which is written as each task ends). With a ``budget`` that has a
+    deadline, one replicate per task, and none started once it is spent (the first always
+    runs): the replicates not run are None."""
     seeds = _seeds(seed, R)
     results: list = [None] * R
     store = None
@@ -93,6 +99,8 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
     tasks = max(1, min(len(todo), 4 * effective_n_jobs(n_jobs)))
     if store is not None:
         tasks = min(len(todo), max(tasks, 20))
+    if budget is not None and budget.deadline is not None:
+        tasks = len(todo)
     bounds = np.linspace(0, len(todo), tasks + 1).astype(int)
     chunks = [todo[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
     finished = Parallel(n_jobs=n_jobs, return_as="generator")(
@@ -104,6 +112,11 @@ def _run(data, m, seed, R, learner, options, n_jobs, target=None, checkpoint=Non
             results[i] = replicate
         if store is not None:
             store.save({"replicates": {str(i): r for i, r in enumerate(results) if r is not None}})
+        if budget is not None and budget.spent():
+            with warnings.catch_warnings():  # joblib counts the cancelled tasks aloud
+                warnings.filterwarnings("ignore", r"\d+ tasks ", UserWarning)
+                finished.close()  # the tasks not started are cancelled
+            break
     return results
 
 
@@ -430,9 +443,13 @@ def blanket_sets(
     seed=0,
     checkpoint=None,
     replace: bool = True,
+    max_time: float | None = None,
 ) -> list[set[str]]:
     """The blanket of ``target`` found on each of ``R`` resamples, in resample order (the
-    sets :func:`blanket_frequency` counts; same parameters)."""
+    sets :func:`blanket_frequency` counts; same parameters). With ``max_time`` (seconds), no
+    resample is started past it: the blankets of those done (at least one), with a
+    RuntimeWarning."""
+    budget = Budget(max_time)
     data = as_dataset(data)
     data.check_name(target, "target")
     if not isinstance(replace, bool):
@@ -448,11 +465,16 @@ def blanket_sets(
             raise ValueError(f"m ({m}) must not exceed the rows ({len(data)}) without replacement")
         m = -m  # a negative size asks _replicate for a subsample
     if learner in LEARNERS:
-        pairs = _run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)
-        members = [_blanket_of(data.names, arcs, edges, target) for arcs, edges in pairs]
+        pairs = _run(data, m, seed, R, learner, options, n_jobs, None, checkpoint, budget)
+        members = [
+            None if pair is None else _blanket_of(data.names, *pair, target) for pair in pairs
+        ]
     else:
-        members = _run(data, m, seed, R, learner, options, n_jobs, target, checkpoint)
-    return [set(found) for found in members]
+        members = _run(data, m, seed, R, learner, options, n_jobs, target, checkpoint, budget)
+    done = [set(found) for found in members if found is not None]
+    if len(done) < R:
+        budget.warn("blanket_sets", f"the blankets of the {len(done)} of {R} resamples")
+    return done
 
 
 def _blanket_of(names, arcs, edges, target) -> set[str]:

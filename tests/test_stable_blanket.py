@@ -119,3 +119,31 @@ def test_near_copies_share_their_frequency():
     assert all(len(members) == 1 for members in alone.groups_.values())
     with pytest.raises(ValueError, match="copies"):
         StableBlanketSelector(copies=1.5).fit(X, y)
+
+
+def test_the_stable_blanket_stops_resampling_on_time():
+    """max_time: no resample starts past it; the frequencies count those done (at least
+    one), a warning says how many; a budget never reached changes nothing."""
+    import warnings
+
+    frame = datasets.sample("asia", 3000, seed=0)
+    X, y = frame.drop(columns="lung"), frame["lung"]
+    with pytest.warns(RuntimeWarning, match=r"the blankets of the 1 of 20 resamples"):
+        early = StableBlanketSelector(R=20, max_time=1e-9).fit(X, y)
+    assert early.n_resamples_ == 1 and set(early.frequencies_.unique()) <= {0.0, 1.0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        timed = StableBlanketSelector(R=20, max_time=600).fit(X, y)
+    full = StableBlanketSelector(R=20).fit(X, y)
+    assert timed.n_resamples_ == 20 and timed.selected_ == full.selected_
+    assert timed.frequencies_.equals(full.frequencies_)
+
+
+def test_blanket_sets_on_time_in_parallel_workers():
+    from bnfs.bootstrap import blanket_sets
+
+    frame = datasets.sample("asia", 2000, seed=1)
+    with pytest.warns(RuntimeWarning, match="resamples found so far") as caught:
+        found = blanket_sets(frame, "lung", R=30, n_jobs=2, max_time=1e-9)
+    assert 1 <= len(found) < 30 and all(isinstance(s, set) for s in found)
+    assert [w.category for w in caught] == [RuntimeWarning]  # not joblib's cancellations

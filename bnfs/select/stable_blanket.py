@@ -71,6 +71,9 @@ class StableBlanketSelector(DiscreteSelector):
         selection.
     n_jobs : int, optional
         Resamples in parallel (joblib); the selection does not depend on it.
+    max_time : float, optional
+        Seconds for the resamples: none is started past it, and the frequencies are those
+        of the resamples done (at least one), with a RuntimeWarning.
     if_empty : {"keep_all", "keep_none", "raise"}, default "keep_all"
         As :class:`MarkovBlanketSelector`.
 
@@ -87,6 +90,8 @@ class StableBlanketSelector(DiscreteSelector):
         How often each group was in the blanket, by representative.
     selected_ : list of str
         The selected features, in input order.
+    n_resamples_ : int
+        The resamples the frequencies count: ``R``, or fewer when ``max_time`` stopped them.
     class_name_ : str
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -118,6 +123,7 @@ class StableBlanketSelector(DiscreteSelector):
         n_bins: int = 3,
         random_state=0,
         n_jobs: int | None = None,
+        max_time: float | None = None,
         if_empty: str = "keep_all",
     ):
         self.learner = learner
@@ -131,6 +137,7 @@ class StableBlanketSelector(DiscreteSelector):
         self.n_bins = n_bins
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.max_time = max_time
         self.if_empty = if_empty
 
     def fit(self, X, y):
@@ -146,7 +153,9 @@ class StableBlanketSelector(DiscreteSelector):
             n_jobs=self.n_jobs,
             seed=self.random_state,
             replace=self.resample == "bootstrap",
+            max_time=self.max_time,
         )
+        self.n_resamples_ = len(found)
         counts = pd.Series(0.0, index=features)
         for members in found:
             counts[list(members)] += 1.0
