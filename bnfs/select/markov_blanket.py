@@ -197,6 +197,7 @@ class MarkovBlanketSelector(DiscreteSelector):
                 "'hill_climbing' or 'tabu_search' (structural EM), or impute X first"
             )
         if entry.kind == "score":
+            options = {k: v for k, v in options.items() if k != "n_jobs"}  # same answer
             allowed = set(inspect.signature(structural_em).parameters) - {"data", "maximize"}
             unknown = sorted(set(options) - allowed)
             if unknown:
