@@ -37,10 +37,10 @@ Test = namedtuple("Test", ["codes", "arities", "which", "adjust_df", "mode", "al
 #: mask of a :data:`Query`)
 Scratch = namedtuple("Scratch", ["cfg", "counts", "z", "idx", "last", "state", "tested"])
 
-#: what a search asks: subsets of the sorted pool (its first ``n_pool`` entries) from ``min_size`` to
-#: ``max_size`` members (-1: no bound); with ``skip``, not those whose members are all
-#: ``tested`` (a mask over the variables: subsets tested before); ``grow``: a candidate no
-#: subset separates joins the pool (HITON-PC's forward phase)
+#: what a search asks: subsets of the sorted pool (its first ``n_pool`` entries) from
+#: ``min_size`` to ``max_size`` members (-1: no bound); with ``skip``, not those whose members
+#: are all ``tested`` (a mask over the variables: subsets tested before); ``grow``: a
+#: candidate no subset separates joins the pool (HITON-PC's forward phase)
 Query = namedtuple("Query", ["pool", "min_size", "max_size", "skip", "tested", "grow"])
 
 #: per candidate: ``found`` (a subset separated it), its subset in ``flat[start[k]:start[k] +
@@ -50,10 +50,6 @@ Query = namedtuple("Query", ["pool", "min_size", "max_size", "skip", "tested", "
 Outcomes = namedtuple(
     "Outcomes", ["found", "size", "start", "flat", "stat", "df", "cells", "tests"]
 )
-
-#: :func:`separate` stopped with ``flat`` full: grow it and call again from the candidate
-FLAT_FULL = -1
-
 
 @njit(cache=True)
 def outcome(test, stat, df, cells):
