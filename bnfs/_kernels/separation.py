@@ -51,6 +51,7 @@ Outcomes = namedtuple(
     "Outcomes", ["found", "size", "start", "flat", "stat", "df", "cells", "tests"]
 )
 
+
 @njit(cache=True)
 def outcome(test, stat, df, cells):
     """(p-value, statistic, independent) of a raw test as :class:`~bnfs.citests.CITest`
