@@ -25,20 +25,19 @@ def squared_distances(values: np.ndarray) -> np.ndarray:
 def median_width2(d2: np.ndarray) -> float:
     """Squared median distance between distinct rows, from their squared distances (the
     median heuristic); 1 if all rows are equal."""
-    m = d2.shape[0]
-    if m > MEDIAN_ROWS:
-        rows = np.linspace(0, m - 1, MEDIAN_ROWS).astype(np.int64)
-        d2 = d2[np.ix_(rows, rows)]
-    positive = d2.ravel()[_upper_triangle(d2.shape[0])]
+    positive = d2.ravel()[median_pairs(d2.shape[0])]
     positive = positive[positive > 0.0]
     return float(np.median(positive)) if positive.size else 1.0
 
 
 @functools.lru_cache(maxsize=4)
-def _upper_triangle(m: int) -> np.ndarray:
-    """Flat indices of the strict upper triangle of an m x m matrix (kept for reuse)."""
-    rows, cols = np.triu_indices(m, 1)
-    return rows * m + cols
+def median_pairs(m: int) -> np.ndarray:
+    """Flat indices (row * m + col, row < col) of the pairs of an m x m distance matrix
+    whose median gives the width: all pairs up to ``MEDIAN_ROWS`` rows, beyond that the
+    pairs of an evenly spaced subset of rows (kept for reuse)."""
+    rows = np.arange(m) if m <= MEDIAN_ROWS else np.linspace(0, m - 1, MEDIAN_ROWS).astype(np.int64)
+    upper, lower = np.triu_indices(len(rows), 1)
+    return rows[upper] * m + rows[lower]
 
 
 def gaussian_gram(values: np.ndarray) -> np.ndarray:

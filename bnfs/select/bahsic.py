@@ -8,13 +8,10 @@ import numbers
 import numpy as np
 from tqdm.auto import tqdm
 
-from bnfs._kernels.hsic import hsic, median_width2, squared_distances
+from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
 from bnfs.select._kernel_input import KernelSelector
 
 __all__ = ["BAHSIC"]
-
-#: Memory for the per-feature squared-distance matrices; beyond it they are recomputed.
-CACHE_BYTES = 512 * 2**20
 
 
 class BAHSIC(KernelSelector):
@@ -25,8 +22,9 @@ class BAHSIC(KernelSelector):
     median-distance width) and the target (delta kernel for classes, Gaussian for
     regression), and removes the ``step`` features whose removal leaves it highest, until
     ``n_features_to_select`` remain. Squared distances are additive over features, so a
-    candidate costs O(m^2); the per-feature distance matrices are kept while they fit in
-    ``CACHE_BYTES`` and recomputed otherwise.
+    candidate costs O(m^2): a round's candidates are scored in one compiled call that
+    removes each one's distances from those of the remaining set, and memory is one
+    distance matrix (m^2 floats) besides the data, whatever the number of features.
 
     Parameters
     ----------
@@ -91,15 +89,9 @@ class BAHSIC(KernelSelector):
         columns = self._columns
         keep = min(_count(self.n_features_to_select, len(columns)), frame.shape[1])
 
-        m = len(frame)
-        cached = frame.shape[1] * m * m * 8 <= CACHE_BYTES
-        distances = [squared_distances(block) for block in blocks] if cached else None
-
-        def distance(j):
-            return distances[j] if cached else squared_distances(blocks[j])
-
+        feature_columns = trial_columns(blocks)
+        measure = trial_measure(target, 2.0, normalized=False)
         remaining = list(range(frame.shape[1]))
-        total = sum(distance(j) for j in remaining)
         ranking = np.ones(frame.shape[1], dtype=np.int64)
         rounds: list[list[int]] = []
         bar = tqdm(
@@ -110,14 +102,21 @@ class BAHSIC(KernelSelector):
             disable=not self.progress,
         )
         while len(remaining) > keep:
-            scores = [_hsic_of_distances(total - distance(j), target) for j in remaining]
+            scores = np.empty(len(remaining))
+            trial_dependences(
+                set_distances(blocks, remaining),
+                -1.0,
+                np.array(remaining, dtype=np.int64),
+                feature_columns,
+                measure,
+                np.inf,
+                scores,
+            )
             order = sorted(range(len(remaining)), key=lambda q: (-scores[q], remaining[q]))
             count = (
                 step if isinstance(step, numbers.Integral) else max(1, int(step * len(remaining)))
             )
             dropped = [remaining[q] for q in order[: min(count, len(remaining) - keep)]]
-            for j in dropped:
-                total -= distance(j)
             remaining = [j for j in remaining if j not in dropped]
             rounds.append(dropped)
             bar.update(len(dropped))
@@ -132,13 +131,6 @@ class BAHSIC(KernelSelector):
         self.selected_ = [frame.columns[j] for j in remaining]
         self._set_support(self.selected_)
         return self
-
-
-def _hsic_of_distances(d2: np.ndarray, target: np.ndarray) -> float:
-    """HSIC of the Gaussian kernel on squared distances ``d2`` (median width) with a
-    centred target Gram matrix (which centres the product on its own)."""
-    gram = np.exp(d2 * (-0.5 / median_width2(d2)))
-    return hsic(gram, target)
 
 
 def _count(value, n_features: int) -> int:

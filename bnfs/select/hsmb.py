@@ -9,6 +9,7 @@ from tqdm.auto import tqdm
 
 from bnfs._kernels.hsic import centre, gaussian_gram, hsic, median_width2, squared_distances
 from bnfs._kernels.hsic_null import permuted_dependence
+from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
 from bnfs._validate import check_float, check_int
 from bnfs.select._base import random_generator
 from bnfs.select._kernel_input import KernelSelector, normalized_hsic, set_gram
@@ -48,24 +49,26 @@ class HSMB(KernelSelector):
 
     **Deviation 3, an exchange pass.** The single pass keeps whichever of two near-copies
     ranks first on its own, on a few hundred rows often the noisy copy (Corral-46's A1_7,
-    equal to A1 15 times in 16), which then covers the original. After the pass a kept
-    feature is exchanged for one it covered while that raises the dependence of the whole
-    kept set on the target (under a kernel of half the median width, which resolves the
-    class's interactions). With both, fresh draws of 256, 500 and 1,000 rows give the
+    equal to A1 15 times in 16), which then covers the original. After the pass each kept
+    feature in turn is exchanged for the one it covered that raises the dependence of the
+    whole kept set on the target most (under a kernel of half the median width, which
+    resolves the class's interactions), until a round exchanges none. With both, fresh draws of 256, 500 and 1,000 rows give the
     paper's Tables 1-2 sets: the four Corral sets on 60 of 60 draws, {x1, x2} on
     Regression-22/38/138 (``examples/hsmb_tables.py``).
 
-    Each feature's centred Gram matrix is computed once; those of kept features are held
-    (memory: kept features * m^2 floats). A permutation draw is one fused compiled pass
-    over the m^2 pairs, without storing its Gram matrix.
+    Memory is bounded by the kept features, not all of them: each feature's centred Gram
+    matrix is computed when its turn comes and held only if it is kept (kept features *
+    m^2 floats). A permutation draw, and each trial of the exchange pass, is one fused
+    compiled pass over the m^2 pairs, without storing a Gram matrix.
 
     Parameters
     ----------
     k : int, default 3
         Size of the blanket candidates (the paper finds 2 or 3 best).
     permutations : int, default 20
-        Conditional permutations per test (1); clear cases stop there, borderline ones get
-        five times as many and a skewed (Pearson III) bound. 0: the paper's raw test.
+        Conditional permutations per test (1) before its clear cases are settled; the
+        draws stop early once enough reach the observed value (Besag & Clifford), and
+        borderline cases go on up to 100 times as many. 0: the paper's raw test.
     alpha : float, default 0.05
         Level of the permutation test, Bonferroni-corrected over the features.
     task : {"auto", "classification", "regression"}, default "auto"
@@ -163,7 +166,7 @@ class HSMB(KernelSelector):
         covered_by = {
             features.index(f): [features.index(b) for b in c] for f, c in self.blankets_.items()
         }
-        kept = _exchange(blocks, target, target_norm, kept, covered_by, relevance)
+        kept = _exchange(blocks, target, kept, covered_by, relevance)
         self.blankets_ = {features[f]: [features[b] for b in c] for f, c in covered_by.items()}
         self.relevance_ = np.array(
             [relevance[features.index(c)] if c in features else 0.0 for c in self._columns]
@@ -173,6 +176,10 @@ class HSMB(KernelSelector):
         return self
 
 
+#: Draws of a borderline test (1), as a multiple of ``permutations``.
+MORE_DRAWS = 100
+
+
 class _Null:
     """What joining a blanket gives a feature that carries nothing about the target beyond
     the blanket: the feature's rows permuted within cells of rows that agree on the blanket
@@ -180,10 +187,18 @@ class _Null:
     the feature keeps its dependence on the blanket and loses any on the target given it.
 
     The observed dependence is compared with the permuted ones at ``alpha``,
-    Bonferroni-corrected over the features screened. Such nulls are skewed to the right
-    (skewness about 0.5-0.7), so a normal bound admits irrelevant features: ``permutations``
-    draws settle the clear cases (below half the normal bound, or above twice it), and the
-    rest get five times as many draws and a skewed (Pearson type III) bound."""
+    Bonferroni-corrected over the features screened, by a sequential test (Besag &
+    Clifford 1991, "Sequential Monte Carlo p-values", Biometrika 78):
+
+    - draws stop as soon as so many reach the observed value that the test cannot reject,
+      which for an irrelevant feature is after a few draws;
+    - after ``permutations`` draws, the clear cases are settled by a normal bound (below
+      half of it, or above twice it);
+    - the rest go on to ``MORE_DRAWS * permutations`` draws. Their p-value is counted,
+      (e + 1) / (draws + 1) with e the draws at or above the observed value, when that can
+      reach the level; on wide data (a level below 1 / draws) the bound is a skewed
+      (Pearson type III) fit to all the draws, as such nulls are skewed to the right
+      (skewness about 0.5-0.7) and a normal bound admits irrelevant features."""
 
     def __init__(self, permutations: int, alpha: float, n_tests: int, rng: np.random.Generator):
         self.permutations = permutations
@@ -193,7 +208,7 @@ class _Null:
 
     def exceeded(self, blocks, candidate, feature, observed, target, target_norm) -> bool:
         """True when ``observed``, the dependence of candidate + feature on the target, is
-        above the bound of the permuted values."""
+        above the bound of the permuted values (the sequential test above)."""
         if self.permutations < 2:
             return False
         joint = np.hstack([blocks[j] for j in candidate])
@@ -202,23 +217,31 @@ class _Null:
         column = np.ascontiguousarray(blocks[feature])
         scale = -0.5 / median_width2(joint_d2 + squared_distances(column))  # observed width
         m = len(joint)
-
-        def draws(count):
-            out = np.empty(count)
-            for p in range(count):
-                rows = _permute_within(cells, self.rng)
-                inner, norm2 = permuted_dependence(joint_d2, column, rows, scale, target)
-                out[p] = inner / (np.sqrt(max(norm2, 1e-300)) * (m - 1) * target_norm)
-            return out
-
-        null = draws(self.permutations)
-        spread = null.std(ddof=1)
-        if spread == 0.0:
-            return bool(observed > null.mean())
-        z = (observed - null.mean()) / spread
-        if z < self.normal / 2 or z > 2 * self.normal:
-            return bool(z > self.normal)
-        null = np.concatenate([null, draws(4 * self.permutations)])
+        most = MORE_DRAWS * self.permutations
+        # a count-based p-value (e + 1) / (most + 1), e the draws at or above the observed
+        # value, can reach the level only if this is at least 1
+        countable = self.level * (most + 1) >= 1.0
+        # this many such draws settle the test: the feature is not significant
+        enough = max(1, int(np.floor(self.level * (most + 1))))
+        null = np.empty(most)
+        reached = 0
+        for done in range(most):
+            rows = _permute_within(cells, self.rng)
+            inner, norm2 = permuted_dependence(joint_d2, column, rows, scale, target)
+            null[done] = inner / (np.sqrt(max(norm2, 1e-300)) * (m - 1) * target_norm)
+            reached += null[done] >= observed
+            if reached >= enough:
+                return False
+            if done + 1 == self.permutations:
+                first = null[: done + 1]
+                spread = first.std(ddof=1)
+                if spread == 0.0:
+                    return bool(observed > first.mean())
+                z = (observed - first.mean()) / spread
+                if z < self.normal / 2 or z > 2 * self.normal:
+                    return bool(z > self.normal)
+        if countable:
+            return (reached + 1) / (most + 1) <= self.level
         bound = stats.pearson3.isf(
             self.level, stats.skew(null), loc=null.mean(), scale=null.std(ddof=1)
         )
@@ -254,9 +277,10 @@ def _permute_within(cells: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _exchange(blocks, target, target_norm, kept, covered_by, relevance) -> list[int]:
-    """Exchange a kept feature for one it covered while that raises the dependence of the
-    whole kept set on the target (first improvement, until none does).
+def _exchange(blocks, target, kept, covered_by, relevance) -> list[int]:
+    """Exchange each kept feature in turn for the one it covered that raises the
+    dependence of the whole kept set on the target most, until a round of the kept
+    features exchanges none.
 
     The single pass keeps whichever of two near-copies ranks first on its own; on a few
     hundred rows that is often the noisy copy (Corral-46's A1_7, equal to A1 15 times in
@@ -264,39 +288,56 @@ def _exchange(blocks, target, target_norm, kept, covered_by, relevance) -> list[
     which a joint dependence sees if its kernel is narrow enough to resolve interactions:
     half the median distance (at the median width, the sets with A1 and with A1_7 score
     alike on some 256-row draws). ``covered_by`` (removed -> its blanket) is updated: the
-    exchanged feature becomes covered by the one that replaced it."""
+    exchanged feature becomes covered by the one that replaced it.
+
+    A member's rivals are tried in one compiled call (:func:`trial_dependences`), which
+    adds each rival's distances to those of the members that stay."""
     if len(kept) == 0:
         return kept
-    current = _narrow_dependence(blocks, kept, target, target_norm)
-    improved = True
-    while improved:
-        improved = False
-        for position, member in enumerate(kept):
-            rivals = sorted(
-                (r for r, blanket in covered_by.items() if member in blanket),
-                key=lambda r: (-relevance[r], r),
-            )
-            for rival in rivals:
-                trial = kept[:position] + [rival] + kept[position + 1 :]
-                value = _narrow_dependence(blocks, trial, target, target_norm)
-                if value > current + 1e-12:
-                    blanket = covered_by.pop(rival)
-                    covered_by[member] = [rival if b == member else b for b in blanket]
-                    for other, others in covered_by.items():
-                        covered_by[other] = [rival if b == member else b for b in others]
-                    kept, current, improved = trial, value, True
-                    break
-            if improved:
-                break
+    involved = sorted(set(kept) | set(covered_by))
+    slot = {feature: s for s, feature in enumerate(involved)}
+    columns = trial_columns([blocks[f] for f in involved])
+    measure = trial_measure(target, 0.5, normalized=True)
+
+    def dependences(position, rivals):
+        """The kept set's dependence with the member at ``position`` replaced by each
+        rival (with itself, for ``rivals=[member]``)."""
+        out = np.empty(len(rivals))
+        trial_dependences(
+            set_distances(blocks, kept[:position] + kept[position + 1 :]),
+            1.0,
+            np.array([slot[r] for r in rivals], dtype=np.int64),
+            columns,
+            measure,
+            np.inf,
+            out,
+        )
+        return out
+
+    current = dependences(0, [kept[0]])[0]
+    unchanged = 0  # members in a row tried without an exchange
+    position = 0
+    while unchanged < len(kept):
+        member = kept[position]
+        rivals = sorted(
+            (r for r, blanket in covered_by.items() if member in blanket),
+            key=lambda r: (-relevance[r], r),
+        )
+        values = dependences(position, rivals) if rivals else np.empty(0)
+        if len(values) and values.max() > current + 1e-12:
+            best = int(np.argmax(values))  # the first of equals: the most relevant
+            rival = rivals[best]
+            blanket = covered_by.pop(rival)
+            covered_by[member] = [rival if b == member else b for b in blanket]
+            for other, others in covered_by.items():
+                covered_by[other] = [rival if b == member else b for b in others]
+            kept = kept[:position] + [rival] + kept[position + 1 :]
+            current = values[best]
+            unchanged = 0
+        else:
+            unchanged += 1
+        position = (position + 1) % len(kept)
     return kept
-
-
-def _narrow_dependence(blocks, members, target, target_norm) -> float:
-    """Normalized HSIC of the target and ``members`` under a Gaussian kernel of half the
-    median distance."""
-    d2 = squared_distances(np.hstack([blocks[i] for i in members]))
-    d2 *= -2.0 / median_width2(d2)
-    return normalized_hsic(centre(np.exp(d2, out=d2)), target, None, target_norm)
 
 
 def _covered(
