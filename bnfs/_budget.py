@@ -36,6 +36,12 @@ class Budget:
             self.reason = "max_time reached"
         return self.reason is not None
 
+    def left(self) -> float | None:
+        """Seconds left (0 once spent; None: no limit), for a budget handed down."""
+        if self.spent():
+            return 0.0
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+
     @contextlib.contextmanager
     def catching_interrupts(self):
         """Within this block the first Ctrl-C only marks the budget as spent."""

@@ -368,7 +368,7 @@ def test_messages_name_the_problem(asia, tmp_path):
         match="unexpected keyword argument 'max_time'.*takes "
         "threshold, adjust_df, min_rows_per_cell",
     ):
-        bnfs.pc_stable(frame, max_time=5)
+        bnfs.tpda(frame, max_time=5)
     with pytest.raises(TypeError, match="unexpected keyword argument 'n_jobs'"):
         bnfs.iamb_mb(frame, "either", n_jobs=2)
     with pytest.raises(ValueError, match="from_json got an empty string"):

@@ -790,6 +790,7 @@ def test_select_takes_or_refuses_every_option_for_every_method(asia_file, monkey
                 assert any(
                     f"{f} applies to --method markov_blanket, not {method}" in err
                     or f"{f} does not apply to hiton_mb" in err
+                    or f"{f} does not apply to --method {method}" in err
                     for f in (flag, *extra[:1])
                 ), (method, flag, err)
                 assert not (flag in ("--discretize", "--bins") and method in DISCRETIZING)
@@ -892,3 +893,13 @@ def test_select_stops_on_time_with_the_set_so_far(asia_file, monkeypatch, capsys
     shown = err + " ".join(str(w.message) for w in caught)
     assert code == 0 and "hiton_mb stopped early (max_time reached)" in shown
     assert "kept" in out and "either" in out
+    for method, selector in (("fcbf", "FCBF"), ("hsmb", "HSMB"), ("hybrid", "HybridSelector")):
+        argv = ["select", "asia.csv", "--target", "either", "--method", method, "--quiet"]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            code, out, err = _select_code(cli, [*argv, "--max-time", "0.000001"], capsys)
+        shown = err + " ".join(str(w.message) for w in caught)
+        assert code == 0 and f"{selector} stopped early (max_time reached)" in shown, method
+    argv = ["select", "asia.csv", "--target", "either", "--method", "information_gain"]
+    code, out, err = _select_code(cli, [*argv, "--max-time", "5"], capsys)
+    assert code == 2 and "--max-time does not apply to --method information_gain" in err

@@ -14,6 +14,7 @@ from bnfs._kernels.hsic_trials import (
 from bnfs.select._kernel_input import normalized_hsic
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("size", [1, 2, 3, 50, 4949, 4950])
 @pytest.mark.parametrize("kind", ["uniform", "skewed", "ties", "sorted"])
 def test_median_is_numpys(size, kind):
@@ -35,7 +36,8 @@ def _blocks(m, rng):
     return [number, one_hot, rng.normal(size=(m, 1)), number.copy()]
 
 
-@pytest.mark.parametrize("m", [40, 1100])  # beyond 1,000 rows the median samples rows
+# beyond 1,000 rows the median samples rows; the small case reruns without the JIT
+@pytest.mark.parametrize("m", [pytest.param(40, marks=pytest.mark.kernels), 1100])
 def test_trials_match_numpy(m):
     rng = np.random.default_rng(m)
     blocks = _blocks(m, rng)
@@ -76,12 +78,15 @@ def test_trials_match_numpy(m):
     np.testing.assert_allclose(out, [hsic(gram(r, 2.0), target) for r in rest], rtol=1e-9)
 
     # the first trial above stop_above ends the call
-    assert trial_dependences(
-        set_distances(blocks, trials),
-        -1.0,
-        trials,
-        columns,
-        trial_measure(target, 2.0, normalized=False),
-        out[0] - 1e-12,
-        out,
-    ) == 1
+    assert (
+        trial_dependences(
+            set_distances(blocks, trials),
+            -1.0,
+            trials,
+            columns,
+            trial_measure(target, 2.0, normalized=False),
+            out[0] - 1e-12,
+            out,
+        )
+        == 1
+    )

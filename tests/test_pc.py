@@ -153,3 +153,16 @@ def test_bnlearn_propagation_leaves_a_conflicting_edge_undirected():
     collider_arcs = {("a", "c"), ("b", "c"), ("d", "e"), ("f", "e")}
     assert set(bnlearn.arcs) == collider_arcs and bnlearn.edges == [("c", "e")]
     assert set(meek.arcs) > collider_arcs and not meek.edges
+
+
+def test_max_time_keeps_the_skeleton_so_far():
+    """max_time=0: level 0 runs, no later level does; the skeleton keeps every edge the
+    full search keeps, and the stop is reported."""
+    frame = datasets.sample("alarm", 2000, seed=1)
+    full = pc_stable(frame)
+    with pytest.warns(RuntimeWarning, match="pc_stable stopped early"):
+        early = pc_stable(frame, max_time=0)
+    assert early.learning["stopped"] == "max_time reached" and early.learning["max_level"] == 0
+    edges = {frozenset(e) for e in full.arcs + full.edges}
+    assert edges < {frozenset(e) for e in early.arcs + early.edges}
+    assert "stopped" not in full.learning

@@ -1,6 +1,8 @@
 """Selectors: blankets of sampled networks, FCBF, the hybrid, pipelines, input handling,
 errors and scikit-learn's estimator checks for every selector."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,8 +25,10 @@ from bnfs import (
     MarkovBlanketSelector,
     StableBlanketSelector,
     TBNClassifier,
+    datasets,
 )
 from bnfs.metrics import blanket_scores
+from bnfs.select import EmptySelectionWarning
 
 TARGET = "HYPOVOLEMIA"
 
@@ -436,3 +440,51 @@ def test_continuous_features_with_gaps_are_cut_on_their_observed_values():
     assert selector.selected_ == ["signal"] and selector.missing_["values"] == int(
         X.isna().to_numpy().sum()
     )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda t: HSMB(max_time=t),
+        lambda t: BAHSIC(2, step=1, max_time=t),
+        lambda t: FCBF(max_time=t),
+        lambda t: CFS(max_time=t),
+        lambda t: SLFS(max_time=t),
+        lambda t: SRS(max_time=t),
+        lambda t: HybridSelector("pc", max_time=t),
+        lambda t: HybridSelector("gs", max_time=t),
+    ],
+    ids=["hsmb", "bahsic", "fcbf", "cfs", "slfs", "srs", "hybrid-pc", "hybrid-gs"],
+)
+def test_every_selector_stops_on_time(make):
+    """max_time=0: the selection so far (the first step always runs), a RuntimeWarning
+    naming the selector, ``stopped_``; with time enough, no warning."""
+    frame = datasets.corral(7, n=500, seed=0)
+    X, y = frame.drop(columns="Y"), frame["Y"]
+    name = type(make(None)).__name__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", EmptySelectionWarning)
+        full = make(600).fit(X, y)
+    assert full.stopped_ is None
+    with pytest.warns(RuntimeWarning, match=f"{name} stopped early"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EmptySelectionWarning)
+            early = make(0).fit(X, y)
+    assert early.stopped_ == "max_time reached"
+
+
+def test_max_time_is_refused_with_a_causal_learner_that_does_not_stop():
+    frame = datasets.corral(7, n=200, seed=0)
+    with pytest.raises(ValueError, match="'tpda' does not; these do: \\['pc', 'gs', 'iamb'\\]"):
+        HybridSelector("tpda", max_time=5).fit(frame.drop(columns="Y"), frame["Y"])
+
+
+def test_stopped_selections_keep_the_most_relevant_feature():
+    frame = datasets.corral(7, n=500, seed=0)
+    X, y = frame.drop(columns="Y"), frame["Y"]
+    fcbf, hsmb = FCBF().fit(X, y), HSMB().fit(X, y)
+    for selector, relevance in ((FCBF, fcbf.su_), (HSMB, hsmb.relevance_)):
+        with pytest.warns(RuntimeWarning, match="stopped early"):
+            stopped = selector(max_time=0).fit(X, y)
+        assert stopped.selected_ == [X.columns[np.argmax(relevance)]]

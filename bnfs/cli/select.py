@@ -79,16 +79,27 @@ def make_selector(args):
             n_jobs=args.n_jobs,
             **options,
         )
-    given = [flag for flag, name in LEARNER_FLAGS if getattr(args, name, None) is not None]
+    given = [
+        flag
+        for flag, name in LEARNER_FLAGS
+        if getattr(args, name, None) is not None and name != "max_time"
+    ]
     if args.algorithm_given:
         given.insert(0, "--algorithm")
     if given:
         raise ValueError(f"{given[0]} applies to --method markov_blanket, not {method}")
+    if args.max_time is not None:
+        if method == "information_gain":
+            raise ValueError(
+                "--max-time does not apply to --method information_gain (one pass over "
+                "the features, which it cannot cut short)"
+            )
+        options["max_time"] = args.max_time
     progress = not args.quiet and sys.stderr.isatty()
     if method in ("hsmb", "bahsic"):
         if method == "hsmb":  # its permutation tests draw from --seed
-            return bnfs.HSMB(progress=progress, random_state=args.seed)
-        return bnfs.BAHSIC(progress=progress)
+            return bnfs.HSMB(progress=progress, random_state=args.seed, **options)
+        return bnfs.BAHSIC(progress=progress, **options)
     if method in ("srs", "hybrid"):
         selector = {"srs": bnfs.SRS, "hybrid": bnfs.HybridSelector}[method]
         return selector(n_jobs=args.n_jobs, **options)

@@ -11,6 +11,7 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
+from bnfs._budget import Budget
 from bnfs._kernels import pc as _pc_kernel
 from bnfs._validate import check_int
 from bnfs.citests import CITest, TestName, make_test, rows_report
@@ -42,6 +43,7 @@ def pc_stable(
     whitelist=None,
     progress: bool | None = None,
     n_jobs: int | None = None,
+    max_time: float | None = None,
     **test_options,
 ) -> PDAG:
     """Learn a CPDAG by the PC algorithm with the order-independent ("stable") skeleton.
@@ -90,6 +92,10 @@ def pc_stable(
         discrete tests, joblib workers for ``fisher_z`` and oracles. Each level runs in two
         rounds (every edge x - y, x < y, from x's side; then the survivors from y's side),
         which is the sequential order, so the result is the same for any value.
+    max_time : float, optional
+        Seconds for the skeleton, checked before each level after the first: past it, the
+        edges not yet removed stay (the skeleton so far, a superset of the full search's)
+        and are oriented, with a RuntimeWarning and ``learning["stopped"]``.
     **test_options
         ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
         ``adjust_df`` is True by default (for ``"g2"``, ``"mi"``, ``"x2"``; see
@@ -140,10 +146,11 @@ def pc_stable(
     disable = None if progress is None else not progress
     n_jobs = check_n_jobs(n_jobs)
     compiled = isinstance(tester, CITest) and tester.test not in ("fisher_z", "mi_cg")
+    budget = Budget(max_time)
     with tqdm(desc="pc_stable", unit=" levels", disable=disable, leave=False) as bar:
         while max_cond_size is None or level <= max_cond_size:
             snapshot = [frozenset(a) for a in adjacency]
-            if all(len(a) - 1 < level for a in snapshot):
+            if all(len(a) - 1 < level for a in snapshot) or (level > 0 and budget.spent()):
                 break
             snapshots.append(snapshot)
             if compiled:
@@ -202,7 +209,9 @@ def pc_stable(
         "orientation_tests": tester.n_tests - skeleton_tests,
         "max_level": level - 1,
         "n_jobs": n_jobs,
+        **({"stopped": budget.reason} if budget.reason else {}),
     }
+    budget.warn("pc_stable", "the skeleton")
     pdag = orient(
         names,
         adjacency,

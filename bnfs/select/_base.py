@@ -4,11 +4,13 @@ continuous features discretized (:class:`DiscreteSelector`)."""
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import warnings
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import DataConversionWarning
 from sklearn.feature_selection import SelectorMixin
@@ -16,6 +18,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from bnfs import learners
+from bnfs._budget import Budget
+from bnfs._columns import INTEGER_BLOCK_CELLS, code_dtype
 from bnfs._data import Dataset, discretize
 
 DISCRETIZERS = ("quantile", "interval", "mdl")
@@ -26,6 +30,10 @@ IF_EMPTY = ("keep_all", "keep_none", "raise")
 #: ``learner_options`` say otherwise: max-k = 3, as Aliferis et al. (2010) ran them for
 #: feature selection and as Causal Explorer and pycausalfs do
 SELECTION_MAX_COND_SIZE = 3
+
+
+#: Cells of X made dense at a time when X is sparse.
+SPARSE_BLOCK_CELLS = 4_000_000
 
 
 def selection_options(learner: str, options: dict | None) -> dict:
@@ -111,6 +119,17 @@ class Selector(SelectorMixin, BaseEstimator):
             advice += "; transform returns no column (if_empty='keep_none')"
         warnings.warn(advice, EmptySelectionWarning, stacklevel=3)
 
+    @contextlib.contextmanager
+    def _timed(self):
+        """The fit's :class:`~bnfs._budget.Budget` of ``max_time`` seconds (Ctrl-C also
+        spends it); afterwards ``stopped_`` says why the fit stopped early (None: it did
+        not), and a RuntimeWarning says so."""
+        budget = Budget(self.max_time)
+        with budget.catching_interrupts():
+            yield budget
+        self.stopped_ = budget.reason
+        budget.warn(type(self).__name__, "the selection")
+
     def _empty_reason(self) -> str:
         return "no feature passed its relevance test on these rows"
 
@@ -121,10 +140,39 @@ class Selector(SelectorMixin, BaseEstimator):
     def _varying(frame: pd.DataFrame) -> pd.DataFrame:
         """``frame`` without its constant columns: they carry no information and are never
         selected (a training fold of a rare feature is often constant)."""
-        varying = [c for c in frame.columns if frame[c].nunique() > 1]
+        keep = np.zeros(frame.shape[1], dtype=bool)
+        numeric = _numpy_numeric(frame)
+        for block in _column_blocks(frame, numeric):
+            values = frame.iloc[:, block].to_numpy()
+            with warnings.catch_warnings():  # an all-missing column is refused elsewhere
+                warnings.simplefilter("ignore", RuntimeWarning)
+                keep[block] = np.nanmax(values, axis=0) > np.nanmin(values, axis=0)
+        for j in np.flatnonzero(~numeric):
+            keep[j] = frame.iloc[:, j].nunique() > 1
+        varying = list(frame.columns[keep])
         if not varying:
             raise ValueError("every feature of X is constant; there is nothing to select")
         return frame[varying] if len(varying) < frame.shape[1] else frame
+
+    def _fitted_columns(self, X, names, who: str | None = None) -> pd.DataFrame:
+        """The fitted columns ``names`` of new X, dense or sparse, as a DataFrame (only
+        those columns are made dense); ``who`` names the estimator in errors."""
+        if not sparse.issparse(X):
+            frame = self._frame(X, reset=False)
+        else:
+            frame = None
+            matrix = sparse.csc_array(X)
+        width = matrix.shape[1] if frame is None else frame.shape[1]
+        if width != len(self._columns):
+            raise ValueError(
+                f"X has {width} features, but {who or type(self).__name__} is expecting "
+                f"{len(self._columns)} features as input"
+            )
+        if frame is not None:
+            return frame[list(names)]
+        position = {name: j for j, name in enumerate(self._columns)}
+        columns = matrix[:, [position[name] for name in names]].toarray()
+        return pd.DataFrame(columns, columns=list(names))
 
     def _frame(self, X, reset: bool, missing: bool = False) -> pd.DataFrame:
         """X as a fresh DataFrame with string column names (x0, x1, ... for arrays);
@@ -149,7 +197,9 @@ class Selector(SelectorMixin, BaseEstimator):
             if hasattr(X, "toarray"):
                 raise TypeError(
                     f"sparse input is not supported: {type(self).__name__} needs "
-                    "dense X (a DataFrame or array)"
+                    "dense X (a DataFrame or array); the selectors that count tables "
+                    "(MarkovBlanketSelector, FCBF, CFS, SLFS, SRS, HybridSelector, "
+                    "InformationGain) take it"
                 )
             array = np.asarray(X)
             if array.ndim != 2:
@@ -172,24 +222,36 @@ class Selector(SelectorMixin, BaseEstimator):
             )
         if reset and frame.shape[0] < 2:
             raise ValueError(f"n_samples={frame.shape[0]}: a blanket needs at least 2 samples")
-        for name in frame.columns:
-            column = frame[name]
-            if missing and column.isna().all():
-                raise ValueError(f"column {name!r} of X has no observed value")
-            if not missing and column.isna().any():  # NaN, None, NaT and pd.NA, any dtype
-                raise ValueError(
-                    f"column {name!r} of X has {int(column.isna().sum())} missing "
-                    "value(s) (NaN, None or pd.NA); drop or impute them first"
-                )
-            if (
-                pd.api.types.is_float_dtype(column)
-                and np.isinf(column.to_numpy(dtype=np.float64, na_value=0.0)).any()
-            ):
-                raise ValueError(f"column {name!r} of X contains infinity")
+        numeric = _numpy_numeric(frame)
+        floats = numeric & np.array([d.kind == "f" for d in frame.dtypes], dtype=bool)
+        for block in _column_blocks(frame, floats):
+            values = frame.iloc[:, block].to_numpy()
+            bad = np.isnan(values).any(axis=0) | np.isinf(values).any(axis=0)
+            for j in np.asarray(block)[bad]:  # named by the per-column checks below
+                self._check_column(frame.iloc[:, j], frame.columns[j], missing)
+        for j in np.flatnonzero(~numeric):
+            self._check_column(frame.iloc[:, j], frame.columns[j], missing)
         if reset:
             self.n_features_in_ = frame.shape[1]
             self._columns = list(frame.columns)
         return frame
+
+    @staticmethod
+    def _check_column(column: pd.Series, name, missing: bool) -> None:
+        """Refuse missing values (unless ``missing``; then a column with no observed
+        value) and infinity, naming the column."""
+        if missing and column.isna().all():
+            raise ValueError(f"column {name!r} of X has no observed value")
+        if not missing and column.isna().any():  # NaN, None, NaT and pd.NA, any dtype
+            raise ValueError(
+                f"column {name!r} of X has {int(column.isna().sum())} missing "
+                "value(s) (NaN, None or pd.NA); drop or impute them first"
+            )
+        if (
+            pd.api.types.is_float_dtype(column)
+            and np.isinf(column.to_numpy(dtype=np.float64, na_value=0.0)).any()
+        ):
+            raise ValueError(f"column {name!r} of X contains infinity")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -202,6 +264,11 @@ class Selector(SelectorMixin, BaseEstimator):
 class DiscreteSelector(Selector):
     """Base of the selectors that count discrete tables; subclasses have ``discretizer``
     and ``n_bins`` parameters."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # scipy sparse X: see _sparse_data
+        return tags
 
     def _discrete_data(self, X, y, missing: bool = False) -> tuple[Dataset, list[str], str]:
         """(data with the class appended, feature names, the class's name in data, which
@@ -218,6 +285,8 @@ class DiscreteSelector(Selector):
             or self.n_bins < 2
         ):
             raise ValueError(f"n_bins must be an integer >= 2, got {self.n_bins!r}")
+        if sparse.issparse(X):
+            return self._sparse_data(X, y)
         frame = self._frame(X, reset=True, missing=missing)
         y = self._check_y(y, len(frame))
         frame = self._varying(frame)
@@ -230,6 +299,72 @@ class DiscreteSelector(Selector):
         data = Dataset(frame)
         if data.continuous_names:
             data = discretize(data, self.discretizer, self.n_bins, target=target)
+        return data, features, target
+
+    def _sparse_data(self, X, y) -> tuple[Dataset, list[str], str]:
+        """:meth:`_discrete_data` of a scipy sparse X (e.g. term counts), the same data as
+        for ``X.toarray()``, built a block of columns at a time so that X is never dense
+        in full: only the codes (one byte a cell) are."""
+        matrix = sparse.csc_array(X)
+        n_rows, n_cols = matrix.shape
+        if n_cols == 0:
+            raise ValueError(
+                f"0 feature(s) (shape={matrix.shape}) while a minimum of 1 is required."
+            )
+        if n_rows < 2:
+            raise ValueError(f"n_samples={n_rows}: a blanket needs at least 2 samples")
+        if matrix.dtype.kind not in "biuf":
+            raise TypeError(f"sparse X must hold numbers, got dtype {matrix.dtype}")
+        if matrix.data.size and not np.isfinite(matrix.data).all():
+            column = (
+                int(
+                    np.searchsorted(
+                        matrix.indptr, np.flatnonzero(~np.isfinite(matrix.data))[0], "right"
+                    )
+                )
+                - 1
+            )
+            raise ValueError(f"column 'x{column}' of X has a NaN or infinite value")
+        names = [f"x{j}" for j in range(n_cols)]
+        if hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.n_features_in_ = n_cols
+        self._columns = names
+        labels = pd.Series(self._check_y(y, n_rows)).astype(str).to_numpy()
+        target = _unused_name(names)
+        self.class_name_ = target
+        step = max(1, SPARSE_BLOCK_CELLS // n_rows)
+        parts = []
+        for start in range(0, n_cols, step):
+            frame = pd.DataFrame(
+                matrix[:, start : start + step].toarray(), columns=names[start : start + step]
+            )
+            varying = [c for c in frame.columns if frame[c].nunique() > 1]
+            if not varying:
+                continue
+            frame = frame[varying]
+            frame[target] = labels
+            data = Dataset(frame)
+            if data.continuous_names:
+                data = discretize(data, self.discretizer, self.n_bins, target=target)
+            parts.append(data)
+        if not parts:
+            raise ValueError("every feature of X is constant; there is nothing to select")
+        features = [name for part in parts for name in part.names if name != target]
+        widest = max(int(part.arities.max()) for part in parts)
+        codes = np.empty((n_rows, len(features) + 1), dtype=code_dtype(widest), order="F")
+        states, cuts, column = {}, {}, 0
+        for part in parts:
+            for name in part.names:
+                if name != target:
+                    codes[:, column] = part.column(name)
+                    states[name] = part.states[name]
+                    column += 1
+            cuts.update(getattr(part, "cut_points", {}))
+        codes[:, -1] = parts[0].column(target)
+        states[target] = parts[0].states[target]
+        data = Dataset.from_codes(codes, [*features, target], states)
+        data.cut_points = cuts
         return data, features, target
 
     def _cut_observed(self, frame: pd.DataFrame, target: str) -> pd.DataFrame:
@@ -249,6 +384,25 @@ class DiscreteSelector(Selector):
             values[observed] = cut.to_pandas()[name].astype(str).to_numpy()
             out[name] = values
         return out
+
+
+def _numpy_numeric(frame: pd.DataFrame) -> np.ndarray:
+    """Which columns hold numpy integers, floats or booleans (checked a block at a time;
+    the others, strings, categories and extension types, one column at a time)."""
+    return np.array(
+        [isinstance(d, np.dtype) and d.kind in "biuf" for d in frame.dtypes], dtype=bool
+    )
+
+
+def _column_blocks(frame: pd.DataFrame, chosen: np.ndarray):
+    """Positions of the ``chosen`` columns, in blocks of one dtype and about 16 M cells
+    (so that each block is one numpy array of that dtype)."""
+    step = max(1, INTEGER_BLOCK_CELLS // max(len(frame), 1))
+    dtypes = frame.dtypes.to_numpy()
+    for dtype in pd.unique(dtypes[chosen]):
+        positions = np.flatnonzero(chosen & (dtypes == dtype))
+        for start in range(0, len(positions), step):
+            yield positions[start : start + step].tolist()
 
 
 def _extension_to_numpy(y):

@@ -13,6 +13,9 @@ from bnfs.select._kernel_input import KernelSelector
 
 __all__ = ["BAHSIC"]
 
+#: Candidates scored per compiled call; the time budget is checked between calls.
+TRIALS_PER_CALL = 256
+
 
 class BAHSIC(KernelSelector):
     """Backward elimination by HSIC.
@@ -36,6 +39,11 @@ class BAHSIC(KernelSelector):
     task : {"auto", "classification", "regression"}, default "auto"
     progress : bool, default False
         Show a progress bar over the elimination.
+    max_time : float, optional
+        Seconds for the elimination, checked between rounds and every
+        ``TRIALS_PER_CALL`` candidates: past it, the round in progress removes all the
+        features still to go at once, those it had no time to score first, with a
+        RuntimeWarning and ``stopped_``.
 
     Attributes
     ----------
@@ -44,6 +52,8 @@ class BAHSIC(KernelSelector):
     ranking_ : ndarray of shape (n_features,)
         1 for kept features; larger numbers for features removed earlier (as scikit-learn's
         RFE).
+    stopped_ : str or None
+        Why the fit stopped early ("max_time reached", "interrupted"), or None.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -68,11 +78,13 @@ class BAHSIC(KernelSelector):
         step: int | float = 0.1,
         task: str = "auto",
         progress: bool = False,
+        max_time: float | None = None,
     ):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.task = task
         self.progress = progress
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Remove features one round at a time while HSIC with y stays highest."""
@@ -101,25 +113,37 @@ class BAHSIC(KernelSelector):
             leave=False,
             disable=not self.progress,
         )
-        while len(remaining) > keep:
-            scores = np.empty(len(remaining))
-            trial_dependences(
-                set_distances(blocks, remaining),
-                -1.0,
-                np.array(remaining, dtype=np.int64),
-                feature_columns,
-                measure,
-                np.inf,
-                scores,
-            )
-            order = sorted(range(len(remaining)), key=lambda q: (-scores[q], remaining[q]))
-            count = (
-                step if isinstance(step, numbers.Integral) else max(1, int(step * len(remaining)))
-            )
-            dropped = [remaining[q] for q in order[: min(count, len(remaining) - keep)]]
-            remaining = [j for j in remaining if j not in dropped]
-            rounds.append(dropped)
-            bar.update(len(dropped))
+        with self._timed() as budget:
+            while len(remaining) > keep:
+                scores = np.full(len(remaining), np.inf)  # not reached: eliminated first
+                base = set_distances(blocks, remaining)
+                trials = np.array(remaining, dtype=np.int64)
+                for start in range(0, len(trials), TRIALS_PER_CALL):
+                    if start > 0 and budget.spent():
+                        break
+                    stop = start + TRIALS_PER_CALL
+                    trial_dependences(
+                        base,
+                        -1.0,
+                        trials[start:stop],
+                        feature_columns,
+                        measure,
+                        np.inf,
+                        scores[start:stop],
+                    )
+                order = sorted(range(len(remaining)), key=lambda q: (-scores[q], remaining[q]))
+                count = (
+                    step
+                    if isinstance(step, numbers.Integral)
+                    else max(1, int(step * len(remaining)))
+                )
+                if budget.spent():  # the rest go in this round
+                    count = len(remaining) - keep
+                dropped = [remaining[q] for q in order[: min(count, len(remaining) - keep)]]
+                gone = set(dropped)
+                remaining = [j for j in remaining if j not in gone]
+                rounds.append(dropped)
+                bar.update(len(dropped))
         bar.close()
         for rank, dropped in enumerate(reversed(rounds), start=2):
             ranking[dropped] = rank

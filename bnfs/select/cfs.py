@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from bnfs._budget import Budget
 from bnfs._validate import check_int
 from bnfs.select._base import DiscreteSelector
 from bnfs.select.fcbf import symmetrical_uncertainty
@@ -20,14 +21,15 @@ def sffs(
     n_features: int,
     patience: int = 5,
     max_features: int | None = None,
+    budget: Budget | None = None,
 ) -> tuple[tuple[int, ...], float]:
     """Sequential forward floating search: (best subset, its merit).
 
     Each round adds the feature that raises ``merit`` most, then removes features while
     removing one gives a subset better than any of that size seen before. The search stops
-    when ``max_features`` are in, nothing is left to add, or ``patience`` additions in a row
-    have not beaten the best merit (the stopping rule of Weka's searches); ties go to the
-    lower index.
+    when ``max_features`` are in, nothing is left to add, ``patience`` additions in a row
+    have not beaten the best merit (the stopping rule of Weka's searches), or ``budget`` is
+    spent (checked before each addition); ties go to the lower index.
     """
     limit = n_features if max_features is None else min(max_features, n_features)
     seen: dict[tuple[int, ...], float] = {}
@@ -42,6 +44,8 @@ def sffs(
     best_of_size: dict[int, float] = {0: -math.inf}
     best, best_merit, stale = (), -math.inf, 0
     while len(current) < limit and stale < patience:
+        if current and budget is not None and budget.spent():  # one addition always runs
+            break
         candidates = [j for j in range(n_features) if j not in current]
         added = max(candidates, key=lambda j: (merit(tuple(sorted(current + (j,)))), -j))
         current = tuple(sorted(current + (added,)))
@@ -87,6 +91,9 @@ class CFS(DiscreteSelector):
         When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
         and why): pass every feature on, so that a pipeline's next step can still fit;
         pass none on (scikit-learn's behaviour); or raise ValueError.
+    max_time : float, optional
+        Seconds for the search, checked before each addition: past it, the best subset so
+        far with a RuntimeWarning.
 
     Attributes
     ----------
@@ -94,6 +101,8 @@ class CFS(DiscreteSelector):
         The selected features, in column order.
     merit_ : float
         Merit of the selected subset.
+    stopped_ : str or None
+        Why the fit stopped early ("max_time reached", "interrupted"), or None.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -120,12 +129,14 @@ class CFS(DiscreteSelector):
         discretizer: str = "quantile",
         n_bins: int = 3,
         if_empty: str = "keep_all",
+        max_time: float | None = None,
     ):
         self.patience = patience
         self.max_features = max_features
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.if_empty = if_empty
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Search for the subset of highest merit."""
@@ -146,7 +157,8 @@ class CFS(DiscreteSelector):
             denominator = math.sqrt(k + 2.0 * inter)  # k + k(k-1) * mean pairwise SU
             return float(relevance[list(subset)].sum()) / denominator if denominator else 0.0
 
-        subset, self.merit_ = sffs(merit, len(features), patience, max_features)
+        with self._timed() as budget:
+            subset, self.merit_ = sffs(merit, len(features), patience, max_features, budget)
         self.selected_ = [features[i] for i in subset]
         self._set_support(self.selected_)
         return self

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bnfs._binning import entropy_of_counts
+from bnfs._budget import Budget
 from bnfs._data import Dataset
 from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
@@ -57,16 +58,19 @@ def symmetrical_uncertainty(data: Dataset, x: str, y: str) -> float:
 
 
 def fcbf(
-    data: Dataset, features: list[str], target: str, threshold: float
+    data: Dataset, features: list[str], target: str, threshold: float, budget: Budget | None = None
 ) -> tuple[np.ndarray, list[int]]:
     """(SU of each feature with ``target``, positions of the kept features, most relevant
-    first): :class:`FCBF` on a discrete dataset."""
+    first): :class:`FCBF` on a discrete dataset. Once ``budget`` is spent the walk down
+    the ranking stops: the features it has not reached are dropped."""
     su = np.array([symmetrical_uncertainty(data, f, target) for f in features])
     ranked = sorted(
         (i for i in range(len(features)) if su[i] >= threshold), key=lambda i: (-su[i], i)
     )
     kept: list[int] = []
     for q in ranked:  # q survives when no more relevant kept p covers it
+        if kept and budget is not None and budget.spent():  # the most relevant always stays
+            break
         if all(symmetrical_uncertainty(data, features[p], features[q]) < su[q] for p in kept):
             kept.append(q)
     return su, kept
@@ -92,6 +96,9 @@ class FCBF(DiscreteSelector):
         When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
         and why): pass every feature on, so that a pipeline's next step can still fit;
         pass none on (scikit-learn's behaviour); or raise ValueError.
+    max_time : float, optional
+        Seconds for the walk down the ranking, checked between features: past it, the
+        features kept so far (those not reached are dropped) with a RuntimeWarning.
 
     Attributes
     ----------
@@ -99,6 +106,8 @@ class FCBF(DiscreteSelector):
         Kept features, most relevant first.
     su_ : ndarray of shape (n_features,)
         Symmetrical uncertainty of each feature with the class.
+    stopped_ : str or None
+        Why the fit stopped early ("max_time reached", "interrupted"), or None.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -126,17 +135,20 @@ class FCBF(DiscreteSelector):
         discretizer: str = "quantile",
         n_bins: int = 3,
         if_empty: str = "keep_all",
+        max_time: float | None = None,
     ):
         self.threshold = threshold
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.if_empty = if_empty
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Rank features by relevance, then drop those with an approximate blanket."""
         threshold = check_float(self.threshold, "threshold", 0.0, 1.0)
         data, features, target = self._discrete_data(X, y)
-        self.su_, kept = fcbf(data, features, target, threshold)
+        with self._timed() as budget:
+            self.su_, kept = fcbf(data, features, target, threshold, budget)
         self.selected_ = [features[i] for i in kept]
         self._set_support(self.selected_)
         return self

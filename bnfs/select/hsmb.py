@@ -77,6 +77,10 @@ class HSMB(KernelSelector):
         Seeds the permutations.
     progress : bool, default False
         Show a progress bar over the features.
+    max_time : float, optional
+        Seconds for the screening and the exchange pass, checked between features and
+        between exchanges: past it, the features kept so far (those not yet screened, all
+        less relevant, are dropped) with a RuntimeWarning and ``stopped_``.
 
     Attributes
     ----------
@@ -87,6 +91,8 @@ class HSMB(KernelSelector):
         are never selected).
     blankets_ : dict
         Removed feature -> the blanket candidate that covered it.
+    stopped_ : str or None
+        Why the fit stopped early ("max_time reached", "interrupted"), or None.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -113,6 +119,7 @@ class HSMB(KernelSelector):
         task: str = "auto",
         random_state=0,
         progress: bool = False,
+        max_time: float | None = None,
     ):
         self.k = k
         self.permutations = permutations
@@ -120,6 +127,7 @@ class HSMB(KernelSelector):
         self.task = task
         self.random_state = random_state
         self.progress = progress
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Rank features by HSIC with y, then remove those an approximate blanket covers."""
@@ -139,37 +147,43 @@ class HSMB(KernelSelector):
             relevance[i] = normalized_hsic(gram, target, norms[i], target_norm)
         order = sorted(range(len(features)), key=lambda i: (-relevance[i], i))
 
+        rank = {i: r for r, i in enumerate(order)}
         null = _Null(permutations, alpha, len(features), rng)
         kept: list[int] = []
-        self.blankets_ = {}
-        for i in tqdm(
-            order, desc="HSMB screening", unit=" features", leave=False, disable=not self.progress
-        ):
-            gram = centre(gaussian_gram(blocks[i]))
-            closeness = {j: normalized_hsic(gram, grams[j], norms[i], norms[j]) for j in kept}
-            candidate = sorted(kept, key=lambda j: (-closeness[j], order.index(j)))[:k]
-            if candidate and _covered(
-                blocks,
-                target,
-                target_norm,
-                i,
-                gram,
-                norms[i],
-                relevance[i],
-                candidate,
-                null,
+        covered_by: dict[int, list[int]] = {}  # removed feature -> its blanket candidate
+        with self._timed() as budget:
+            for i in tqdm(
+                order,
+                desc="HSMB screening",
+                unit=" features",
+                leave=False,
+                disable=not self.progress,
             ):
-                self.blankets_[features[i]] = [features[j] for j in candidate]
-                continue
-            kept.append(i)
-            grams[i] = gram
-        covered_by = {
-            features.index(f): [features.index(b) for b in c] for f, c in self.blankets_.items()
-        }
-        kept = _exchange(blocks, target, kept, covered_by, relevance)
+                if kept and budget.spent():  # the rest, less relevant, go: neither kept nor covered
+                    break
+                gram = centre(gaussian_gram(blocks[i]))
+                closeness = {j: normalized_hsic(gram, grams[j], norms[i], norms[j]) for j in kept}
+                candidate = sorted(kept, key=lambda j: (-closeness[j], rank[j]))[:k]
+                if candidate and _covered(
+                    blocks,
+                    target,
+                    target_norm,
+                    i,
+                    gram,
+                    norms[i],
+                    relevance[i],
+                    candidate,
+                    null,
+                ):
+                    covered_by[i] = candidate
+                    continue
+                kept.append(i)
+                grams[i] = gram
+            kept = _exchange(blocks, target, kept, covered_by, relevance, budget)
         self.blankets_ = {features[f]: [features[b] for b in c] for f, c in covered_by.items()}
+        position = {name: i for i, name in enumerate(features)}
         self.relevance_ = np.array(
-            [relevance[features.index(c)] if c in features else 0.0 for c in self._columns]
+            [relevance[position[c]] if c in position else 0.0 for c in self._columns]
         )
         self.selected_ = [features[i] for i in kept]
         self._set_support(self.selected_)
@@ -277,7 +291,7 @@ def _permute_within(cells: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _exchange(blocks, target, kept, covered_by, relevance) -> list[int]:
+def _exchange(blocks, target, kept, covered_by, relevance, budget) -> list[int]:
     """Exchange each kept feature in turn for the one it covered that raises the
     dependence of the whole kept set on the target most, until a round of the kept
     features exchanges none.
@@ -288,7 +302,8 @@ def _exchange(blocks, target, kept, covered_by, relevance) -> list[int]:
     which a joint dependence sees if its kernel is narrow enough to resolve interactions:
     half the median distance (at the median width, the sets with A1 and with A1_7 score
     alike on some 256-row draws). ``covered_by`` (removed -> its blanket) is updated: the
-    exchanged feature becomes covered by the one that replaced it.
+    exchanged feature becomes covered by the one that replaced it. The pass stops, with
+    the exchanges made, once ``budget`` is spent.
 
     A member's rivals are tried in one compiled call (:func:`trial_dependences`), which
     adds each rival's distances to those of the members that stay."""
@@ -317,7 +332,7 @@ def _exchange(blocks, target, kept, covered_by, relevance) -> list[int]:
     current = dependences(0, [kept[0]])[0]
     unchanged = 0  # members in a row tried without an exchange
     position = 0
-    while unchanged < len(kept):
+    while unchanged < len(kept) and not budget.spent():
         member = kept[position]
         rivals = sorted(
             (r for r, blanket in covered_by.items() if member in blanket),

@@ -3,6 +3,8 @@ a causal learner then removes the irrelevant ones (Duangsoithong & Windeatt 2010
 
 from __future__ import annotations
 
+import warnings
+
 from bnfs import learners
 from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
@@ -47,6 +49,9 @@ class HybridSelector(DiscreteSelector):
         When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
         and why): pass every feature on, so that a pipeline's next step can still fit;
         pass none on (scikit-learn's behaviour); or raise ValueError.
+    max_time : float, optional
+        Seconds for FCBF and the causal learner together (PC, GS and IAMB take it; TPDA is
+        refused): past it, the selection so far with one RuntimeWarning and ``stopped_``.
 
     Attributes
     ----------
@@ -56,6 +61,8 @@ class HybridSelector(DiscreteSelector):
         The final features, in input order.
     network_ : PDAG or None
         The graph over ``fcbf_selected_`` and the class (PC and TPDA).
+    stopped_ : str or None
+        Why the fit stopped early ("max_time reached", "interrupted"), or None.
 
     References
     ----------
@@ -82,6 +89,7 @@ class HybridSelector(DiscreteSelector):
         n_bins: int = 3,
         n_jobs: int | None = None,
         if_empty: str = "keep_all",
+        max_time: float | None = None,
     ):
         self.causal = causal
         self.fcbf_threshold = fcbf_threshold
@@ -90,6 +98,7 @@ class HybridSelector(DiscreteSelector):
         self.n_bins = n_bins
         self.n_jobs = n_jobs
         self.if_empty = if_empty
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Remove redundant features by FCBF, then irrelevant ones by the causal learner."""
@@ -104,26 +113,40 @@ class HybridSelector(DiscreteSelector):
             if self.fcbf_threshold is None
             else check_float(self.fcbf_threshold, "fcbf_threshold", 0.0, 1.0)
         )
-        data, features, target = self._discrete_data(X, y)
-        if threshold is None:
-            self.fcbf_selected_ = list(features)
-        else:
-            _, kept = fcbf(data, features, target, threshold)
-            self.fcbf_selected_ = [features[i] for i in kept]
         name, options = CAUSAL_SETTINGS[self.causal]
         options = {**options, **(self.causal_options or {})}
         learner = learners.get(name)
+        if self.max_time is not None and "max_time" not in learner.options:
+            timed = [
+                c for c, (n, _) in CAUSAL_SETTINGS.items() if "max_time" in learners.get(n).options
+            ]
+            raise ValueError(
+                f"max_time needs a causal learner that stops on time, and {self.causal!r} "
+                f"does not; these do: {timed}"
+            )
         if self.n_jobs is not None and "n_jobs" in learner.options:
             options.setdefault("n_jobs", self.n_jobs)
-        reduced = data.select(self.fcbf_selected_ + [target])
-        self.network_ = None
-        if not self.fcbf_selected_:
-            members: set[str] = set()
-        elif learner.local:
-            members = set(learner(reduced, target, **options))
-        else:
-            self.network_ = learner(reduced, **options)
-            members = _connected(self.network_, target) - {target}
+        data, features, target = self._discrete_data(X, y)
+        with self._timed() as budget:
+            if threshold is None:
+                self.fcbf_selected_ = list(features)
+            else:
+                _, kept = fcbf(data, features, target, threshold, budget)
+                self.fcbf_selected_ = [features[i] for i in kept]
+            if self.max_time is not None:
+                options["max_time"] = budget.left()
+            reduced = data.select(self.fcbf_selected_ + [target])
+            self.network_ = None
+            with warnings.catch_warnings():  # the selector says once that it stopped early
+                warnings.filterwarnings("ignore", ".* stopped early", RuntimeWarning)
+                if not self.fcbf_selected_:
+                    members: set[str] = set()
+                elif learner.local:
+                    members = set(learner(reduced, target, **options))
+                else:
+                    self.network_ = learner(reduced, **options)
+                    members = _connected(self.network_, target) - {target}
+            budget.spent()  # records whether the learner ran out of time
         self.selected_ = [f for f in features if f in members]
         self._set_support(self.selected_)
         return self

@@ -101,6 +101,10 @@ class SLFS(DiscreteSelector):
         When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
         and why): pass every feature on, so that a pipeline's next step can still fit;
         pass none on (scikit-learn's behaviour); or raise ValueError.
+    max_time : float, optional
+        Seconds for growing the tree, checked between arrivals: past it, the tree so far
+        (the features yet to arrive are removed as ``"not reached"``) with a
+        RuntimeWarning.
 
     Attributes
     ----------
@@ -111,7 +115,9 @@ class SLFS(DiscreteSelector):
     parent_ : dict
         Selected feature -> its parent in the TBN (the class or a feature).
     removed_ : dict
-        Removed feature -> ``"irrelevant"`` or ``"too deep"``.
+        Removed feature -> ``"irrelevant"``, ``"too deep"`` or ``"not reached"``.
+    stopped_ : str or None
+        Why the fit stopped early ("max_time reached", "interrupted"), or None.
     class_name_ : str
     data_ : Dataset
         The discrete training data with the class (its states and cut points code new
@@ -140,6 +146,7 @@ class SLFS(DiscreteSelector):
         discretizer: str = "mdl",
         n_bins: int = 3,
         if_empty: str = "keep_all",
+        max_time: float | None = None,
     ):
         self.lam = lam
         self.max_depth = max_depth
@@ -149,6 +156,7 @@ class SLFS(DiscreteSelector):
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.if_empty = if_empty
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Grow the TBN over the features of X and keep its nodes."""
@@ -172,13 +180,17 @@ class SLFS(DiscreteSelector):
             arrivals.sort(key=lambda j: (-relevance[j], j))
         self.removed_ = {}
         r_class = data.arity(target)
-        for j in arrivals:
-            df = (data.arity(features[j]) - 1) * (r_class - 1)
-            statistic = 2.0 * len(data) * np.log(2.0) * relevance[j]
-            if chi2.sf(statistic, df) > alpha:
-                self.removed_[features[j]] = "irrelevant"
-            elif not grower.add(j):
-                self.removed_[features[j]] = "too deep"
+        with self._timed() as budget:
+            for arrival, j in enumerate(arrivals):
+                if arrival > 0 and budget.spent():  # the first always arrives
+                    self.removed_[features[j]] = "not reached"
+                    continue
+                df = (data.arity(features[j]) - 1) * (r_class - 1)
+                statistic = 2.0 * len(data) * np.log(2.0) * relevance[j]
+                if chi2.sf(statistic, df) > alpha:
+                    self.removed_[features[j]] = "irrelevant"
+                elif not grower.add(j):
+                    self.removed_[features[j]] = "too deep"
         kept = sorted(grower.parent)
         self.parent_ = {
             features[j]: (self.class_name_ if p == y_index else features[p])
@@ -281,7 +293,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    lam, max_depth, max_children, alpha, order, discretizer, n_bins
+    lam, max_depth, max_children, alpha, order, discretizer, n_bins, max_time
         As for :class:`SLFS`.
     smoothing : float, default 1.0
         Pseudo-count added to every cell of every table.
@@ -314,6 +326,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         discretizer: str = "mdl",
         n_bins: int = 3,
         smoothing: float = 1.0,
+        max_time: float | None = None,
     ):
         self.lam = lam
         self.max_depth = max_depth
@@ -323,6 +336,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.smoothing = smoothing
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Grow the TBN, then estimate its tables."""
@@ -338,6 +352,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
                 discretizer=self.discretizer,
                 n_bins=self.n_bins,
                 if_empty="keep_none",
+                max_time=self.max_time,
             ).fit(X, y)
         if selector.empty_:
             warnings.warn(
@@ -387,15 +402,11 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         )
         return self
 
-    def _encode(self, X) -> dict[str, np.ndarray]:
-        """Codes of the selected features of new rows (-1 for a state never seen)."""
+    def _encode(self, X) -> tuple[dict[str, np.ndarray], int]:
+        """(codes of the selected features of new rows, -1 for a state never seen; the
+        number of rows)."""
         selector = self.selector_
-        frame = selector._frame(X, reset=False)
-        if frame.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {frame.shape[1]} features, but TBNClassifier is "
-                f"expecting {self.n_features_in_} features as input"
-            )
+        frame = selector._fitted_columns(X, selector.selected_, "TBNClassifier")
         data = selector.data_
         codes = {}
         for feature in selector.selected_:
@@ -409,13 +420,12 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
                 codes[feature] = np.array(
                     [index.get(_state(v), -1) for v in column], dtype=np.int64
                 )
-        return codes
+        return codes, len(frame)
 
     def predict_proba(self, X) -> np.ndarray:
         """P(class | x) for each row, columns in the order of ``classes_``."""
         check_is_fitted(self, "_tables")
-        codes = self._encode(X)
-        n = len(next(iter(codes.values()))) if codes else len(self.selector_._frame(X, False))
+        codes, n = self._encode(X)
         log_post = np.tile(self._log_prior, (n, 1))
         for feature, parent, table in self._tables:
             f = codes[feature]
@@ -437,6 +447,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.string = True
         tags.input_tags.categorical = True
+        tags.input_tags.sparse = True
         return tags
 
 

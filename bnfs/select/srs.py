@@ -4,6 +4,7 @@ for data that need not be faithful to a DAG (Yu et al.)."""
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 
@@ -59,6 +60,10 @@ class SRS(DiscreteSelector):
         When no feature is selected (an :class:`~bnfs.select.EmptySelectionWarning` says so
         and why): pass every feature on, so that a pipeline's next step can still fit;
         pass none on (scikit-learn's behaviour); or raise ValueError.
+    max_time : float, optional
+        Seconds for the HITON-PC searches (of the class, then of its members, which share
+        what is left): past it, each returns its set so far, with one RuntimeWarning and
+        ``stopped_``. The lasso then runs on the sets found.
 
     Attributes
     ----------
@@ -71,6 +76,8 @@ class SRS(DiscreteSelector):
     selected_ : list of str
     n_iter_ : int
         Iterations of the lasso solver.
+    stopped_ : str or None
+        Why the fit stopped early ("max_time reached", "interrupted"), or None.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -104,6 +111,7 @@ class SRS(DiscreteSelector):
         n_bins: int = 3,
         n_jobs: int | None = None,
         if_empty: str = "keep_all",
+        max_time: float | None = None,
     ):
         self.lambda_group = lambda_group
         self.lambda_l1 = lambda_l1
@@ -117,6 +125,7 @@ class SRS(DiscreteSelector):
         self.n_bins = n_bins
         self.n_jobs = n_jobs
         self.if_empty = if_empty
+        self.max_time = max_time
 
     def fit(self, X, y):
         """Find the representative sets, then fit the sparse group lasso over them."""
@@ -128,10 +137,13 @@ class SRS(DiscreteSelector):
         data, features, target = self._discrete_data(X, y)
         tester = CITest(data, self.test, self.alpha)
         search = {"max_cond_size": self.max_cond_size, "symmetry": self.symmetry}
-        pc = hiton_pc(tester, target, **search)
+        with self._timed() as budget:
+            pc = _member_pc(tester, target, {**search, "max_time": budget.left()})
+            search["max_time"] = budget.left()
+            found = map_tests(tester, functools.partial(_member_pc, search=search), pc, n_jobs)
+            budget.spent()  # records whether the searches ran out of time
         claimed = set(pc) | {target}
         sets = {}
-        found = map_tests(tester, functools.partial(_member_pc, search=search), pc, n_jobs)
         for member, its_pc in zip(pc, found):  # in PC(C)'s order: earlier members claim first
             own = [f for f in its_pc if f not in claimed]
             claimed.update(own)
@@ -147,10 +159,9 @@ class SRS(DiscreteSelector):
         return self
 
     def _lasso(self, X, y, features, sets, lambda_group, lambda_l1, max_iter, tol):
-        frame = self._frame(X, reset=False)
         position = {name: i for i, name in enumerate(features)}
         members = [f for group in sets.values() for f in group]
-        blocks = feature_blocks(frame[members])
+        blocks = feature_blocks(self._fitted_columns(X, members))
         owner, start = [], 0  # feature position of each design column; column groups
         groups = []
         for group in sets.values():
@@ -184,4 +195,6 @@ class SRS(DiscreteSelector):
 
 
 def _member_pc(tester, member: str, search: dict) -> list[str]:
-    return hiton_pc(tester, member, **search)
+    with warnings.catch_warnings():  # the selector says once that it stopped early
+        warnings.filterwarnings("ignore", "hiton_pc stopped early", RuntimeWarning)
+        return hiton_pc(tester, member, **search)
