@@ -11,7 +11,7 @@ def example_command(args) -> int:
     from bnfs._validate import check_allocation
     from bnfs.metrics import blanket_scores, shd
     from bnfs.network import sampling_bytes
-    from bnfs.search import hill_climbing
+    from bnfs.search import learn
 
     truth = datasets.network(args.network)
     target = args.target or default_target(args.network, truth)
@@ -24,13 +24,14 @@ def example_command(args) -> int:
     )
     frame = datasets.sample(args.network, args.rows, seed=args.seed)
     start = time.perf_counter()
-    dag = hill_climbing(frame, "bic", seed=args.seed, progress=False if args.quiet else None)
+    dag = learn(frame, seed=args.seed, progress=False if args.quiet else None)
     seconds = time.perf_counter() - start
     print(
-        f"learned {args.network} from {args.rows} sampled rows by BIC hill climbing: "
+        f"learned {args.network} from {args.rows} sampled rows with bnfs.learn: "
         f"{dag.n_arcs} arcs in {seconds:.2f} s (true network: {truth.n_arcs} arcs, "
         f"SHD {shd(dag, truth)})"
     )
+    print(f"  {describe_learning(dag.learning)}")
     print(f"Markov blanket of {target}:")
     for role, names in dag.blanket_parts(target).items():
         print(f"  {role:<9} {', '.join(names) if names else '-'}")
@@ -42,6 +43,20 @@ def example_command(args) -> int:
     path = dag.draw(args.out, highlight=target)
     print(f"picture written to {Path(path).resolve()}")
     return 0
+
+
+def describe_learning(learning: dict) -> str:
+    """One line on what ``bnfs.learn`` ran and why (its ``learning`` record)."""
+    arguments = learning.get("arguments", {})
+    starts = len(learning.get("starts", [])) or 1
+    prior = arguments.get("prior")
+    line = (
+        f"learner: {learning.get('chosen', learning.get('algorithm'))} "
+        f"({learning.get('score')}{f', {prior} prior' if prior else ''}, {starts} starts)"
+    )
+    if learning.get("candidates"):  # several were compared: say how
+        return f"{line}: {learning.get('reason')}"
+    return f"{line}: bnfs.learn's default, its most accurate learner (benchmarks/learn_rule.py)"
 
 
 def default_target(network: str, truth) -> str:

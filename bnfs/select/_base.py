@@ -157,21 +157,16 @@ class Selector(SelectorMixin, BaseEstimator):
     def _fitted_columns(self, X, names, who: str | None = None) -> pd.DataFrame:
         """The fitted columns ``names`` of new X, dense or sparse, as a DataFrame (only
         those columns are made dense); ``who`` names the estimator in errors."""
-        if not sparse.issparse(X):
-            frame = self._frame(X, reset=False)
-        else:
-            frame = None
-            matrix = sparse.csc_array(X)
-        width = matrix.shape[1] if frame is None else frame.shape[1]
-        if width != len(self._columns):
+        given = sparse.csc_array(X) if sparse.issparse(X) else self._frame(X, reset=False)
+        if given.shape[1] != len(self._columns):
             raise ValueError(
-                f"X has {width} features, but {who or type(self).__name__} is expecting "
-                f"{len(self._columns)} features as input"
+                f"X has {given.shape[1]} features, but {who or type(self).__name__} is "
+                f"expecting {len(self._columns)} features as input"
             )
-        if frame is not None:
-            return frame[list(names)]
+        if isinstance(given, pd.DataFrame):
+            return given[list(names)]
         position = {name: j for j, name in enumerate(self._columns)}
-        columns = matrix[:, [position[name] for name in names]].toarray()
+        columns = given[:, [position[name] for name in names]].toarray()
         return pd.DataFrame(columns, columns=list(names))
 
     def _frame(self, X, reset: bool, missing: bool = False) -> pd.DataFrame:
@@ -198,8 +193,8 @@ class Selector(SelectorMixin, BaseEstimator):
                 raise TypeError(
                     f"sparse input is not supported: {type(self).__name__} needs "
                     "dense X (a DataFrame or array); the selectors that count tables "
-                    "(MarkovBlanketSelector, FCBF, CFS, SLFS, SRS, HybridSelector, "
-                    "InformationGain) take it"
+                    "(MarkovBlanketSelector, StableBlanketSelector, FCBF, CFS, SLFS, "
+                    "SRS, HybridSelector, InformationGain) take it"
                 )
             array = np.asarray(X)
             if array.ndim != 2:
@@ -316,14 +311,8 @@ class DiscreteSelector(Selector):
         if matrix.dtype.kind not in "biuf":
             raise TypeError(f"sparse X must hold numbers, got dtype {matrix.dtype}")
         if matrix.data.size and not np.isfinite(matrix.data).all():
-            column = (
-                int(
-                    np.searchsorted(
-                        matrix.indptr, np.flatnonzero(~np.isfinite(matrix.data))[0], "right"
-                    )
-                )
-                - 1
-            )
+            bad = np.flatnonzero(~np.isfinite(matrix.data))[0]
+            column = int(np.searchsorted(matrix.indptr, bad, side="right")) - 1
             raise ValueError(f"column 'x{column}' of X has a NaN or infinite value")
         names = [f"x{j}" for j in range(n_cols)]
         if hasattr(self, "feature_names_in_"):
@@ -336,13 +325,11 @@ class DiscreteSelector(Selector):
         step = max(1, SPARSE_BLOCK_CELLS // n_rows)
         parts = []
         for start in range(0, n_cols, step):
-            frame = pd.DataFrame(
-                matrix[:, start : start + step].toarray(), columns=names[start : start + step]
-            )
-            varying = [c for c in frame.columns if frame[c].nunique() > 1]
-            if not varying:
+            block = matrix[:, start : start + step].toarray()
+            varying = np.flatnonzero(block.max(axis=0) > block.min(axis=0))
+            if varying.size == 0:
                 continue
-            frame = frame[varying]
+            frame = pd.DataFrame(block[:, varying], columns=[names[start + j] for j in varying])
             frame[target] = labels
             data = Dataset(frame)
             if data.continuous_names:

@@ -139,14 +139,17 @@ class HybridSelector(DiscreteSelector):
             self.network_ = None
             with warnings.catch_warnings():  # the selector says once that it stopped early
                 warnings.filterwarnings("ignore", ".* stopped early", RuntimeWarning)
+                result = None
                 if not self.fcbf_selected_:
                     members: set[str] = set()
                 elif learner.local:
-                    members = set(learner(reduced, target, **options))
+                    result = learner(reduced, target, **options)
+                    members = set(result)
                 else:
-                    self.network_ = learner(reduced, **options)
+                    self.network_ = result = learner(reduced, **options)
                     members = _connected(self.network_, target) - {target}
-            budget.spent()  # records whether the learner ran out of time
+            if result is not None and result.learning.get("stopped"):
+                budget.reason = budget.reason or result.learning["stopped"]
         self.selected_ = [f for f in features if f in members]
         self._set_support(self.selected_)
         return self

@@ -141,7 +141,9 @@ class SRS(DiscreteSelector):
             pc = _member_pc(tester, target, {**search, "max_time": budget.left()})
             search["max_time"] = budget.left()
             found = map_tests(tester, functools.partial(_member_pc, search=search), pc, n_jobs)
-            budget.spent()  # records whether the searches ran out of time
+            stopped = [r.learning["stopped"] for r in [pc, *found] if "stopped" in r.learning]
+            if stopped:
+                budget.reason = budget.reason or stopped[0]
         claimed = set(pc) | {target}
         sets = {}
         for member, its_pc in zip(pc, found):  # in PC(C)'s order: earlier members claim first
