@@ -153,7 +153,23 @@ CASES = [
         ["learn", "asia.csv", "--out", "o.json", "--checkpoint", "nodir/c.json"],
         "folder 'nodir' does not exist",
     ),
-    (["learn", "asia.csv", "--out", "o.json", "--checkpoint", "net.json"], "not a bnfs checkpoint"),
+    (
+        [
+            "learn",
+            "asia.csv",
+            "--out",
+            "o.json",
+            "--algorithm",
+            "tabu_search",
+            "--checkpoint",
+            "net.json",
+        ],
+        "not a bnfs checkpoint",
+    ),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--checkpoint", "c.json"],
+        "--checkpoint does not apply to learn",
+    ),
     (
         ["learn", "asia.csv", "--out", "o.json", "--report", "r.html", "--highlight", "nope"],
         "unknown column 'nope'",
@@ -218,13 +234,22 @@ CASES = [
         "n_bins=1000000000000 is more than the 300 rows",
     ),
     (
-        ["learn", "asia.csv", "--out", "o.json", "--checkpoint", "/dev/zero"],
+        [
+            "learn",
+            "asia.csv",
+            "--out",
+            "o.json",
+            "--algorithm",
+            "hill_climbing",
+            "--checkpoint",
+            "/dev/zero",
+        ],
         "is not a regular file",
     ),
     # learn: options a learner does not take, BIF that cannot hold the names
     (
         ["learn", "asia.csv", "--out", "o.json", "--test", "x2"],
-        "--test does not apply to hill_climbing",
+        "--test does not apply to learn",
     ),
     (
         ["learn", "asia.csv", "--out", "o.json", "--algorithm", "pc_stable", "--score", "bde"],
@@ -351,7 +376,17 @@ def test_odd_but_valid_cli_input(folder, monkeypatch, capsys):
     (folder / "swapped.csv").write_text("to,from\nlung,smoke\nbronc,smoke\n")
     assert (
         cli.main(
-            ["learn", "asia.csv", "--out", "swapped.json", "--blacklist", "swapped.csv", "--quiet"]
+            [
+                "learn",
+                "asia.csv",
+                "--out",
+                "swapped.json",
+                "--algorithm",
+                "hill_climbing",
+                "--blacklist",
+                "swapped.csv",
+                "--quiet",
+            ]
         )
         == 0
     )

@@ -127,7 +127,7 @@ def test_one_reader_and_one_set_of_missing_markers(tmp_path, monkeypatch, capsys
         assert data.states == readers[0].states and "None" in data.states["DuctFlow"]
     monkeypatch.chdir(tmp_path)
     assert cli.main(["learn", "child.csv", "--out", "child.json", "--quiet"]) == 0
-    assert bnfs.from_json((tmp_path / "child.json").read_text()) == bnfs.hill_climbing(
+    assert bnfs.from_json((tmp_path / "child.json").read_text()) == bnfs.learn(
         readers[0], progress=False
     )
 

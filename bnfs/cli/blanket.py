@@ -11,6 +11,10 @@ def blanket_command(args) -> int:
 
     frame = read_frame(args.data, args.dropna, keep_missing=True)
     target = column_name(frame, args.target)
+    if args.algorithm == "auto":  # the default of select too, and MarkovBlanketSelector's
+        from bnfs.select.markov_blanket import auto_learner
+
+        args.algorithm = auto_learner(frame.shape[1] - 1)
     algorithm = args.algorithm
     if algorithm in LOCAL_LEARNERS:
         data = dataset_of(frame, args, algorithm)

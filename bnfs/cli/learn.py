@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -89,7 +90,22 @@ def write_graph(graph, data, out: Path) -> None:
 def learn_command(args) -> int:
     if args.out.suffix.lower() not in OUTPUTS:  # before minutes of learning
         raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {args.out.name!r}")
+    if args.algorithm == "learn" and args.checkpoint is not None:
+        raise ValueError(
+            "--checkpoint does not apply to learn (its search keeps no checkpoint); pass "
+            "--algorithm hill_climbing or tabu_search to resume a long search"
+        )
     frame = read_frame(args.data, args.dropna, keep_missing=True)
+    if args.report and args.highlight is not None:  # before minutes of learning
+        column_name(frame, args.highlight)
+    if not args.algorithm_given and args.algorithm == "learn" and frame.isna().to_numpy().any():
+        args.algorithm = "hill_climbing"  # which runs inside structural EM
+        print(
+            "bnfs learn: the data have missing values, which bnfs.learn cannot take: "
+            "learning by hill climbing inside structural EM (--algorithm chooses another "
+            "learner, --dropna drops the incomplete rows)",
+            file=sys.stderr,
+        )
     graph, data, seconds = learn_graph(frame, args)
     write_graph(graph, data, args.out)
     arcs = len(graph.arcs)
@@ -119,17 +135,21 @@ def learn_command(args) -> int:
 
         highlight = column_name(frame, args.highlight) if args.highlight is not None else None
         dag = graph.to_dag()
+        learned_with = graph.learning.get("score")  # the learner's own score, if it has one
+        name = args.score or learned_with or "bic"
+        if isinstance(data, pd.DataFrame):
+            value = "- (missing values)"
+        elif name == learned_with and "score_value" in graph.learning:
+            value = f"{graph.learning['score_value']:.4f}"  # with the learner's prior
+        else:
+            value = f"{score(dag, data, name):.4f}"
         facts = {
             "data": f"{args.data} ({len(frame)} rows, {frame.shape[1]} variables)",
             "algorithm": args.algorithm,
             "arcs": arcs,
             "undirected edges": edges,
             "learning time": f"{seconds:.2f} s",
-            f"{args.score or 'bic'} score": (
-                "- (missing values)"
-                if isinstance(data, pd.DataFrame)
-                else f"{score(dag, data, args.score or 'bic'):.4f}"
-            ),
+            f"{name} score": value,
             "output": str(args.out),
         }
         write_atomically(

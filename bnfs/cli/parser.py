@@ -54,7 +54,7 @@ LEARN_EPILOG = """examples:
   bnfs learn data.arff --algorithm sparse_candidate --max-parents 5 --out net.bif
   bnfs learn data.csv --algorithm boss --score bde --prior vsp --out net.json
   bnfs learn data.tsv --blacklist forbidden.csv --seed 1 --out net.graphml
-  bnfs learn big.parquet --max-time 3600 --checkpoint hc.json --out net.json   # rerun to resume
+  bnfs learn big.parquet --algorithm hill_climbing --max-time 3600 --checkpoint hc.json --out net.json
 """
 
 
@@ -97,6 +97,10 @@ def common_options(quiet: bool = True) -> argparse.ArgumentParser:
     return parent
 
 
+#: what the default learner of ``blanket`` and ``select`` is
+AUTO_HELP = ": hill_climbing below 1,000 features, hiton_mb from there, as MarkovBlanketSelector()"
+
+
 def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     parent.set_defaults(default_algorithm=default)
@@ -109,14 +113,14 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
         "--algorithm",
         choices=algorithms,
         metavar="ALGORITHM",
-        help=f"learner (default {default}): {', '.join(network)}"
-        + (f"; local: {', '.join(local)}" if local else ""),
+        help=f"learner (default {default}{AUTO_HELP if default == 'auto' else ''}): "
+        f"{', '.join(network)}" + (f"; local: {', '.join(local)}" if local else ""),
     )
     learning.add_argument(
         "--score",
         choices=SCORE_CHOICES,
-        help="score of the score-based learners (default bic: bic-g on continuous and "
-        "bic-cg on mixed data)",
+        help="score of the score-based learners (default: the learner's; bde for learn, "
+        "bic for the others: bic-g on continuous and bic-cg on mixed data)",
     )
     learning.add_argument(
         "--test",
@@ -232,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     learn = sub.add_parser(
         "learn",
         help="learn a network from data and write it",
-        parents=[learning_options("hill_climbing", NETWORK_LEARNERS), common_options()],
+        parents=[learning_options("learn", NETWORK_LEARNERS), common_options()],
         description="Learn a Bayesian network (score-based: a DAG; "
         "constraint-based: a PDAG) and write it as JSON, DOT, "
         "BIF (with fitted tables) or GraphML.",
@@ -251,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
         "blanket",
         help="print the Markov blanket of a column",
         parents=[
-            learning_options("hill_climbing", NETWORK_LEARNERS + LOCAL_LEARNERS),
+            learning_options("auto", NETWORK_LEARNERS + LOCAL_LEARNERS),
             common_options(),
         ],
         description="Learn a network (or run a local learner) and print "
@@ -266,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     select = sub.add_parser(
         "select",
         help="select features for a target column",
-        parents=[learning_options("hiton_mb", NETWORK_LEARNERS + LOCAL_LEARNERS), common_options()],
+        parents=[learning_options("auto", NETWORK_LEARNERS + LOCAL_LEARNERS), common_options()],
         description="Run a feature selector and print the features; with "
         "--cv, compare a classifier on them with all features.",
         epilog=SELECT_EPILOG,

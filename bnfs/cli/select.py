@@ -159,6 +159,10 @@ def select_command(args) -> int:
     frame = read_frame(args.data, args.dropna)
     target = column_name(frame, args.target)
     X, y = frame.drop(columns=target), frame[target]
+    if args.algorithm == "auto":  # the default of blanket too, and MarkovBlanketSelector's
+        from bnfs.select.markov_blanket import auto_learner
+
+        args.algorithm = auto_learner(X.shape[1])
     selector = make_selector(args)
     start = time.perf_counter()
     with empty_selections() as empty:

@@ -29,6 +29,15 @@ PC_LEARNERS = learners.names("neighbours")
 AUTO_WIDE = 1000
 
 
+def auto_learner(n_features: int, parents_and_children: bool = False) -> str:
+    """The learner of a target's blanket (or its parents and children) that
+    ``learner="auto"`` and ``bnfs blanket``/``bnfs select`` run by default: hill climbing
+    below :data:`AUTO_WIDE` features, the local HITON-MB (HITON-PC) from there."""
+    if n_features < AUTO_WIDE:
+        return "hill_climbing"
+    return "hiton_pc" if parents_and_children else "hiton_mb"
+
+
 class MarkovBlanketSelector(DiscreteSelector):
     """Select the features in the Markov blanket of the class.
 
@@ -285,9 +294,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         """``learner``, or for ``"auto"`` the learner the data's width calls for."""
         if self.learner != "auto":
             return self.learner
-        if n_features < AUTO_WIDE:
-            return "hill_climbing"
-        return "hiton_pc" if self.parents_and_children else "hiton_mb"
+        return auto_learner(n_features, self.parents_and_children)
 
     def _check_learner(self, name):
         """The registry entry of learner ``name`` (``"auto"``: its arguments only), with the
