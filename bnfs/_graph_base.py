@@ -117,6 +117,27 @@ class GraphBase:
         parts["spouses"] = self.spouses(node)
         return parts
 
+    def blanket_listing(self, node: str) -> dict[str, list[str]]:
+        """:meth:`blanket_parts` for display: a spouse that is also a parent, a child or
+        a neighbour of ``node`` says so, e.g. ``"b (also a child)"``.
+
+        Examples
+        --------
+        >>> from bnfs import DAG
+        >>> DAG(["a", "b", "c"], [("a", "b"), ("a", "c"), ("b", "c")]).blanket_listing("a")
+        {'parents': [], 'children': ['b', 'c'], 'spouses': ['b (also a child)']}
+        """
+        parts = self.blanket_parts(node)
+        role_of = {}
+        for role, singular in (("parents", "parent"), ("children", "child")):
+            role_of.update({name: singular for name in parts[role]})
+        role_of.update({name: "neighbour" for name in parts.get("undirected", [])})
+        parts["spouses"] = [
+            f"{name} (also a {role_of[name]})" if name in role_of else name
+            for name in parts["spouses"]
+        ]
+        return parts
+
     def is_adjacent(self, u: str, v: str) -> bool:
         """Whether an arc (either way) or an undirected edge joins ``u`` and ``v``."""
         i, j = self._i(u), self._i(v)

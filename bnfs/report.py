@@ -92,7 +92,7 @@ def network_report(
     if facts:
         body.append(f"<h2>Summary</h2><table>{_rows(facts.items())}</table>")
     if highlight is not None:
-        roles = graph.blanket_parts(highlight).items()
+        roles = graph.blanket_listing(highlight).items()
         body.append(
             f"<h2>Markov blanket of {html.escape(highlight)}</h2><table>"
             + _rows((role, ", ".join(names) or "-") for role, names in roles)

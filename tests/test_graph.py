@@ -196,3 +196,15 @@ def test_one_interface_for_dag_and_pdag():
         "is_directed",
     ):
         assert hasattr(DAG, name) and hasattr(PDAG, name), name
+
+
+def test_the_blanket_listing_says_when_a_spouse_has_another_role():
+    dag = DAG(["t", "p", "c", "s"], [("p", "t"), ("p", "c"), ("t", "c"), ("s", "c")])
+    assert dag.blanket_parts("t")["spouses"] == ["p", "s"]  # the plain sets stay
+    assert dag.blanket_listing("t") == {
+        "parents": ["p"],
+        "children": ["c"],
+        "spouses": ["p (also a parent)", "s"],
+    }
+    pdag = PDAG(["t", "n", "c"], arcs=[("t", "c"), ("n", "c")], edges=[("t", "n")])
+    assert pdag.blanket_listing("t")["spouses"] == ["n (also a neighbour)"]

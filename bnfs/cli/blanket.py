@@ -24,6 +24,6 @@ def blanket_command(args) -> int:
         return 0
     graph, _, seconds = learn_graph(frame, args)
     print(f"Markov blanket of {target} in the network learned by {algorithm} ({seconds:.2f} s):")
-    for role, names in graph.blanket_parts(target).items():
+    for role, names in graph.blanket_listing(target).items():
         print(f"  {role:<10} {', '.join(names) if names else '-'}")
     return 0

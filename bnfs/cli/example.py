@@ -33,7 +33,7 @@ def example_command(args) -> int:
     )
     print(f"  {describe_learning(dag.learning)}")
     print(f"Markov blanket of {target}:")
-    for role, names in dag.blanket_parts(target).items():
+    for role, names in dag.blanket_listing(target).items():
         print(f"  {role:<9} {', '.join(names) if names else '-'}")
     quality = blanket_scores(dag, truth, target)
     print(
