@@ -902,3 +902,28 @@ def test_select_stops_on_time_with_the_set_so_far(asia_file, monkeypatch, capsys
     argv = ["select", "asia.csv", "--target", "either", "--method", "information_gain"]
     code, out, err = _select_code(cli, [*argv, "--max-time", "5"], capsys)
     assert code == 2 and "--max-time does not apply to --method information_gain" in err
+
+
+def test_binning_that_was_not_asked_for_is_said(tmp_path):
+    """A learner that needs discrete data cuts the continuous columns: one line on stderr
+    says so (not only with -v); asked for with --discretize, or with --quiet, it is quiet."""
+    from bnfs import datasets
+
+    data = tmp_path / "survey.csv"
+    datasets.load_survey().to_csv(data, index=False)
+    argv = [
+        "learn",
+        str(data),
+        "--dropna",
+        "--algorithm",
+        "tpda",
+        "--out",
+        str(tmp_path / "t.json"),
+    ]
+    result = run(*argv)
+    assert result.returncode == 0, result.stderr
+    assert "bnfs: discretizing 6 continuous columns (age, income" in result.stderr
+    assert "into 3 quantile bins: tpda needs discrete data here" in result.stderr
+    for extra in (["--discretize", "quantile"], ["--quiet"]):
+        result = run(*argv, *extra)
+        assert result.returncode == 0 and "discretizing" not in result.stderr, extra

@@ -119,13 +119,18 @@ def dataset_of(frame, args, algorithm: str | None = None):
                 "conditional Gaussian" if mixed else "Gaussian",
             )
             return data
-        method = "quantile" if method == "auto" else method
-        log.info(
-            "discretizing %d continuous columns (%s, %d bins)",
-            len(data.continuous_names),
-            method,
-            bins,
+        chosen = method == "auto"  # not asked for: say so, whatever the verbosity
+        method = "quantile" if chosen else method
+        line = (
+            f"discretizing {len(data.continuous_names)} continuous columns "
+            f"({', '.join(data.continuous_names[:5])}"
+            f"{', ...' if len(data.continuous_names) > 5 else ''}) into {bins} {method} bins"
         )
+        if chosen and not getattr(args, "quiet", False):
+            name = algorithm or "this command"
+            print(f"bnfs: {line}: {name} needs discrete data here", file=sys.stderr)
+        else:
+            log.info(line)
         data = discretize(data, method, bins)
     return data
 
