@@ -92,6 +92,24 @@ def _read_table(readable: Path, path: Path, kind: str, read_csv_kwargs: dict) ->
         raise ValueError(f"cannot parse {str(path)!r} as {kind.upper()}: {err}") from None
     if not {"header", "names"} & set(read_csv_kwargs):
         _check_header(readable, options["sep"], path)
+    return _spelled(frame, readable, options)
+
+
+def _spelled(frame: pd.DataFrame, readable: Path, options: dict) -> pd.DataFrame:
+    """``frame`` with the columns pandas read as booleans (TRUE/False/true...) read again
+    as text, so that their values keep the file's spelling (a model's states, and a query
+    with the file's own value, must match the file). A caller's ``dtype`` wins."""
+    chosen = options.get("dtype")
+    logical = [
+        name
+        for name, dtype in frame.dtypes.items()
+        if pd.api.types.is_bool_dtype(dtype) and not (isinstance(chosen, dict) and name in chosen)
+    ]
+    if not logical or (chosen is not None and not isinstance(chosen, dict)):
+        return frame
+    text = pd.read_csv(readable, **{**options, "usecols": logical, "dtype": str})
+    for name in logical:
+        frame[name] = text[name]
     return frame
 
 
@@ -179,7 +197,7 @@ def _blocks(readable: Path, path: Path, kind: str, chunksize: int, read_csv_kwar
     dtypes = {}
     for name, dtype in first.dtypes.items():
         if pd.api.types.is_bool_dtype(dtype):
-            dtypes[name] = "boolean"
+            dtypes[name] = str  # TRUE/False/... keep the file's spelling, as read_table's
         elif pd.api.types.is_integer_dtype(dtype):
             dtypes[name] = "Int64"
         elif pd.api.types.is_float_dtype(dtype):

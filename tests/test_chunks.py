@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from bnfs import Dataset, datasets, hill_climbing, pc_stable
-from bnfs.io import iter_blocks, read_dataset
+from bnfs.io import iter_blocks, read_dataset, read_table
 
 
 def _same(a, b):
@@ -62,7 +62,9 @@ def test_blocks_keep_types_levels_and_categories(mixed, tmp_path):
     assert encoded.states["None"] == ("None", "Some")
     path = tmp_path / "mixed.csv"
     mixed.to_csv(path, index=False)
-    _same(Dataset(pd.read_csv(path, keep_default_na=False)), read_dataset(path, chunksize=77))
+    whole = Dataset(read_table(path))
+    _same(whole, read_dataset(path, chunksize=77))
+    assert whole.states["b"] == ("False", "True")  # the file's spelling, not Python's bools
 
 
 def test_dask_dataframe(mixed):

@@ -394,3 +394,18 @@ def test_odd_but_valid_cli_input(folder, monkeypatch, capsys):
     by_name = bnfs.hill_climbing(frame, blacklist=[("smoke", "lung"), ("smoke", "bronc")])
     by_position = bnfs.hill_climbing(frame, blacklist=[("lung", "smoke"), ("bronc", "smoke")])
     assert learned == by_name and by_name != by_position
+
+
+def test_argument_errors_are_one_line_without_the_usage(capsys):
+    """argparse prints the whole usage (fifteen lines for learn) before its message; bnfs
+    prints the message and where the usage is."""
+    for argv, message in (
+        (["learn", "asia.csv"], "bnfs learn: error: the following arguments are required: --out"),
+        (["lern"], "bnfs: error: argument COMMAND: invalid choice: 'lern'"),
+        (["select", "a.csv", "--target", "t", "--cv", "1"], "bnfs select: error: argument --cv"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            cli.main(argv)
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and err.count("\n") == 1, err
+        assert err.startswith(message) and "usage:" not in err, err

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnfs.io import parse_arff, read_table
+import bnfs
+from bnfs.io import iter_blocks, parse_arff, read_dataset, read_table
 
 
 def test_csv_tsv_and_compressed(tmp_path):
@@ -162,3 +163,23 @@ def test_sparse_arff_omits_zeros_and_a_quoted_question_mark_is_a_value():
     assert pd.isna(frame["s"][3]) and frame["s"].tolist()[4:] == ["?", "ok"]
     with pytest.raises(ValueError, match="unclosed quote"):
         parse_arff("@relation r\n@attribute c {x,y}\n@data\n'x\n")
+
+
+def test_logical_values_keep_the_files_spelling(tmp_path):
+    """TRUE/FALSE (or true, False...) in a file stay as written: pandas would read them as
+    booleans, and a model's states 'True'/'False' would not match the file's own values."""
+    rows = ["flag,size,other"] + [
+        f"{['TRUE', 'FALSE'][i % 2]},{['small', 'large'][i % 3 == 0]},{['true', 'false'][i % 5 == 0]}"
+        for i in range(60)
+    ]
+    path = tmp_path / "logical.csv"
+    path.write_text("\n".join(rows) + "\n")
+    frame = read_table(path)
+    assert sorted(frame["flag"].unique()) == ["FALSE", "TRUE"]
+    for data in (bnfs.Dataset(frame), bnfs.Dataset.from_csv(path), read_dataset(path)):
+        assert data.states["flag"] == ("FALSE", "TRUE")
+        assert data.states["other"] == ("false", "true")
+    blocks = list(iter_blocks(path, chunksize=7))
+    assert {value for block in blocks for value in block["flag"]} == {"FALSE", "TRUE"}
+    # a caller's dtype still wins
+    assert read_table(path, dtype={"flag": bool})["flag"].dtype == bool

@@ -224,8 +224,16 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     return parent
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with one-line errors: the message and where the usage is, not the
+    usage itself (a learner's options fill fifteen lines before the one that matters)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bnfs",
         description="Bayesian-network structure learning and Markov-blanket "
         "feature selection. Data: CSV, TSV, Parquet or ARFF.",
