@@ -56,6 +56,8 @@ def test_example_errors_are_one_line(args, message, tmp_path):
 def test_help():
     result = run("example", "--help")
     assert result.returncode == 0 and "bnfs example --network asia" in result.stdout
+    result = run("learn", "--help")  # what the BIF's tables are, where the option is
+    assert "count of 1 per cell" in " ".join(result.stdout.split())
 
 
 @pytest.fixture(scope="module")
@@ -265,6 +267,8 @@ def test_learn_report_on_alarm(tmp_path, drawing_env):
     text = ET.tostring(pictures[0], encoding="unicode")
     assert all(node in text for node in frame.columns)
     assert "Provenance" in page and "<td>learn</td>" in page and "bde score" in page
+    learned = bnfs.from_json((tmp_path / "alarm.json").read_text())  # one learning time
+    assert f"<td>{learned.learning['seconds']:.2f} s</td>" in page
     assert "Markov blanket of HYPOVOLEMIA" in page
 
 

@@ -253,7 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn.add_argument("data", type=Path, help="data file")
     learn.add_argument(
-        "--out", type=Path, required=True, help="output: .json, .dot, .bif or .graphml"
+        "--out",
+        type=Path,
+        required=True,
+        help="output: .json, .dot, .bif or .graphml; a .bif holds tables fitted by maximum "
+        "likelihood plus a pseudo-count of 1 per cell, so that no state has probability 0 "
+        "(bnfs.to_pgmpy(dag, data, pseudo_count=1) fits the same)",
     )
     learn.add_argument("--report", type=Path, help="also write a self-contained HTML report")
     learn.add_argument("--highlight", help="column whose blanket the report colours")
