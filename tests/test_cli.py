@@ -931,3 +931,48 @@ def test_binning_that_was_not_asked_for_is_said(tmp_path):
     for extra in (["--discretize", "quantile"], ["--quiet"]):
         result = run(*argv, *extra)
         assert result.returncode == 0 and "discretizing" not in result.stderr, extra
+
+
+def test_a_line_moves_while_the_kernels_compile(monkeypatch):
+    """First use compiles for up to a minute: past 5 s a terminal sees the seconds move,
+    and the line is wiped when compiling ends."""
+    import io
+
+    from bnfs import _kernels
+    from bnfs.cli import CompileTicker
+
+    stream = io.StringIO()
+    ticker = CompileTicker(stream, after=5.0)
+    ticker.tick(3.0)
+    assert stream.getvalue() == ""  # a short compile says nothing more
+    ticker.tick(7.4)
+    ticker.tick(8.6)
+    assert stream.getvalue().split("\r")[1:] == [
+        "bnfs: compiling the numba kernels (first use): 7 s",
+        "bnfs: compiling the numba kernels (first use): 9 s",
+    ]
+    ticker.tick(None)
+    assert stream.getvalue().endswith("\r\033[K") and not ticker.shown
+
+    # the listener's clock: runs of compiles of bnfs kernels, none of other packages'
+    listener = _kernels._FirstCompile()
+    listener.said = True  # no log line here
+    idle = []
+    listener.on_idle = lambda: idle.append(True)
+    clock = iter([10.0, 10.5, 11.2, 11.6, 11.9, 40.0])
+    monkeypatch.setattr(_kernels.time, "perf_counter", lambda: next(clock))
+
+    class Event:
+        def __init__(self, module):
+            function = type("F", (), {"__module__": module})
+            self.data = {"dispatcher": type("D", (), {"py_func": function})}
+
+    listener.on_start(Event("bnfs._kernels.scores"))  # 10.0: a run begins
+    listener.on_start(Event("numpy"))  # not ours: ignored, no clock read
+    assert listener.compiling_for() == 0.5  # 10.5
+    listener.on_end(Event("bnfs._kernels.scores"))  # 11.2: none compiling, the line goes
+    assert idle == [True] and listener.compiling_for() is None
+    listener.on_start(Event("bnfs._kernels.order"))  # 11.6: within a second, the same run
+    assert listener.compiling_for() == pytest.approx(1.9)  # 11.9
+    listener.on_end(Event("bnfs._kernels.order"))  # 40.0
+    assert idle == [True, True] and listener.compiling_for() is None

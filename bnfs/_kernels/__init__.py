@@ -15,6 +15,7 @@ import getpass
 import logging
 import os
 import tempfile
+import time
 
 import numba
 from numba.core import event
@@ -105,15 +106,37 @@ def njit(**options):
 
 class _FirstCompile(event.Listener):
     """Logs one line when numba starts compiling a kernel of bnfs for the first time in this
-    process: cached kernels load without compiling, so this happens on first use only."""
+    process: cached kernels load without compiling, so this happens on first use only.
+
+    It also keeps the time a run of compiles began (compiles less than ``GAP`` seconds
+    apart are one run), which :func:`compiling_for` reads for a progress line, and calls
+    ``on_idle`` (if set) each time no kernel is compiling any more, before the caller's
+    code goes on (so that a progress line is wiped before anything else is printed)."""
+
+    GAP = 1.0
 
     def __init__(self):
         self.said = False
+        self.depth = 0  # bnfs kernels being compiled now (a kernel compiles those it calls)
+        self.began = None  # when the current run of compiles began
+        self.last = -float("inf")  # when a compile last started or ended
+        self.on_idle = None
 
-    def on_start(self, event_):
+    @staticmethod
+    def _ours(event_) -> bool:
         dispatcher = event_.data.get("dispatcher") if isinstance(event_.data, dict) else None
         module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-        if not self.said and module.startswith(__name__):
+        return module.startswith(__name__)
+
+    def on_start(self, event_):
+        if not self._ours(event_):
+            return
+        now = time.perf_counter()
+        if self.depth == 0 and now - self.last > self.GAP:
+            self.began = now
+        self.depth += 1
+        self.last = now
+        if not self.said:
             self.said = True
             if CACHE is False:
                 compile_log.info(
@@ -126,7 +149,30 @@ class _FirstCompile(event.Listener):
                 )
 
     def on_end(self, event_):
-        pass
+        if self._ours(event_):
+            self.depth = max(0, self.depth - 1)
+            self.last = time.perf_counter()
+            if self.depth == 0 and self.on_idle is not None:
+                self.on_idle()
+
+    def compiling_for(self) -> float | None:
+        """Seconds since the current run of compiles began, or None when no kernel is
+        compiling."""
+        if self.depth == 0 or self.began is None:
+            return None
+        return time.perf_counter() - self.began
 
 
-event.register("numba:compile", _FirstCompile())
+_COMPILES = _FirstCompile()
+event.register("numba:compile", _COMPILES)
+
+
+def compiling_for() -> float | None:
+    """Seconds the kernels have been compiling (a run of compiles less than a second
+    apart), or None when none is compiling: for a progress line on first use."""
+    return _COMPILES.compiling_for()
+
+
+def on_compiles_done(callback) -> None:
+    """Call ``callback()`` whenever the kernels stop compiling (None: no call)."""
+    _COMPILES.on_idle = callback
