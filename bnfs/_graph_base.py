@@ -314,6 +314,13 @@ class GraphBase:
         see :func:`bnfs.render.draw`."""
         return render.draw(self, path, highlight=highlight, engine=engine)
 
+    def _repr_html_(self) -> str:
+        """What a Jupyter notebook shows: size, how the graph was learned, the picture
+        (:func:`bnfs.report.notebook_html`)."""
+        from bnfs.report import notebook_html
+
+        return notebook_html(self)
+
     def _repr_svg_(self) -> str | None:
         """The picture a Jupyter notebook shows (graphviz when installed, else matplotlib);
         large graphs (over 150 nodes) show their ``repr`` instead."""

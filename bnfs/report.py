@@ -75,6 +75,69 @@ def _provenance(learning: dict) -> str:
     return f"<h2>Provenance</h2><table>{_rows(pairs)}</table>"
 
 
+#: nodes beyond which a notebook shows the best-connected nodes instead of a picture
+NOTEBOOK_DRAWN = 150
+
+#: what a notebook's summary of a graph shows from ``learning``, when present
+NOTEBOOK_FACTS = (
+    "algorithm",
+    "chosen",
+    "score",
+    "score_value",
+    "test",
+    "alpha",
+    "seconds",
+    "n_scores",
+    "n_tests",
+    "stopped",
+    "stopped_early",
+)
+
+
+def notebook_html(graph) -> str:
+    """What a notebook shows for a graph (``_repr_html_``): its size and how it was learned,
+    the picture (up to :data:`NOTEBOOK_DRAWN` nodes; beyond, the best-connected nodes and
+    their numbers of neighbours), and the whole ``learning`` record folded away.
+
+    Examples
+    --------
+    >>> from bnfs import datasets
+    >>> page = notebook_html(datasets.network("asia"))
+    >>> "8 nodes" in page and "<svg" in page
+    True
+    """
+    kind = type(graph).__name__
+    size = f"{graph.n_nodes} nodes, {graph.n_arcs} arcs"
+    if getattr(graph, "n_edges", 0):
+        size += f", {graph.n_edges} undirected edges"
+    learning = getattr(graph, "learning", {}) or {}
+    facts = [
+        (key, _short(key, learning[key])) for key in NOTEBOOK_FACTS if learning.get(key) is not None
+    ]
+    parts = [f"<div><strong>{kind}</strong>: {html.escape(size)}"]
+    if facts:
+        parts.append(f"<table>{_rows(facts)}</table>")
+    if graph.n_nodes <= NOTEBOOK_DRAWN:
+        parts.append(svg_of(graph))
+    else:
+        degree = sorted(graph.nodes, key=lambda v: (-len(graph.neighbours(v)), v))[:10]
+        parts.append(
+            f"<p>{graph.n_nodes} nodes are too many to draw here (graph.draw(path) writes "
+            "the picture); the best-connected ones:</p>"
+            f"<table>{_rows((v, len(graph.neighbours(v))) for v in degree)}</table>"
+        )
+    if learning:
+        parts.append(f"<details><summary>learning</summary>{_provenance(learning)}</details>")
+    return "".join(parts) + "</div>"
+
+
+def _short(key: str, value):
+    """A learning value as a notebook's summary shows it."""
+    if key == "seconds" and isinstance(value, float):
+        return f"{value:.2f} s"
+    return format(value, ".6g") if isinstance(value, float) else value
+
+
 def network_report(
     graph, *, title: str, highlight: str | None = None, facts: dict | None = None
 ) -> str:

@@ -327,6 +327,27 @@ def test_a_graph_shows_itself_in_a_notebook_without_graphviz(tmp_path, monkeypat
     assert big._repr_svg_() is None  # Jupyter falls back to the repr
 
 
+def test_a_notebook_shows_how_a_graph_was_learned(tmp_path, monkeypatch):
+    """``_repr_html_``: size, learner, score, seconds, the picture (matplotlib's without
+    dot), the whole record folded away; past 150 nodes the best-connected nodes instead."""
+    import bnfs
+
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    dag = bnfs.hill_climbing(datasets.sample("asia", 1000, seed=0), "bic")
+    page = dag._repr_html_()
+    assert page.startswith(f"<div><strong>DAG</strong>: 8 nodes, {dag.n_arcs} arcs")
+    assert "<th>algorithm</th><td>hill_climbing</td>" in page and "<th>score</th>" in page
+    assert f"<td>{dag.learning['seconds']:.2f} s</td>" in page
+    assert "<svg" in page and "<details><summary>learning</summary>" in page
+    pdag = dag.cpdag()
+    if pdag.n_edges:
+        assert f"{pdag.n_edges} undirected edges" in pdag._repr_html_()
+    hub = DAG([f"v{i}" for i in range(151)], [("v0", f"v{i}") for i in range(1, 12)])
+    page = hub._repr_html_()
+    assert "<svg" not in page and "151 nodes are too many to draw here" in page
+    assert "<tr><th>v0</th><td>11</td></tr>" in page
+
+
 def test_notebook_svg_comes_from_dot_when_present(tmp_path, monkeypatch):
     bindir = tmp_path / "bin"
     bindir.mkdir()
