@@ -2,7 +2,8 @@
 
 - ``"uniform"``: every DAG alike (log-prior 0);
 - ``"vsp"``, the variable-selection prior: each possible parent present with probability
-  ``beta`` (default 1 / (n - 1)), log(beta / (1 - beta)) per arc;
+  ``beta`` (default 1 / (n - 1), at most 1/2: over two nodes 1 / (n - 1) would make the
+  arc certain), log(beta / (1 - beta)) per arc;
 - ``"marginal"``, the marginal uniform prior (Scutari 2013): each pair of nodes joined with
   probability ``beta`` (default 0.5), half of it per direction;
 - ``"cs"``, Castelo & Siebes's prior: beliefs about single arcs, ``beta`` given as
@@ -224,7 +225,7 @@ def graph_prior(score: str, prior: str, beta, names: Sequence[str]) -> GraphPrio
         rows = _cs_rows(beta, names)
         return GraphPrior("cs", names, pairs=_completed(rows, names), given=rows)
     if beta is None:
-        beta = 1.0 / max(len(names) - 1, 1) if prior == "vsp" else 0.5
+        beta = min(0.5, 1.0 / max(len(names) - 1, 1)) if prior == "vsp" else 0.5
     if (
         isinstance(beta, (bool, np.bool_))
         or not isinstance(beta, (int, float, np.integer, np.floating))
