@@ -22,7 +22,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._columns import check_one_type, code_dtype, column_names, observed_categories
+from bnfs._columns import (
+    CONSTANT_ADVICE,
+    ConstantColumnError,
+    check_one_type,
+    code_dtype,
+    column_names,
+    observed_categories,
+)
 from bnfs._files import replacing
 
 __all__ = ["encode_chunks"]
@@ -74,9 +81,10 @@ class _Column:
         seen = list(self.code)
         if len(seen) < 2:
             shown = seen[0] if seen else None
-            raise ValueError(
+            raise ConstantColumnError(
                 f"column {self.name!r} has a single level ({shown!r}); a "
-                "constant column carries no information: drop it"
+                f"constant column carries no information: {CONSTANT_ADVICE}",
+                self.name,
             )
         if self.categories is not None:
             rank = {c: i for i, c in enumerate(self.categories)}
@@ -145,6 +153,7 @@ def encode_chunks(
     max_levels: int = 256,
     discrete: Sequence[str] | None = None,
     memmap=None,
+    constant: str = "raise",
 ) -> tuple[tuple[str, ...], dict]:
     """(column names, the fields of ``Dataset._set``) of DataFrames holding consecutive rows
     (same columns).
@@ -152,19 +161,20 @@ def encode_chunks(
     A column is continuous when it is float in the first block and not named in
     ``discrete``; every other column is discrete. The result equals ``Dataset`` of the
     concatenated blocks. ``memmap`` names a file for the codes (created or overwritten;
-    continuous columns stay in memory).
+    continuous columns stay in memory). ``constant="isolate"`` sets constant columns aside
+    (named in the ``isolated`` field) instead of refusing them.
     """
     target = None if memmap is None else Path(memmap)
     if target is not None and target.is_dir():
         raise ValueError(f"memmap must be a file path, {str(target)!r} is a directory")
     blocks = _Blocks(None if target is None else target.with_name(target.name + ".partial"))
     try:
-        return _encode(chunks, dropna, max_levels, discrete, target, blocks)
+        return _encode(chunks, dropna, max_levels, discrete, target, blocks, constant)
     finally:
         blocks.close()
 
 
-def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> tuple[tuple, dict]:
+def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> tuple[tuple, dict]:
     if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)):
         raise TypeError(f"max_levels must be an integer, got {max_levels!r}")
     if max_levels < 2:
@@ -234,35 +244,54 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks) -> tuple[tuple
     n_rows = blocks.n_rows
     if n_rows == 0:
         raise ValueError("no rows left after dropna" if offset else "data has no rows")
-    disc_names = [n for n in names if n not in continuous]
-    cont_names = [n for n in names if n in continuous]
-    orders = {n: columns[n].final_order() for n in disc_names}
+    isolated = {}  # constant columns set aside (constant="isolate") and their values
+    orders = {}
+    for name in (n for n in names if n not in continuous):
+        try:
+            orders[name] = columns[name].final_order()
+        except ConstantColumnError:
+            if constant != "isolate":
+                raise
+            isolated[name] = next(iter(columns[name].code), None)
     values = np.concatenate(floats) if floats else np.empty((n_rows, 0))
-    for j, name in enumerate(cont_names):
-        if values[:, j].min() == values[:, j].max():
-            raise ValueError(f"column {name!r} is constant ({values[0, j]!r}): drop it")
+    kept_values = []
+    for j, name in enumerate(n for n in names if n in continuous):
+        if values[:, j].min() < values[:, j].max():
+            kept_values.append(j)
+        elif constant == "isolate":
+            isolated[name] = float(values[0, j])
+        else:
+            raise ConstantColumnError(
+                f"column {name!r} is constant ({values[0, j]!r}): {CONSTANT_ADVICE}", name
+            )
+    # provisional code columns of the kept discrete columns, in block order
+    kept_codes = [j for j, n in enumerate(columns) if n in orders]
+    disc_names = [n for n in names if n in orders]
+    cont_names = [n for n in names if n in continuous and n not in isolated]
+    values = values[:, kept_values]
 
     final_dtype = code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
     remaps = [orders[n][1].astype(final_dtype) for n in disc_names]
     width = len(disc_names)
     if target is None:
         codes = np.empty((n_rows, width), dtype=final_dtype, order="F")
-        for start, part in blocks.slices(width, block_dtype):
-            for j, remap in enumerate(remaps):
-                codes[start : start + part.shape[0], j] = remap[part[:, j]]
+        for start, part in blocks.slices(len(columns), block_dtype):
+            for k, (j, remap) in enumerate(zip(kept_codes, remaps)):
+                codes[start : start + part.shape[0], k] = remap[part[:, j]]
     else:  # column-major file written with plain writes, then mapped without touching it
         size = np.dtype(final_dtype).itemsize
         with replacing(target) as temporary, open(temporary, "wb") as out:
             out.truncate(n_rows * max(width, 1) * size)
-            for start, part in blocks.slices(width, block_dtype):
-                for j, remap in enumerate(remaps):
-                    out.seek((j * n_rows + start) * size)
+            for start, part in blocks.slices(len(columns), block_dtype):
+                for k, (j, remap) in enumerate(zip(kept_codes, remaps)):
+                    out.seek((k * n_rows + start) * size)
                     out.write(remap[part[:, j]].tobytes())
         codes = np.memmap(
             target, dtype=final_dtype, mode="r+", shape=(n_rows, max(width, 1)), order="F"
         )[:, :width]
 
     return names, dict(
+        isolated=isolated,
         n_rows=n_rows,
         disc_names=disc_names,
         disc_codes=(),

@@ -15,7 +15,23 @@ __all__ = [
     "observed_categories",
     "check_one_type",
     "encode_column",
+    "ConstantColumnError",
+    "CONSTANT_ADVICE",
 ]
+
+#: how a constant column is handled, said in every error that refuses one
+CONSTANT_ADVICE = (
+    "drop it, or set it aside with Dataset(..., constant='isolate') (the structure "
+    "learners keep it as an isolated node)"
+)
+
+
+class ConstantColumnError(ValueError):
+    """A column with a single observed value; ``column`` names it."""
+
+    def __init__(self, message: str, column: str):
+        super().__init__(message)
+        self.column = column
 
 
 def column_names(names) -> tuple[str, ...]:
@@ -83,9 +99,10 @@ def encode_column(name: str, col: pd.Series, max_levels: int):
             "or treat it as continuous"
         )
     if len(states) < 2:
-        raise ValueError(
+        raise ConstantColumnError(
             f"column {name!r} has a single level ({states[0]!r}); a constant "
-            "column carries no information: drop it"
+            f"column carries no information: {CONSTANT_ADVICE}",
+            name,
         )
     return codes, states
 

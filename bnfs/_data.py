@@ -20,6 +20,8 @@ import pandas as pd
 from bnfs._binning import bin_columns
 from bnfs._chunks import encode_chunks
 from bnfs._columns import (
+    CONSTANT_ADVICE,
+    ConstantColumnError,
     code_dtype,
     column_names,
     encode_column,
@@ -53,6 +55,10 @@ class Dataset:
         Float columns to treat as discrete (their values become levels). Bool, integer,
         string, object and categorical columns are always discrete; float columns are
         continuous unless named here.
+    constant : {"raise", "isolate"}, default "raise"
+        What to do with a constant column (one observed value): refuse it, or set it aside
+        (left out of ``names``, listed in ``isolated``). The structure learners set such
+        columns aside and return them as isolated nodes, with a warning.
 
     Attributes
     ----------
@@ -69,6 +75,10 @@ class Dataset:
         Level labels of each discrete column; code ``i`` means ``states[name][i]``.
     values : numpy.ndarray of shape (n_rows, n_continuous)
         The continuous columns as float64 (Fortran order).
+    isolated : dict of str to value
+        The constant columns set aside by ``constant="isolate"``, with their one value.
+    columns : tuple of str
+        Every column of the data in order, the ones set aside included.
 
     Raises
     ------
@@ -104,7 +114,10 @@ class Dataset:
         dropna: bool = False,
         max_levels: int = DEFAULT_MAX_LEVELS,
         discrete: Sequence[str] | None = None,
+        constant: Literal["raise", "isolate"] = "raise",
     ):
+        if constant not in ("raise", "isolate"):
+            raise ValueError(f"constant must be 'raise' or 'isolate', got {constant!r}")
         if isinstance(data, Dataset):
             if names is not None:
                 raise ValueError("names cannot be given with a Dataset")
@@ -116,10 +129,12 @@ class Dataset:
             raise ValueError(f"max_levels must be >= 2, got {max_levels}")
         blocks = self._blocks(data, names)
         if blocks is not None:  # a file or a dask DataFrame: encoded block by block
-            self.names, parts = encode_chunks(
-                blocks, dropna=dropna, max_levels=max_levels, discrete=discrete
+            names, parts = encode_chunks(
+                blocks, dropna=dropna, max_levels=max_levels, discrete=discrete, constant=constant
             )
-            self._set(**parts)
+            aside = set(parts["isolated"])
+            self.names = tuple(n for n in names if n not in aside)
+            self._set(**parts, columns=names)
             return
         frame = self._to_frame(data, names)
         self.names = column_names(frame.columns)
@@ -134,6 +149,7 @@ class Dataset:
             raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
 
         disc_codes, disc_names, states, floats, cont_names = [], [], {}, [], []
+        isolated = {}
         encoded = integer_codes(frame, self.names, int(max_levels))
         for name in self.names:
             if name in encoded and name not in discrete_floats:
@@ -142,21 +158,27 @@ class Dataset:
                 disc_names.append(name)
                 continue
             col = frame[name]
-            if pd.api.types.is_float_dtype(col.dtype) and name not in discrete_floats:
-                values = col.to_numpy(dtype=np.float64)
-                if not np.isfinite(values).all():
-                    raise ValueError(f"column {name!r} has infinite values")
-                if values.min() == values.max():
-                    raise ValueError(f"column {name!r} is constant ({values[0]!r}): drop it")
-                floats.append(values)
-                cont_names.append(name)
-            else:
-                if pd.api.types.is_complex_dtype(col.dtype):
-                    raise TypeError(f"column {name!r} has complex values")
-                codes, states[name] = encode_column(name, col, int(max_levels))
-                disc_codes.append(codes)
-                disc_names.append(name)
+            try:
+                if pd.api.types.is_float_dtype(col.dtype) and name not in discrete_floats:
+                    floats.append(_continuous(name, col))
+                    cont_names.append(name)
+                else:
+                    if pd.api.types.is_complex_dtype(col.dtype):
+                        raise TypeError(f"column {name!r} has complex values")
+                    codes, states[name] = encode_column(name, col, int(max_levels))
+                    disc_codes.append(codes)
+                    disc_names.append(name)
+            except ConstantColumnError:
+                if constant != "isolate":
+                    raise
+                value = col.iloc[0]
+                isolated[name] = value.item() if isinstance(value, np.generic) else value
+        columns = self.names
+        if isolated:
+            self.names = tuple(n for n in self.names if n not in set(isolated))
         self._set(
+            isolated=isolated,
+            columns=columns,
             n_rows=frame.shape[0],
             disc_names=disc_names,
             disc_codes=disc_codes,
@@ -167,9 +189,22 @@ class Dataset:
 
     # -- construction helpers -------------------------------------------------------------
     def _set(
-        self, *, n_rows, disc_names, disc_codes, states, cont_names, floats, raw=None, codes=None
+        self,
+        *,
+        n_rows,
+        disc_names,
+        disc_codes,
+        states,
+        cont_names,
+        floats,
+        raw=None,
+        codes=None,
+        isolated=None,
+        columns=None,
     ):
         self.n_rows = int(n_rows)
+        self.isolated = dict(isolated or {})
+        self.columns = tuple(self.names if columns is None else columns)
         self.discrete_names = tuple(disc_names)
         self.continuous_names = tuple(cont_names)
         self.states = {name: tuple(states[name]) for name in disc_names}
@@ -573,6 +608,18 @@ def least_squares(y: np.ndarray, regressors: list[np.ndarray]) -> tuple[np.ndarr
     return beta, deviation * y_scale
 
 
+def _continuous(name: str, col: pd.Series) -> np.ndarray:
+    """A float column's values, refused when infinite or constant."""
+    values = col.to_numpy(dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError(f"column {name!r} has infinite values")
+    if values.min() == values.max():
+        raise ConstantColumnError(
+            f"column {name!r} is constant ({values[0]!r}): {CONSTANT_ADVICE}", name
+        )
+    return values
+
+
 def as_dataset(data, **kwargs) -> Dataset:
     """``data`` itself when it is a Dataset, :meth:`Dataset.from_sparse` for a scipy sparse
     matrix, else ``Dataset(data, **kwargs)``.
@@ -653,6 +700,8 @@ def discretize(
         cont_names=cont_names,
         floats=[data.column(n) for n in cont_names],
         raw={**data._raw, **raw},
+        isolated=data.isolated,
+        columns=data.columns,
     )
     out.cut_points = {**getattr(data, "cut_points", {}), **cut_points}
     return out

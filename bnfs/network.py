@@ -90,25 +90,31 @@ class DiscreteNetwork:
 
         Maximum likelihood when ``pseudo_count`` is 0; otherwise each cell gets
         ``pseudo_count`` added (a Dirichlet prior). Parent configurations never seen in
-        the data get a uniform distribution.
+        the data get a uniform distribution. A constant column the data set aside
+        (``Dataset(..., constant="isolate")``, as the learners do) is a one-state node.
         """
         from bnfs._data import as_dataset
 
         data = as_dataset(data)
         data.require_discrete("DiscreteNetwork.fit")
-        missing = [v for v in dag.nodes if v not in data]
+        missing = [v for v in dag.nodes if v not in data and v not in data.isolated]
         if missing:
             raise ValueError(f"nodes {missing[:10]} are not columns of the data")
         if pseudo_count < 0:
             raise ValueError(f"pseudo_count must be >= 0, got {pseudo_count}")
+
+        def arity(u: str) -> int:
+            return 1 if u in data.isolated else data.arity(u)
+
         cpts = {}
         for v in dag.nodes:
             parents = dag.parents(v)
-            shape = tuple(data.arity(p) for p in parents) + (data.arity(v),)
+            shape = tuple(arity(p) for p in parents) + (arity(v),)
             check_table_size(v, shape)
             index = np.zeros(data.n_rows, dtype=np.int64)
             for u in (*parents, v):
-                index = index * data.arity(u) + data.column(u)
+                if u not in data.isolated:  # a one-state node adds nothing to the index
+                    index = index * arity(u) + data.column(u)
             counts = np.bincount(index, minlength=int(np.prod(shape))).reshape(shape)
             counts = counts + float(pseudo_count)
             totals = counts.sum(axis=-1, keepdims=True)
@@ -116,7 +122,12 @@ class DiscreteNetwork:
                 cpts[v] = np.where(
                     totals > 0, counts / np.where(totals > 0, totals, 1), 1.0 / shape[-1]
                 )
-        states = {v: tuple(str(s) for s in data.states[v]) for v in dag.nodes}
+        states = {
+            v: (str(data.isolated[v]),)
+            if v in data.isolated
+            else tuple(str(s) for s in data.states[v])
+            for v in dag.nodes
+        }
         return cls(dag, states, cpts, name=name)
 
     def __repr__(self) -> str:

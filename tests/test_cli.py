@@ -42,7 +42,7 @@ def test_example_learns_prints_and_draws(tmp_path, drawing_env):
     [
         (["example", "--network", "nope"], "unknown network 'nope'"),
         (["example", "--network", "asia", "--target", "zz"], "target 'zz'"),
-        (["example", "--rows", "0"], "positive integer"),
+        (["example", "--rows", "0"], "an integer >= 2"),
         (["example", "--out", "x.gif"], "format"),
     ],
 )

@@ -109,7 +109,7 @@ def dataset_of(frame, args, algorithm: str | None = None):
         how = "structural EM" if learner.kind == "score" else "available-case tests"
         log.info("%d missing values: %s learns by %s", missing, algorithm, how)
         return frame
-    data = Dataset(frame)
+    data = Dataset(frame, constant="isolate")  # the learners keep them as isolated nodes
     if data.continuous_names:
         mixed = bool(data.discrete_names)
         if method == "auto" and (learner is None or learner.models(True, mixed)):

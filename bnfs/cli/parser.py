@@ -369,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("--network", default="alarm", help="bundled network (default alarm)")
     example.add_argument("--target", help="node whose blanket is printed")
     example.add_argument(
-        "--rows", type=int_at_least(1), default=5000, help="rows to sample (default 5000)"
+        "--rows", type=int_at_least(2), default=5000, help="rows to sample (default 5000)"
     )
     example.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
     example.add_argument(

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from tqdm.auto import tqdm
 
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._validate import check_float
 from bnfs.citests import TestName, make_test, rows_report
 from bnfs.constraint._orient import colliders_from_blankets, orient
@@ -117,6 +118,7 @@ def _from_blankets(
     return pdag
 
 
+@isolates_constant_columns
 def grow_shrink(
     data,
     test: TestName = "g2",
@@ -196,6 +198,7 @@ def grow_shrink(
     )
 
 
+@isolates_constant_columns
 def iamb(
     data,
     test: TestName = "g2",
@@ -234,6 +237,7 @@ def iamb(
     )
 
 
+@isolates_constant_columns
 def inter_iamb(
     data,
     test: TestName = "g2",
@@ -272,6 +276,7 @@ def inter_iamb(
     )
 
 
+@isolates_constant_columns
 def fast_iamb(
     data,
     test: TestName = "g2",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists, cond_size, subsets, target_index
 
@@ -183,6 +184,7 @@ def hpc_indices(tester, x: int, max_cond_size=None, bnlearn: bool = False) -> li
     return pc
 
 
+@isolates_constant_columns
 def hpc(
     data,
     target: str,

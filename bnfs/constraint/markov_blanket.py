@@ -26,6 +26,7 @@ import functools
 import time
 
 from bnfs._budget import Budget
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._validate import check_float, check_seed
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists
@@ -90,6 +91,7 @@ def _local(
     return result
 
 
+@isolates_constant_columns
 def grow_shrink_mb(
     data,
     target: str,
@@ -131,6 +133,7 @@ def grow_shrink_mb(
     )
 
 
+@isolates_constant_columns
 def iamb_mb(
     data,
     target: str,
@@ -172,6 +175,7 @@ def iamb_mb(
     )
 
 
+@isolates_constant_columns
 def inter_iamb_mb(
     data,
     target: str,
@@ -207,6 +211,7 @@ def inter_iamb_mb(
     )
 
 
+@isolates_constant_columns
 def hiton_pc(
     data,
     target: str,
@@ -267,6 +272,7 @@ def hiton_pc(
     )
 
 
+@isolates_constant_columns
 def hiton_mb(
     data,
     target: str,
@@ -306,6 +312,7 @@ def hiton_mb(
     )
 
 
+@isolates_constant_columns
 def mmpc(
     data,
     target: str,
@@ -354,6 +361,7 @@ def mmpc(
     )
 
 
+@isolates_constant_columns
 def mmmb(
     data,
     target: str,
@@ -393,6 +401,7 @@ def mmmb(
     )
 
 
+@isolates_constant_columns
 def fast_iamb_mb(
     data,
     target: str,
@@ -437,6 +446,7 @@ def fast_iamb_mb(
     )
 
 
+@isolates_constant_columns
 def kiamb_mb(
     data,
     target: str,
@@ -483,6 +493,7 @@ def kiamb_mb(
     )
 
 
+@isolates_constant_columns
 def pcmb(
     data,
     target: str,

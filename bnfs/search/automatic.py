@@ -13,6 +13,7 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from bnfs._checkpoint import Checkpoint, fingerprint
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import as_dataset
 from bnfs._validate import arc_list, check_float, check_int
 from bnfs.graph import DAG
@@ -196,6 +197,7 @@ def _check_candidates(candidates) -> tuple[str, ...]:
     return candidates
 
 
+@isolates_constant_columns
 def learn(
     data,
     *,

@@ -8,6 +8,7 @@ import logging
 
 import numpy as np
 
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._kernels import permutation as _p
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
@@ -80,6 +81,7 @@ class _BestOrder(Orders):
         return order, passes, moves
 
 
+@isolates_constant_columns
 def boss(
     data,
     score: ScoreName = "bic",

@@ -10,6 +10,7 @@ import logging
 import numpy as np
 
 from bnfs._budget import Budget
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._kernels import permutation as _p
 from bnfs._validate import check_int
 from bnfs.graph import DAG
@@ -139,6 +140,7 @@ class _Tucks(Orders):
         return self.placement.order.copy(), counts
 
 
+@isolates_constant_columns
 def grasp(
     data,
     score: ScoreName = "bic",

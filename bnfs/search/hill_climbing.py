@@ -14,6 +14,7 @@ from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import as_dataset
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import arc_list, check_int, check_seed
@@ -273,6 +274,7 @@ def _say_the_cost(n: int) -> None:
     )
 
 
+@isolates_constant_columns
 def hill_climbing(
     data,
     score: ScoreName = "bic",
@@ -525,6 +527,7 @@ def hill_climbing(
     return state.to_dag(learning)
 
 
+@isolates_constant_columns
 def tabu_search(
     data,
     score: ScoreName = "bic",

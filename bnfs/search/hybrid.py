@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from bnfs import constraint
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import as_dataset
 from bnfs._validate import arc_list, check_float
 from bnfs.citests import LEARNER_ADJUSTS_DF, CITest, TestName
@@ -22,6 +23,7 @@ NETWORK_RESTRICT = ("pc_stable", "grow_shrink", "iamb", "inter_iamb", "fast_iamb
 MAXIMIZE = ("hc", "tabu")
 
 
+@isolates_constant_columns
 def rsmax2(
     data,
     restrict: str = "mmpc",
@@ -171,6 +173,7 @@ def rsmax2(
     return dag
 
 
+@isolates_constant_columns
 def mmhc(
     data,
     *,
@@ -221,6 +224,7 @@ def mmhc(
     return dag
 
 
+@isolates_constant_columns
 def h2pc(
     data,
     *,

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs._columns import column_names
+from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import Dataset
 from bnfs._validate import check_int
 from bnfs.graph import DAG
@@ -39,6 +40,7 @@ _SWEEPS = 2
 _FLOOR = 1e-12  # smallest probability / variance a fitted parameter takes
 
 
+@isolates_constant_columns
 def structural_em(
     data,
     score: ScoreName = "bic",
