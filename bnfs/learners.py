@@ -41,8 +41,6 @@ KINDS = {
 }
 #: learners that count contingency tables only: continuous columns must be discretized
 DISCRETE_ONLY = frozenset({"screen_based", "tpda"})
-#: learners that model continuous data but not mixed discrete-and-continuous data
-NOT_MIXED = frozenset({"learn"})
 #: score-based learners that run on incomplete data through structural EM
 #: (:func:`bnfs.structural_em` with them as its search)
 EM_SEARCHES = frozenset({"hill_climbing", "tabu_search"})
@@ -114,21 +112,20 @@ class Learner:
     def seeded(self) -> bool:
         return "seed" in self.options
 
-    def models(self, continuous: bool, mixed: bool) -> bool:
-        """Whether it takes data with continuous columns as they are (linear-Gaussian or
+    @property
+    def models_continuous(self) -> bool:
+        """Whether it takes continuous and mixed columns as they are (linear-Gaussian or
         conditional-Gaussian models, Fisher's z or mi_cg tests) rather than discretized."""
-        if not continuous:
-            return True
-        return self.name not in DISCRETE_ONLY and not (mixed and self.name in NOT_MIXED)
+        return self.name not in DISCRETE_ONLY
 
     @property
     def takes_missing(self) -> bool:
         """Whether it learns from data with missing values: the CI-test learners by
-        available-case tests, hill climbing and tabu search by structural EM."""
+        available-case tests, hill climbing, tabu search and ``learn`` by structural EM."""
         return (
             self.kind in ("constraint", "blanket", "neighbours")
             or self.name in EM_SEARCHES
-            or self.name == "structural_em"
+            or self.name in ("learn", "structural_em")
         )
 
     def __call__(self, data, *args, **options):
@@ -173,6 +170,7 @@ REGISTRY: dict[str, Learner] = dict(
             "iss",
             "seed",
             "progress",
+            "return_imputed",
         ),
         _entry("tabu_search", "search.hill_climbing", "score", *_HILL),
         _entry(

@@ -99,8 +99,7 @@ def dataset_of(frame, args, algorithm: str | None = None):
                 "tests) or hill_climbing / tabu_search (structural EM)"
             )
         continuous = [c for c in frame.columns if frame[c].dtype.kind == "f"]
-        mixed = bool(continuous) and len(continuous) < frame.shape[1]
-        if continuous and (method != "auto" or not learner.models(True, mixed)):
+        if continuous and (method != "auto" or not learner.models_continuous):
             raise ValueError(
                 f"{algorithm} needs discrete data here, and discretizing needs complete rows: "
                 "pass --dropna, or choose a learner that models continuous columns"
@@ -112,7 +111,7 @@ def dataset_of(frame, args, algorithm: str | None = None):
     data = Dataset(frame, constant="isolate")  # the learners keep them as isolated nodes
     if data.continuous_names:
         mixed = bool(data.discrete_names)
-        if method == "auto" and (learner is None or learner.models(True, mixed)):
+        if method == "auto" and (learner is None or learner.models_continuous):
             log.info(
                 "%d continuous columns modelled as they are (%s)",
                 len(data.continuous_names),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -44,18 +43,9 @@ def learn_graph(frame, args):
     names = [str(c) for c in frame.columns]
     options = learner_options(args.algorithm, args, names)
     start = time.perf_counter()
-    if incomplete and args.algorithm in learners.EM_SEARCHES:
-        accepted = learners.get("structural_em").options
-        refused = sorted(set(options) - accepted - {"n_jobs"})
-        if refused:
-            raise ValueError(
-                f"with missing values {args.algorithm} runs inside structural EM, which "
-                f"does not take {refused[0]}"
-            )
-        options = {k: v for k, v in options.items() if k in accepted}
-        graph = bnfs.structural_em(data, maximize=args.algorithm, **options)
-    else:
-        graph = getattr(bnfs, args.algorithm)(data, **options)
+    if incomplete and learners.get(args.algorithm).kind == "score":
+        options.pop("n_jobs", None)  # structural EM (which the learner runs) has no threads
+    graph = getattr(bnfs, args.algorithm)(data, **options)
     return graph, data, time.perf_counter() - start
 
 
@@ -98,14 +88,6 @@ def learn_command(args) -> int:
     frame = read_frame(args.data, args.dropna, keep_missing=True)
     if args.report and args.highlight is not None:  # before minutes of learning
         column_name(frame, args.highlight)
-    if not args.algorithm_given and args.algorithm == "learn" and frame.isna().to_numpy().any():
-        args.algorithm = "hill_climbing"  # which runs inside structural EM
-        print(
-            "bnfs learn: the data have missing values, which bnfs.learn cannot take: "
-            "learning by hill climbing inside structural EM (--algorithm chooses another "
-            "learner, --dropna drops the incomplete rows)",
-            file=sys.stderr,
-        )
     graph, data, seconds = learn_graph(frame, args)
     write_graph(graph, data, args.out)
     arcs = len(graph.arcs)

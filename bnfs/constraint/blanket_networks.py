@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from tqdm.auto import tqdm
 
-from bnfs._constant_columns import isolates_constant_columns
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_float
 from bnfs.citests import TestName, make_test, rows_report
 from bnfs.constraint._orient import colliders_from_blankets, orient
@@ -118,7 +118,7 @@ def _from_blankets(
     return pdag
 
 
-@isolates_constant_columns
+@takes_real_data
 def grow_shrink(
     data,
     test: TestName = "g2",
@@ -198,7 +198,7 @@ def grow_shrink(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def iamb(
     data,
     test: TestName = "g2",
@@ -237,7 +237,7 @@ def iamb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def inter_iamb(
     data,
     test: TestName = "g2",
@@ -276,7 +276,7 @@ def inter_iamb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def fast_iamb(
     data,
     test: TestName = "g2",

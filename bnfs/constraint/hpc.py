@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from bnfs._constant_columns import isolates_constant_columns
+from bnfs._real_data import takes_real_data
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists, cond_size, subsets, target_index
 
@@ -184,7 +184,7 @@ def hpc_indices(tester, x: int, max_cond_size=None, bnlearn: bool = False) -> li
     return pc
 
 
-@isolates_constant_columns
+@takes_real_data
 def hpc(
     data,
     target: str,

@@ -26,7 +26,7 @@ import functools
 import time
 
 from bnfs._budget import Budget
-from bnfs._constant_columns import isolates_constant_columns
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_float, check_seed
 from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists
@@ -91,7 +91,7 @@ def _local(
     return result
 
 
-@isolates_constant_columns
+@takes_real_data
 def grow_shrink_mb(
     data,
     target: str,
@@ -133,7 +133,7 @@ def grow_shrink_mb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def iamb_mb(
     data,
     target: str,
@@ -175,7 +175,7 @@ def iamb_mb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def inter_iamb_mb(
     data,
     target: str,
@@ -211,7 +211,7 @@ def inter_iamb_mb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def hiton_pc(
     data,
     target: str,
@@ -272,7 +272,7 @@ def hiton_pc(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def hiton_mb(
     data,
     target: str,
@@ -312,7 +312,7 @@ def hiton_mb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def mmpc(
     data,
     target: str,
@@ -361,7 +361,7 @@ def mmpc(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def mmmb(
     data,
     target: str,
@@ -401,7 +401,7 @@ def mmmb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def fast_iamb_mb(
     data,
     target: str,
@@ -446,7 +446,7 @@ def fast_iamb_mb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def kiamb_mb(
     data,
     target: str,
@@ -493,7 +493,7 @@ def kiamb_mb(
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def pcmb(
     data,
     target: str,

@@ -12,8 +12,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._kernels import pc as _pc_kernel
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.citests import CITest, TestName, make_test, rows_report
 from bnfs.constraint._orient import (
@@ -33,7 +33,7 @@ logger = logging.getLogger("bnfs")
 __all__ = ["pc_stable"]
 
 
-@isolates_constant_columns
+@takes_real_data
 def pc_stable(
     data,
     test: TestName = "g2",

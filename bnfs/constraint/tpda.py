@@ -17,7 +17,7 @@ import time
 
 from tqdm.auto import tqdm
 
-from bnfs._constant_columns import isolates_constant_columns
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.citests import TestName, make_test, rows_report
 from bnfs.constraint._orient import colliders_from_sepsets, orient
@@ -27,7 +27,7 @@ from bnfs.graph import PDAG
 __all__ = ["tpda"]
 
 
-@isolates_constant_columns
+@takes_real_data
 def tpda(
     data,
     test: TestName = "mi_threshold",

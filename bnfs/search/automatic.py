@@ -13,8 +13,8 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from bnfs._checkpoint import Checkpoint, fingerprint
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import as_dataset
+from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float, check_int
 from bnfs.graph import DAG
 from bnfs.metrics import log_likelihood
@@ -197,7 +197,7 @@ def _check_candidates(candidates) -> tuple[str, ...]:
     return candidates
 
 
-@isolates_constant_columns
+@takes_real_data
 def learn(
     data,
     *,
@@ -235,7 +235,12 @@ def learn(
 
     Parameters
     ----------
-    data : Dataset, DataFrame, array with names or file path (discrete)
+    data : Dataset, DataFrame or file path
+        Discrete, continuous (linear-Gaussian scores) or mixed (conditional-Gaussian; one
+        candidate only, as held-out likelihoods of mixed data are not computed). An
+        incomplete DataFrame is learned by hill climbing inside :func:`bnfs.structural_em`
+        with ``score``, ``iss``, ``max_parents``, the lists and ``seed`` (other options are
+        refused by name), with a warning. A constant column is an isolated node.
     score : str, default "bic"
         The score every candidate maximises (see :func:`bnfs.hill_climbing`; BOSS on
         discrete data excepted, below).
@@ -288,9 +293,14 @@ def learn(
     """
     started = time.perf_counter()
     data = as_dataset(data)
-    if data.discrete_names and data.continuous_names:
-        data.require_discrete("learn")  # mixed data: says which columns are continuous
     candidates = _check_candidates(candidates)
+    if data.discrete_names and data.continuous_names and len(candidates) > 1:
+        raise ValueError(
+            "learn compares candidates by held-out log-likelihood, which bnfs does not "
+            f"compute for mixed data (continuous columns {list(data.continuous_names[:5])} "
+            "beside discrete ones): learn with one candidate (the default, BOSS with a "
+            "conditional-Gaussian score) or discretize the continuous columns"
+        )
     folds = check_int(folds, "folds", 2)
     if folds > data.n_rows:
         raise ValueError(f"folds ({folds}) must not exceed the number of rows ({data.n_rows})")
@@ -298,7 +308,7 @@ def learn(
         raise TypeError(f"one_se must be True or False, got {one_se!r}")
     iss = check_float(iss, "iss", 0.0, low_open=True)
     max_time = None if max_time is None else check_float(max_time, "max_time", 0.0)
-    names = data.discrete_names if data.is_discrete else data.continuous_names
+    names = data.names
     options = {
         "score": score,
         "iss": iss,

@@ -8,8 +8,8 @@ import logging
 
 import numpy as np
 
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._kernels import permutation as _p
+from bnfs._real_data import takes_real_data
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
 from bnfs.search._orders import Orders, learn_from_starts
@@ -81,7 +81,7 @@ class _BestOrder(Orders):
         return order, passes, moves
 
 
-@isolates_constant_columns
+@takes_real_data
 def boss(
     data,
     score: ScoreName = "bic",

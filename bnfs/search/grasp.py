@@ -10,8 +10,8 @@ import logging
 import numpy as np
 
 from bnfs._budget import Budget
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._kernels import permutation as _p
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
@@ -140,7 +140,7 @@ class _Tucks(Orders):
         return self.placement.order.copy(), counts
 
 
-@isolates_constant_columns
+@takes_real_data
 def grasp(
     data,
     score: ScoreName = "bic",

@@ -14,9 +14,9 @@ from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import as_dataset
 from bnfs._kernels import hill_climbing as _hc
+from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.parallel import compiled_threads
@@ -274,7 +274,7 @@ def _say_the_cost(n: int) -> None:
     )
 
 
-@isolates_constant_columns
+@takes_real_data
 def hill_climbing(
     data,
     score: ScoreName = "bic",
@@ -320,7 +320,10 @@ def hill_climbing(
     Parameters
     ----------
     data : Dataset, DataFrame, array with names, file path or dask DataFrame
-        Discrete, or continuous for the linear-Gaussian scores.
+        Discrete, continuous (linear-Gaussian scores) or mixed (conditional-Gaussian). An
+        incomplete DataFrame is learned inside :func:`bnfs.structural_em` (with ``score``,
+        ``iss``, ``max_parents``, the lists, ``seed`` and ``progress``; other options are
+        refused by name), with a warning. A constant column is an isolated node.
     score : {"bic", "bde", "k2", "aic", "loglik"} for discrete data; for continuous data
         {"bic-g", "aic-g", "loglik-g"} (maximum-likelihood residual variance RSS/n) or
         {"bic-g-bnlearn", "aic-g-bnlearn", "loglik-g-bnlearn"} (bnlearn's RSS/(n - k - 1),
@@ -527,7 +530,7 @@ def hill_climbing(
     return state.to_dag(learning)
 
 
-@isolates_constant_columns
+@takes_real_data
 def tabu_search(
     data,
     score: ScoreName = "bic",

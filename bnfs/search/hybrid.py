@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 
 from bnfs import constraint
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import as_dataset
+from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
 from bnfs.citests import LEARNER_ADJUSTS_DF, CITest, TestName
 from bnfs.graph import DAG
@@ -23,7 +23,7 @@ NETWORK_RESTRICT = ("pc_stable", "grow_shrink", "iamb", "inter_iamb", "fast_iamb
 MAXIMIZE = ("hc", "tabu")
 
 
-@isolates_constant_columns
+@takes_real_data
 def rsmax2(
     data,
     restrict: str = "mmpc",
@@ -173,7 +173,7 @@ def rsmax2(
     return dag
 
 
-@isolates_constant_columns
+@takes_real_data
 def mmhc(
     data,
     *,
@@ -224,7 +224,7 @@ def mmhc(
     return dag
 
 
-@isolates_constant_columns
+@takes_real_data
 def h2pc(
     data,
     *,

@@ -7,9 +7,9 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import Dataset
 from bnfs._kernels import screen as _k
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
@@ -68,7 +68,7 @@ def co_occurrence(
     return cat(rows), cat(cols), cat(counts), np.diff(indptr), co_occurring
 
 
-@isolates_constant_columns
+@takes_real_data
 def screen_based(
     data,
     score: ScoreName = "bic",

@@ -9,8 +9,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._kernels import hill_climbing as _hc
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
 from bnfs.graph import DAG
 from bnfs.priors import graph_prior
@@ -66,7 +66,7 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
     return out
 
 
-@isolates_constant_columns
+@takes_real_data
 def sparse_candidate(
     data,
     score: ScoreName = "bic",

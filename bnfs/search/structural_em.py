@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from bnfs._columns import column_names
-from bnfs._constant_columns import isolates_constant_columns
 from bnfs._data import Dataset
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.graph import DAG
 from bnfs.scores import ScoreName
@@ -40,7 +40,7 @@ _SWEEPS = 2
 _FLOOR = 1e-12  # smallest probability / variance a fitted parameter takes
 
 
-@isolates_constant_columns
+@takes_real_data
 def structural_em(
     data,
     score: ScoreName = "bic",
@@ -53,7 +53,8 @@ def structural_em(
     iss: float = 1.0,
     seed: int | None = 0,
     progress: bool = False,
-) -> DAG:
+    return_imputed: bool = False,
+) -> DAG | tuple[DAG, pd.DataFrame]:
     """Learn a network from data with missing values by structural EM.
 
     Parameters
@@ -69,10 +70,14 @@ def structural_em(
         Imputation-search rounds at most (bnlearn's ``max.iter``).
     max_parents, blacklist, whitelist, iss, seed, progress
         Passed to the search.
+    return_imputed : bool, default False
+        Also return the data completed by the last E-step, the data the returned network
+        was learned from (bnlearn's ``return.all``): the caller's index, columns and
+        observed values, each missing value replaced by its imputation.
 
     Returns
     -------
-    DAG
+    DAG, or (DAG, pandas.DataFrame) with ``return_imputed``
         ``learning`` records the rounds, whether the fit converged, the missing cells and
         the rows used (every row is).
 
@@ -89,6 +94,9 @@ def structural_em(
     >>> dag = structural_em(holes)
     >>> dag.learning["missing_cells"] > 0, dag.learning["rows_used"] == 3000
     (True, True)
+    >>> dag, completed = structural_em(holes, return_imputed=True)
+    >>> int(completed.isna().sum().sum()), completed.shape == holes.shape
+    (0, True)
     """
     started = time.perf_counter()
     if maximize not in MAXIMIZE:
@@ -105,11 +113,13 @@ def structural_em(
         "seed": seed,
         "progress": progress,
     }
+    if not isinstance(return_imputed, bool):
+        raise TypeError(f"return_imputed must be True or False, got {return_imputed!r}")
     model = _Model(frame)
     if not model.missing.any():
         dag = search(model.completed(), **options)
         dag.learning.update(_record(model, 0, True, started))
-        return dag
+        return (dag, frame.copy()) if return_imputed else dag
     dag = DAG(model.names)
     model.fit(dag)  # the empty network on the observed values
     converged = False
@@ -140,7 +150,7 @@ def structural_em(
             **_record(model, rounds, converged, started),
         }
     )
-    return dag
+    return (dag, model.imputed_frame(frame)) if return_imputed else dag
 
 
 def _record(model: _Model, rounds: int, converged: bool, started: float) -> dict:
@@ -215,6 +225,23 @@ class _Model:
         """The current values of the missing cells, column by column (continuous ones in
         the scaled units the model works in)."""
         return [self.values[name][self.missing[:, j]].copy() for j, name in enumerate(self.names)]
+
+    def imputed_frame(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """A copy of ``frame`` with its missing cells set to their current imputations
+        (levels as the caller spelled them, continuous values in the caller's units)."""
+        out = frame.copy()
+        for j, name in enumerate(self.names):
+            rows = self.missing[:, j]
+            if not rows.any():
+                continue
+            if name in self.levels:
+                filled = self.levels[name][self.values[name][rows]]
+            else:
+                filled = self.values[name][rows] * self.scales[name]
+            column = out.iloc[:, j].copy()
+            column[rows] = np.asarray(filled, dtype=object if name in self.levels else None)
+            out.isetitem(j, column)
+        return out
 
     def completed(self) -> pd.DataFrame:
         out = {}

@@ -1,4 +1,6 @@
-"""Constant columns: every structure learner keeps them as isolated nodes, with a warning."""
+"""Real data at the learners' door: constant columns are isolated nodes, incomplete data go
+to structural EM or available-case tests (or a refusal naming who takes them), mixed data
+are modelled."""
 
 import warnings
 
@@ -29,8 +31,6 @@ def _quick(name: str) -> dict:
 def test_every_graph_learner_keeps_constant_columns_as_isolated_nodes(frame, name):
     before = frame.copy()
     data = frame.drop(columns="dose") if name in learners.DISCRETE_ONLY else frame
-    if name in learners.NOT_MIXED:
-        data = data.drop(columns="dose")
     expected = [c for c in ("site", "dose") if c in data]
     with pytest.warns(UserWarning, match=f"{name}: {len(expected)} constant column"):
         graph = learners.get(name)(data, **_quick(name))
@@ -110,3 +110,85 @@ def test_the_command_line_writes_the_constant_node(frame, tmp_path, capsys):
     assert np.allclose(network.cpts["site"], [1.0])
     assert main(["blanket", str(path), "--target", "site"]) == 0
     assert "parents    -" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def holes():
+    data = bnfs.datasets.sample("asia", 1500, seed=2)
+    return data.mask(np.random.default_rng(0).random(data.shape) < 0.05)
+
+
+@pytest.mark.parametrize(
+    "name, maximize",
+    [
+        ("learn", "hill_climbing"),
+        ("hill_climbing", "hill_climbing"),
+        ("tabu_search", "tabu_search"),
+    ],
+)
+def test_incomplete_data_go_to_structural_em(holes, name, maximize):
+    before = holes.copy()
+    with pytest.warns(UserWarning, match=f"{name}: .* rows have missing values; learning by"):
+        dag = getattr(bnfs, name)(holes, score="bde", seed=3)
+    direct = bnfs.structural_em(holes, "bde", maximize, seed=3)
+    assert dag.learning["algorithm"] == "structural_em" and dag.learning["maximize"] == maximize
+    assert set(dag.arcs) == set(direct.arcs) and dag.learning["rows_used"] == len(holes)
+    pd.testing.assert_frame_equal(holes, before)
+
+
+def test_structural_em_refuses_what_it_cannot_pass_on(holes):
+    with pytest.raises(ValueError, match="structural EM .* which does not take restarts"):
+        bnfs.hill_climbing(holes, restarts=2)
+
+
+@pytest.mark.parametrize("name", ["boss", "grasp", "sparse_candidate", "mmhc", "screen_based"])
+def test_other_score_learners_name_the_learners_that_take_gaps(holes, name):
+    with pytest.raises(ValueError, match=f"{name} needs complete rows") as error:
+        getattr(bnfs, name)(holes)
+    assert "bnfs.structural_em" in str(error.value) and "bnfs.pc_stable" in str(error.value)
+
+
+def test_constraint_learners_test_on_available_cases(holes):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pdag = bnfs.pc_stable(holes)
+    assert pdag.learning["rows_used"]["min"] < len(holes)
+
+
+def test_learn_models_mixed_data():
+    survey = bnfs.datasets.load_survey().dropna()
+    dag = bnfs.learn(survey)
+    assert dag.learning["chosen"] == "boss" and dag.learning["score"] == "bic-cg"
+    truth = bnfs.datasets.survey_network().dag
+    assert bnfs.shd(dag, truth) <= bnfs.shd(bnfs.hill_climbing(survey), truth)
+    with pytest.raises(ValueError, match="held-out log-likelihood.*mixed data"):
+        bnfs.learn(survey, candidates=["boss", "hc"])
+
+
+def test_structural_em_returns_the_data_it_completed(holes):
+    framed = holes.set_axis(holes.index + 7)  # the caller's index is kept
+    dag, completed = bnfs.structural_em(framed, return_imputed=True, seed=3)
+    assert set(dag.arcs) == set(bnfs.structural_em(framed, seed=3).arcs)
+    assert completed.index.equals(framed.index) and list(completed) == list(framed)
+    assert not completed.isna().to_numpy().any()
+    observed = framed.notna().to_numpy()
+    assert (completed.to_numpy()[observed] == framed.to_numpy()[observed]).all()
+    for name in framed:  # imputations are levels of the column, spelled as given
+        assert set(completed[name]) <= set(framed[name].dropna())
+    survey = bnfs.datasets.load_survey()
+    _, filled = bnfs.structural_em(survey, return_imputed=True)
+    assert (filled.dtypes == survey.dtypes).all() and not filled.isna().to_numpy().any()
+    with pytest.raises(TypeError, match="return_imputed"):
+        bnfs.structural_em(survey, return_imputed="yes")
+
+
+def test_constant_columns_of_incomplete_data(holes):
+    data = holes.assign(site="A")
+    data.loc[data.index[:5], "site"] = None  # constant where observed
+    with pytest.warns(UserWarning, match="constant column"):
+        dag, completed = bnfs.structural_em(data, return_imputed=True, seed=3)
+    assert dag.nodes == tuple(data.columns) and dag.neighbours("site") == []
+    assert (completed["site"] == "A").all()
+    with pytest.warns(UserWarning, match="constant column"):
+        pdag = bnfs.pc_stable(data)
+    assert pdag.neighbours("site") == [] and pdag.learning["isolated"] == ["site"]

@@ -1,0 +1,181 @@
+"""Constant columns in structure learning: set aside, returned as isolated nodes.
+
+A column with one observed value is independent of everything, so the structure learners
+keep it as a node without arcs (as causal-learn and Tetrad do) and say so in one warning,
+rather than refusing the data. Real files have such columns, and a rare level can leave a
+column constant in a subsample. :func:`takes_real_data` wraps every learner of
+:mod:`bnfs.learners`; the learner itself sees the data without those columns.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import os
+import warnings
+
+import pandas as pd
+
+from bnfs._columns import column_names
+from bnfs._data import Dataset, as_dataset
+from bnfs._validate import arc_list
+
+__all__ = ["takes_real_data"]
+
+
+def takes_real_data(learner):
+    """Wrap ``learner(data, ...)``: constant columns of ``data`` become isolated nodes of the
+    graph it returns (an empty blanket when the target is constant), and incomplete data go
+    to structural EM, to available-case tests or to a refusal that says where to go."""
+    signature = inspect.signature(learner)
+
+    @functools.wraps(learner)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        data = bound.arguments["data"]
+        if isinstance(data, pd.DataFrame) and data.isna().to_numpy().any():
+            constant = _constant_where_observed(data)
+            if not constant:
+                return _incomplete(learner, bound)
+            kept = data.drop(columns=list(constant))
+            order = column_names(data.columns)
+            return _isolating(learner, bound, kept, constant, order, run=_incomplete)
+        if not _encodable(data):
+            return learner(*args, **kwargs)
+        dataset = as_dataset(data, constant="isolate")
+        if not dataset.isolated:
+            bound.arguments["data"] = dataset
+            return learner(*bound.args, **bound.kwargs)
+        reduced = copy.copy(dataset)
+        reduced.isolated = {}
+        return _isolating(learner, bound, reduced, dataset.isolated, dataset.columns)
+
+    return wrapper
+
+
+def _encodable(data) -> bool:
+    """Whether ``data`` is encoded by :class:`~bnfs.Dataset` here: complete frames, files,
+    dask frames and Datasets (a CI test, a sparse matrix or an array goes to the learner as
+    it is)."""
+    if isinstance(data, (Dataset, pd.DataFrame)):
+        return True
+    if isinstance(data, (str, os.PathLike)):
+        return True
+    return type(data).__module__.startswith("dask") and hasattr(data, "partitions")
+
+
+def _constant_where_observed(frame: pd.DataFrame) -> dict:
+    """The columns of an incomplete frame with one observed value, and that value (a column
+    with none is left to the learner, which names it)."""
+    counts = frame.nunique(dropna=True).to_numpy()
+    found = {}
+    for j in map(int, (counts == 1).nonzero()[0]):
+        value = frame.iloc[:, j].dropna().iloc[0]
+        found[str(frame.columns[j])] = value.item() if hasattr(value, "item") else value
+    return found
+
+
+def _call(learner, bound: inspect.BoundArguments):
+    return learner(*bound.args, **bound.kwargs)
+
+
+def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, order, run=_call):
+    """Learn on ``kept`` (the data without the constant columns ``isolated``, name ->
+    value) by ``run``, then put those columns back as isolated nodes in ``order``."""
+    names = list(isolated)
+    if len(names) == len(order):
+        raise ValueError(
+            f"every column is constant ({', '.join(map(repr, names[:5]))}"
+            f"{', ...' if len(names) > 5 else ''}): there is nothing to learn"
+        )
+    arguments = bound.arguments
+    shown = ", ".join(repr(n) for n in names[:10]) + (", ..." if len(names) > 10 else "")
+    fate = "they are in no blanket" if "target" in arguments else "they are kept as isolated nodes"
+    warnings.warn(
+        f"{learner.__name__}: {len(names)} constant column(s) ({shown}) carry no "
+        f"information; {fate}",
+        UserWarning,
+        stacklevel=3,
+    )
+    target = arguments.get("target")
+    if isinstance(target, str) and target in isolated:
+        return []  # a constant target is independent of everything: its blanket is empty
+    for name in ("blacklist", "whitelist"):
+        if arguments.get(name) is None:
+            continue
+        pairs = arc_list(arguments[name], name, order)
+        touching = [(u, v) for u, v in pairs if u in isolated or v in isolated]
+        if touching and name == "whitelist":
+            u, v = touching[0]
+            raise ValueError(
+                f"whitelist arc {u!r} -> {v!r} touches constant column "
+                f"{u if u in isolated else v!r}, which can only be an isolated node"
+            )
+        arguments[name] = [pair for pair in pairs if pair not in touching]
+    start = arguments.get("start")
+    if start is not None and hasattr(start, "subgraph"):
+        arguments["start"] = start.subgraph([n for n in start.nodes if n not in isolated])
+    arguments["data"] = kept
+    result = run(learner, bound)
+    if isinstance(result, list):  # a blanket or neighbour set
+        return result
+    if isinstance(result, tuple):  # structural EM's (network, completed data)
+        graph, completed = result
+        completed = completed.assign(**isolated)[list(order)]
+        return _with_nodes(graph, order, names), completed
+    return _with_nodes(result, order, names)
+
+
+def _with_nodes(graph, order, isolated: list):
+    """``graph`` over all of ``order``, the ``isolated`` nodes without links."""
+    extra = {"edges": graph.edges} if not graph.is_directed else {}
+    out = type(graph)(order, graph.arcs, learning=dict(graph.learning), **extra)
+    out.learning["isolated"] = list(isolated)
+    return out
+
+
+#: what structural EM passes on to its search, of the options a learner may be given
+EM_OPTIONS = frozenset(
+    {"score", "max_parents", "blacklist", "whitelist", "iss", "seed", "progress"}
+)
+
+
+def _incomplete(learner, bound: inspect.BoundArguments):
+    """An incomplete DataFrame: hill climbing, tabu search and ``learn`` run inside
+    structural EM; learners that test on available cases take it as it is; the others
+    refuse it, naming the learners that take it."""
+    from bnfs import learners
+
+    name = learner.__name__
+    frame = bound.arguments["data"]
+    rows = frame.isna().any(axis=1).to_numpy()
+    if name in learners.EM_SEARCHES or name == "learn":
+        given = {k: v for k, v in bound.arguments.items() if k != "data"}
+        refused = sorted(set(given) - EM_OPTIONS)
+        if refused:
+            raise ValueError(
+                f"{name}: {int(rows.sum())} of {rows.size} rows have missing values, so it "
+                f"would run inside structural EM (bnfs.structural_em), which does not take "
+                f"{refused[0]}; drop those rows first (bnfs.Dataset(data, dropna=True)) to "
+                f"pass {refused[0]}"
+            )
+        maximize = "tabu_search" if name == "tabu_search" else "hill_climbing"
+        warnings.warn(
+            f"{name}: {int(rows.sum())} of {rows.size} rows have missing values; learning by "
+            f"{maximize.replace('_', ' ')} inside structural EM (bnfs.structural_em), which "
+            "imputes them from the network round by round",
+            UserWarning,
+            stacklevel=3,
+        )
+        return learners.get("structural_em")(frame, maximize=maximize, **given)
+    if learners.get(name).takes_missing:
+        return learner(*bound.args, **bound.kwargs)  # available-case tests
+    column = frame.columns[frame.isna().any().to_numpy()][0]
+    raise ValueError(
+        f"{name} needs complete rows, and {int(rows.sum())} of {rows.size} have missing "
+        f"values (column {str(column)!r} first): learn with bnfs.structural_em, "
+        "bnfs.hill_climbing or bnfs.learn (structural EM) or a constraint-based learner such "
+        "as bnfs.pc_stable (available-case tests), or drop those rows with "
+        "bnfs.Dataset(data, dropna=True)"
+    )
