@@ -48,6 +48,8 @@ _EXPORTS = {
     "bnfs.knowledge": ["tiers_to_blacklist", "blacklist_from"],
     "bnfs.metrics": ["shd"],
     "bnfs.network": ["DiscreteNetwork"],
+    "bnfs.parameters": ["fit"],
+    "bnfs.inference": ["predict", "predict_proba"],
     "bnfs.cg_network": ["ConditionalGaussianNetwork", "random_cg_network"],
     "bnfs.bif": ["read_bif", "write_bif"],
     "bnfs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],

@@ -31,7 +31,7 @@ class ConditionalGaussianNetwork:
     parents : dict of str to tuple of str
         Each node's parents in the order its table or regression lists them.
     levels : dict of str to int
-        The number of levels of each discrete node (levels are named ``"s0"``, ``"s1"``, ...).
+        The number of levels of each discrete node (named in ``states``).
     tables : dict of str to numpy.ndarray
         Discrete nodes: shape (configurations of the parents, levels), rows summing to one.
     regressions : dict of str to numpy.ndarray
@@ -40,6 +40,9 @@ class ConditionalGaussianNetwork:
         ``dag.parents``).
     sd : dict of str to numpy.ndarray
         Continuous nodes: the residual standard deviation per configuration.
+    states : dict of str to tuple of str
+        Level names of the discrete nodes (default ``"s0"``, ``"s1"``, ...).
+    name : str
     """
 
     dag: DAG
@@ -48,6 +51,12 @@ class ConditionalGaussianNetwork:
     tables: dict = field(default_factory=dict)
     regressions: dict = field(default_factory=dict)
     sd: dict = field(default_factory=dict)
+    states: dict = field(default_factory=dict)
+    name: str = "network"
+
+    def level_names(self, node: str) -> tuple[str, ...]:
+        """The level names of a discrete node."""
+        return self.states.get(node) or tuple(f"s{k}" for k in range(self.levels[node]))
 
     def discrete_parents(self, node: str) -> list[str]:
         return [p for p in self.parents[node] if p in self.levels]
@@ -85,7 +94,7 @@ class ConditionalGaussianNetwork:
         columns = {}
         for node in self.dag.nodes:
             if node in self.levels:
-                states = [f"s{k}" for k in range(self.levels[node])]
+                states = list(self.level_names(node))
                 columns[node] = pd.Categorical.from_codes(codes[node], states)
             else:
                 columns[node] = values[node]

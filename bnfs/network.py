@@ -15,7 +15,13 @@ import pandas as pd
 from bnfs._validate import check_allocation, check_seed
 from bnfs.graph import DAG
 
-__all__ = ["DiscreteNetwork", "check_table_size", "MAX_TABLE_CELLS", "pgmpy_model_class"]
+__all__ = [
+    "DiscreteNetwork",
+    "conditional_tables",
+    "check_table_size",
+    "MAX_TABLE_CELLS",
+    "pgmpy_model_class",
+]
 
 
 def pgmpy_model_class():
@@ -31,6 +37,50 @@ def sampling_bytes(n: int, n_vars: int) -> float:
     """Memory that forward sampling ``n`` rows of ``n_vars`` variables takes: int64 codes
     per variable and a few per-row temporaries."""
     return float(n) * (8 * n_vars + 48)
+
+
+def conditional_tables(
+    dag: DAG, data, nodes, pseudo_count: float = 0.0, prior_size: float = 0.0
+) -> dict[str, np.ndarray]:
+    """The tables of the discrete ``nodes`` of ``dag`` counted in ``data`` (a Dataset),
+    shape (parent arities..., arity), with ``pseudo_count`` per cell plus ``prior_size``
+    spread over the cells; unseen parent configurations are uniform. The nodes' parents
+    must be discrete; constant columns set aside by the data are one-state nodes."""
+    from bnfs._data import Dataset
+
+    if not isinstance(dag, DAG):
+        raise TypeError(f"dag must be a bnfs.DAG, got {type(dag).__name__}")
+    if not isinstance(data, Dataset):
+        raise TypeError(f"data must be a bnfs.Dataset, got {type(data).__name__}")
+    nodes = list(nodes) if not isinstance(nodes, str) else [nodes]
+    unknown = [v for v in nodes if v not in dag]
+    if unknown:
+        raise ValueError(f"nodes {unknown[:10]} are not nodes of the DAG")
+    for value, what in ((pseudo_count, "pseudo_count"), (prior_size, "prior_size")):
+        if not value >= 0:
+            raise ValueError(f"{what} must be >= 0, got {value}")
+
+    def arity(u: str) -> int:
+        return 1 if u in data.isolated else data.arity(u)
+
+    cpts = {}
+    for v in nodes:
+        parents = dag.parents(v)
+        shape = tuple(arity(p) for p in parents) + (arity(v),)
+        check_table_size(v, shape)
+        index = np.zeros(data.n_rows, dtype=np.int64)
+        for u in (*parents, v):
+            if u not in data.isolated:  # a one-state node adds nothing to the index
+                index = index * arity(u) + data.column(u)
+        cells = int(np.prod(shape))
+        counts = np.bincount(index, minlength=cells).reshape(shape)
+        counts = counts + float(pseudo_count) + float(prior_size) / cells
+        totals = counts.sum(axis=-1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cpts[v] = np.where(
+                totals > 0, counts / np.where(totals > 0, totals, 1), 1.0 / shape[-1]
+            )
+    return cpts
 
 
 class DiscreteNetwork:
@@ -84,14 +134,23 @@ class DiscreteNetwork:
 
     @classmethod
     def fit(
-        cls, dag: DAG, data, pseudo_count: float = 0.0, name: str = "network"
+        cls,
+        dag: DAG,
+        data,
+        pseudo_count: float = 0.0,
+        name: str = "network",
+        *,
+        prior_size: float = 0.0,
     ) -> DiscreteNetwork:
         """Estimate the tables of ``dag`` from discrete data.
 
-        Maximum likelihood when ``pseudo_count`` is 0; otherwise each cell gets
-        ``pseudo_count`` added (a Dirichlet prior). Parent configurations never seen in
-        the data get a uniform distribution. A constant column the data set aside
-        (``Dataset(..., constant="isolate")``, as the learners do) is a one-state node.
+        Maximum likelihood when ``pseudo_count`` and ``prior_size`` are 0; otherwise each
+        cell gets ``pseudo_count`` plus ``prior_size`` spread evenly over the table's cells
+        (the posterior mean under BDeu's Dirichlet prior of imaginary sample size
+        ``prior_size``: bnlearn's ``bn.fit(method="bayes", iss=prior_size)``). Parent
+        configurations never seen in the data get a uniform distribution. A constant
+        column the data set aside (``Dataset(..., constant="isolate")``, as the learners
+        do) is a one-state node.
         """
         from bnfs._data import as_dataset
 
@@ -100,28 +159,7 @@ class DiscreteNetwork:
         missing = [v for v in dag.nodes if v not in data and v not in data.isolated]
         if missing:
             raise ValueError(f"nodes {missing[:10]} are not columns of the data")
-        if pseudo_count < 0:
-            raise ValueError(f"pseudo_count must be >= 0, got {pseudo_count}")
-
-        def arity(u: str) -> int:
-            return 1 if u in data.isolated else data.arity(u)
-
-        cpts = {}
-        for v in dag.nodes:
-            parents = dag.parents(v)
-            shape = tuple(arity(p) for p in parents) + (arity(v),)
-            check_table_size(v, shape)
-            index = np.zeros(data.n_rows, dtype=np.int64)
-            for u in (*parents, v):
-                if u not in data.isolated:  # a one-state node adds nothing to the index
-                    index = index * arity(u) + data.column(u)
-            counts = np.bincount(index, minlength=int(np.prod(shape))).reshape(shape)
-            counts = counts + float(pseudo_count)
-            totals = counts.sum(axis=-1, keepdims=True)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                cpts[v] = np.where(
-                    totals > 0, counts / np.where(totals > 0, totals, 1), 1.0 / shape[-1]
-                )
+        cpts = conditional_tables(dag, data, dag.nodes, pseudo_count, prior_size)
         states = {
             v: (str(data.isolated[v]),)
             if v in data.isolated
