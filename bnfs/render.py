@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from bnfs._files import replacing, write_atomically
+from bnfs._layout import layered_layout
 
 __all__ = [
     "to_networkx",
@@ -236,52 +237,6 @@ def draw(graph, path=None, highlight: str | None = None, engine: str = "auto"):
     return path
 
 
-def _layers(graph) -> list[list[int]]:
-    """Layer index of each node: longest path from a root (undirected edges ignored for
-    layering, then placed between layers as they fall)."""
-    index = {v: i for i, v in enumerate(graph.nodes)}
-    depth = np.zeros(graph.n_nodes, dtype=np.int64)
-    order = graph.topological_order()
-    for v in order:
-        for c in graph.children(v):
-            depth[index[c]] = max(depth[index[c]], depth[index[v]] + 1)
-    for v in reversed(order):  # pull roots down next to their first child
-        kids = [depth[index[c]] for c in graph.children(v)]
-        if kids:
-            depth[index[v]] = max(depth[index[v]], min(kids) - 1)
-    for u, v in graph.edges:  # push undirected neighbours apart for readability
-        if depth[index[u]] == depth[index[v]]:
-            depth[index[v]] += 1
-    layers: list[list[int]] = [[] for _ in range(int(depth.max()) + 1 if graph.n_nodes else 0)]
-    for i, d in enumerate(depth):
-        layers[d].append(i)
-    return [layer for layer in layers if layer]
-
-
-def _layout(graph) -> np.ndarray:
-    """(x, y) per node: layers top to bottom, order within layers by barycentre sweeps."""
-    layers = _layers(graph)
-    index = {v: i for i, v in enumerate(graph.nodes)}
-    nbrs = [[] for _ in graph.nodes]
-    pairs = list(graph.arcs) + list(graph.edges)
-    for u, v in pairs:
-        nbrs[index[u]].append(index[v])
-        nbrs[index[v]].append(index[u])
-    x = np.zeros(graph.n_nodes)
-    for layer in layers:
-        x[layer] = np.arange(len(layer)) - (len(layer) - 1) / 2
-    for _ in range(4):
-        for layer in layers:
-            bary = [np.mean(x[nbrs[i]]) if nbrs[i] else x[i] for i in layer]
-            order = [layer[k] for k in np.argsort(bary, kind="stable")]
-            x[order] = np.arange(len(order)) - (len(order) - 1) / 2
-    pos = np.zeros((graph.n_nodes, 2))
-    for depth, layer in enumerate(layers):
-        pos[layer, 0] = x[layer]
-        pos[layer, 1] = -depth
-    return pos
-
-
 #: matplotlib metadata set to None, so that none is written: no creation date (the same
 #: graph gives the same bytes) and no RDF block with namespace URLs in an SVG
 _NO_METADATA = {
@@ -318,46 +273,82 @@ def _svg_text(graph, highlight: str | None, engine: str) -> str:
 
 
 def _draw_matplotlib(graph, path, fmt: str, highlight: str | None) -> None:
+    save_figure(figure(graph, highlight), path, fmt)
+
+
+#: the labels' font size (points) and the padding of their boxes (in font sizes)
+FONT_SIZE, PAD = 8, 0.3
+
+
+def figure(graph, highlight: str | None = None):
+    """The matplotlib ``Figure`` of the drawing without graphviz: a layered layout
+    (:func:`bnfs._layout.layered_layout`) whose links never cross a node's box. Node labels
+    carry ``gid="node-<name>"``, links ``gid="link-<u>-<v>"``."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.font_manager import FontProperties
     from matplotlib.patches import FancyArrowPatch, Patch
+    from matplotlib.path import Path as Polyline
 
-    pos = _layout(graph)
     check_graph(graph)
     roles = blanket_roles(graph, highlight) if highlight is not None else {}
-    width = max(4.0, 1.3 * (np.ptp(pos[:, 0]) + 1)) if graph.n_nodes else 4.0
-    height = max(3.0, 1.1 * (np.ptp(pos[:, 1]) + 1)) if graph.n_nodes else 3.0
-    fig = Figure(figsize=(min(width, 60), min(height, 60)))
+    fig = Figure()
     FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+    font = FontProperties(size=FONT_SIZE)
+    pad = 2 * PAD * FONT_SIZE / 72  # inches, both sides
+    widths = {}
+    for node in graph.nodes:
+        w, _, _ = renderer.get_text_width_height_descent(node, font, ismath=False)
+        widths[node] = w / fig.dpi + pad + 0.04
+    _, h, _ = renderer.get_text_width_height_descent("Ag", font, ismath=False)
+    layout = layered_layout(graph, widths, h / fig.dpi + pad + 0.04)
+    ys = [y for _, y in layout.centres.values()] or [0.0]
+    left = min(x - widths[v] / 2 for v, (x, _) in layout.centres.items()) if widths else -1
+    right = max(x + widths[v] / 2 for v, (x, _) in layout.centres.items()) if widths else 1
+    for points in layout.routes.values():
+        left = min([left, *(p[0] for p in points)])
+        right = max([right, *(p[0] for p in points)])
+    margin = 0.3
+    size = (min(right - left + 2 * margin, 200.0), max(ys) - min(ys) + 2 * layout.band + 2 * margin)
+    fig.set_size_inches(max(size[0], 3.0), max(size[1], 2.0))
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_axis_off()
-    index = {v: i for i, v in enumerate(graph.nodes)}
-    undirected = graph.edges
-    for pairs, style in ((graph.arcs, "-|>"), (undirected, "-")):
-        for u, v in pairs:
-            ax.add_patch(
-                FancyArrowPatch(
-                    pos[index[u]],
-                    pos[index[v]],
-                    arrowstyle=style,
-                    mutation_scale=12,
-                    color="#555555",
-                    lw=0.9,
-                    shrinkA=14,
-                    shrinkB=14,
-                )
+    width_in, height_in = fig.get_size_inches()
+    centre_x = (left + right) / 2
+    centre_y = (max(ys) + min(ys)) / 2
+    ax.set_xlim(centre_x - width_in / 2, centre_x + width_in / 2)  # one unit = one inch
+    ax.set_ylim(centre_y - height_in / 2, centre_y + height_in / 2)
+    undirected = {tuple(e) for e in graph.edges}
+    for (u, v), points in layout.routes.items():
+        codes = [Polyline.MOVETO] + [Polyline.LINETO] * (len(points) - 1)
+        ax.add_patch(
+            FancyArrowPatch(
+                path=Polyline(points, codes),
+                arrowstyle="-" if (u, v) in undirected else "-|>",
+                mutation_scale=11,
+                color="#555555",
+                lw=0.9,
+                shrinkA=0,
+                shrinkB=0,
+                gid=f"link-{u}-{v}",
             )
-    for node, (x, y) in zip(graph.nodes, pos):
-        role = roles.get(node, "other")
+        )
+    for node, (x, y) in layout.centres.items():
         ax.text(
             x,
             y,
             node,
             ha="center",
             va="center",
-            fontsize=8,
+            fontsize=FONT_SIZE,
             gid=f"node-{node}",
-            bbox=dict(boxstyle="round,pad=0.3", fc=ROLE_COLOURS[role], ec="#333333", lw=0.8),
+            bbox=dict(
+                boxstyle=f"round,pad={PAD}",
+                fc=ROLE_COLOURS[roles.get(node, "other")],
+                ec="#333333",
+                lw=0.8,
+            ),
         )
     if highlight is not None:
         present = [r for r in ROLE_COLOURS if r != "other" and r in roles.values()]
@@ -367,7 +358,4 @@ def _draw_matplotlib(graph, path, fmt: str, highlight: str | None) -> None:
             fontsize=7,
             frameon=False,
         )
-    if graph.n_nodes:
-        ax.set_xlim(pos[:, 0].min() - 1, pos[:, 0].max() + 1)
-        ax.set_ylim(pos[:, 1].min() - 0.7, pos[:, 1].max() + 0.7)
-    save_figure(fig, path, fmt)
+    return fig

@@ -1,0 +1,97 @@
+"""Pictures without graphviz: on the drawing's own geometry (the boxes and paths matplotlib
+draws), no link crosses a node box other than its two ends', and no two boxes overlap."""
+
+import numpy as np
+import pytest
+from matplotlib.patches import FancyArrowPatch
+
+import bnfs
+from bnfs.render import figure
+
+
+def _crosses(a, b, box, inset: float = 1.0) -> bool:
+    """Whether segment a-b enters box (x0, y0, x1, y1) shrunk by ``inset`` (Liang-Barsky)."""
+    x0, y0, x1, y1 = box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
+def _geometry(graph, highlight=None):
+    fig = figure(graph, highlight)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    boxes = {}
+    for text in ax.texts:
+        extent = text.get_bbox_patch().get_window_extent(renderer)
+        boxes[text.get_gid().removeprefix("node-")] = (extent.x0, extent.y0, extent.x1, extent.y1)
+    links = {}
+    for patch in ax.patches:
+        if isinstance(patch, FancyArrowPatch):
+            # the drawn shape: the line and the arrowhead, as polylines
+            parts = patch.get_path().to_polygons(closed_only=False)
+            links[patch.get_gid()] = [ax.transData.transform(part) for part in parts]
+    return boxes, links
+
+
+def _random_dag(n: int, p: float, seed: int) -> bnfs.DAG:
+    rng = np.random.default_rng(seed)
+    names = [f"{'variable_' * int(rng.integers(0, 3))}v{i}" for i in range(n)]
+    arcs = [(names[i], names[j]) for i in range(n) for j in range(i + 1, n) if rng.random() < p]
+    return bnfs.DAG(names, arcs)
+
+
+GRAPHS = {
+    "alarm": lambda: bnfs.datasets.network("alarm"),
+    "survey PDAG": lambda: bnfs.pc_stable(bnfs.datasets.load_survey().dropna()),
+    "random long labels": lambda: _random_dag(30, 0.12, 1),
+    "random dense": lambda: _random_dag(18, 0.3, 2),
+    "undirected chain": lambda: bnfs.PDAG(
+        ["a", "b", "c", "d"], edges=[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]
+    ),
+}
+
+
+@pytest.mark.parametrize("name", GRAPHS)
+def test_no_link_crosses_a_box(name):
+    graph = GRAPHS[name]()
+    boxes, links = _geometry(graph, highlight=graph.nodes[0])
+    assert len(boxes) == graph.n_nodes and len(links) == graph.n_arcs + graph.n_edges
+    names = sorted(boxes)
+    for i, u in enumerate(names):  # boxes apart
+        for v in names[i + 1 :]:
+            a, b = boxes[u], boxes[v]
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (u, v)
+    ends = {f"link-{u}-{v}": (u, v) for u, v in [*graph.arcs, *graph.edges]}
+    for gid, parts in links.items():
+        u, v = ends[gid]
+        for points in parts:
+            for a, b in zip(points, points[1:]):
+                crossed = [w for w, box in boxes.items() if w not in (u, v) and _crosses(a, b, box)]
+                assert not crossed, f"{u} - {v} crosses {crossed}"
+    # each link starts at its first end's box and ends at its second's
+    for gid, parts in links.items():
+        u, v = ends[gid]
+        for end, point in ((u, parts[0][0]), (v, parts[0][-1])):
+            x0, y0, x1, y1 = boxes[end]
+            assert x0 - 5 <= point[0] <= x1 + 5 and y0 - 5 <= point[1] <= y1 + 5  # at its edge
+
+
+def test_the_crossing_check_sees_a_crossing():
+    assert _crosses((0, 0), (10, 10), (4, 4, 6, 6))
+    assert not _crosses((0, 0), (10, 0), (4, 4, 6, 6))
+    assert not _crosses((0, 0), (3, 3), (4, 4, 6, 6))
