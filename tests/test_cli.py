@@ -976,3 +976,37 @@ def test_a_line_moves_while_the_kernels_compile(monkeypatch):
     assert listener.compiling_for() == pytest.approx(1.9)  # 11.9
     listener.on_end(Event("bnfs._kernels.order"))  # 40.0
     assert idle == [True, True] and listener.compiling_for() is None
+
+
+def test_cross_validation_folds_match_scikit_learn_and_show_progress():
+    import io
+    import time as clock
+
+    import numpy as np
+    from sklearn.model_selection import StratifiedKFold, cross_validate
+    from sklearn.naive_bayes import BernoulliNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    import bnfs
+    from bnfs.cli._status import StatusLine
+    from bnfs.cli.select import fold_scores
+
+    frame = bnfs.datasets.sample("asia", 400, seed=3)
+    X, y = frame.drop(columns="lung"), frame["lung"]
+    model = make_pipeline(OneHotEncoder(handle_unknown="ignore"), BernoulliNB())
+    folds = StratifiedKFold(4, shuffle=True, random_state=0)
+    stream = io.StringIO()
+    status = StatusLine(stream, every=0.01)
+    status.start()
+    ours = fold_scores(model, X, y, folds, status, "all features")
+    clock.sleep(0.05)
+    status.stop()
+    theirs = cross_validate(
+        model, X, y, cv=folds, scoring={"accuracy": "accuracy", "f1": "f1_macro"}
+    )
+    assert np.allclose(ours["test_accuracy"], theirs["test_accuracy"])
+    assert np.allclose(ours["test_f1"], theirs["test_f1"])
+    written = stream.getvalue()
+    assert "cross-validating with all features, fold 4 of 4:" in written
+    assert written.endswith("\r\033[K")  # wiped at the end
