@@ -192,3 +192,12 @@ def test_constant_columns_of_incomplete_data(holes):
     with pytest.warns(UserWarning, match="constant column"):
         pdag = bnfs.pc_stable(data)
     assert pdag.neighbours("site") == [] and pdag.learning["isolated"] == ["site"]
+
+
+@pytest.mark.parametrize("name", learners.names())
+def test_every_learner_wears_the_real_data_door(name):
+    from bnfs._real_data import takes_real_data
+
+    function = learners.get(name).function
+    door = takes_real_data(lambda data: data).__code__  # every wrapper shares this code
+    assert function.__code__ is door and function.__wrapped__.__name__ == name
