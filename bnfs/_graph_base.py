@@ -321,11 +321,11 @@ class GraphBase:
 
         return notebook_html(self)
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_svg_(self) -> str:
         """The picture a Jupyter notebook shows (graphviz when installed, else matplotlib);
-        large graphs (over 150 nodes) show their ``repr`` instead."""
+        over 150 nodes, the adjacency-matrix overview (:func:`bnfs.render.overview_svg`)."""
         if self.n_nodes > 150:
-            return None
+            return render.overview_svg(self)
         return render.draw(self)
 
 

@@ -359,3 +359,55 @@ def figure(graph, highlight: str | None = None):
             frameon=False,
         )
     return fig
+
+
+#: hubs named on the overview's axes
+OVERVIEW_HUBS = 10
+
+
+def overview_svg(graph) -> str:
+    """A picture of a graph too large to draw node by node: its adjacency matrix with the
+    nodes in topological order, a dot per arc (row: parent, column: child; undirected
+    edges both ways, in another colour), the best-connected nodes named on the axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    check_graph(graph)
+    order = graph.topological_order()
+    place = {v: k for k, v in enumerate(order)}
+    fig = Figure(figsize=(6.5, 6.5))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.2, 0.2, 0.75, 0.72))
+    for links, colour, label in (
+        (graph.arcs, "#1f4e79", f"{graph.n_arcs} arcs"),
+        ([*graph.edges, *((v, u) for u, v in graph.edges)], "#c55a11", f"{graph.n_edges} edges"),
+    ):
+        if links:
+            ax.scatter(
+                [place[v] for _, v in links],
+                [place[u] for u, _ in links],
+                s=4,
+                c=colour,
+                marker="s",
+                linewidths=0,
+                label=label,
+            )
+    n = max(graph.n_nodes, 1)
+    ax.set_xlim(-0.5, n - 0.5)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_aspect("equal")
+    hubs = sorted(graph.nodes, key=lambda v: (-len(graph.neighbours(v)), v))[:OVERVIEW_HUBS]
+    ticks = []
+    for k in sorted(place[v] for v in hubs):  # names at least 1/40 of the axis apart
+        if not ticks or k - ticks[-1] >= n / 40:
+            ticks.append(k)
+    ax.set_xticks(ticks, [order[k] for k in ticks], rotation=90, fontsize=6)
+    ax.set_yticks(ticks, [order[k] for k in ticks], fontsize=6)
+    ax.set_xlabel("child (nodes in topological order)", fontsize=8)
+    ax.set_ylabel("parent", fontsize=8)
+    ax.set_title(f"{graph.n_nodes} nodes; best-connected ones named", fontsize=9)
+    if graph.n_arcs or graph.n_edges:
+        ax.legend(loc="lower left", fontsize=7, markerscale=3, frameon=False)
+    buffer = io.BytesIO()
+    save_figure(fig, buffer, "svg")
+    return buffer.getvalue().decode()

@@ -10,7 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from bnfs.render import check_graph, save_figure
+from bnfs.render import check_graph, overview_svg, save_figure
 
 __all__ = ["network_report", "selection_report", "svg_of"]
 
@@ -96,8 +96,9 @@ NOTEBOOK_FACTS = (
 
 def notebook_html(graph) -> str:
     """What a notebook shows for a graph (``_repr_html_``): its size and how it was learned,
-    the picture (up to :data:`NOTEBOOK_DRAWN` nodes; beyond, the best-connected nodes and
-    their numbers of neighbours), and the whole ``learning`` record folded away.
+    the picture (up to :data:`NOTEBOOK_DRAWN` nodes; beyond, the adjacency-matrix overview
+    of :func:`bnfs.render.overview_svg` and the best-connected nodes with their numbers of
+    neighbours), and the whole ``learning`` record folded away.
 
     Examples
     --------
@@ -122,8 +123,10 @@ def notebook_html(graph) -> str:
     else:
         degree = sorted(graph.nodes, key=lambda v: (-len(graph.neighbours(v)), v))[:10]
         parts.append(
-            f"<p>{graph.n_nodes} nodes are too many to draw here (graph.draw(path) writes "
-            "the picture); the best-connected ones:</p>"
+            f"<p>{graph.n_nodes} nodes are too many to draw one by one here "
+            "(graph.draw(path) writes that picture): the adjacency matrix instead, and the "
+            "best-connected nodes with their numbers of neighbours.</p>"
+            f"{_inline(overview_svg(graph))}"
             f"<table>{_rows((v, len(graph.neighbours(v))) for v in degree)}</table>"
         )
     if learning:

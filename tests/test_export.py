@@ -323,13 +323,15 @@ def test_a_graph_shows_itself_in_a_notebook_without_graphviz(tmp_path, monkeypat
         g.draw(highlight="nope")
     with pytest.raises(RuntimeError, match="graphviz"):
         g.draw(engine="graphviz")
-    big = DAG([f"v{i}" for i in range(151)])
-    assert big._repr_svg_() is None  # Jupyter falls back to the repr
+    big = DAG([f"v{i}" for i in range(151)], [("v3", "v7")])
+    overview = big._repr_svg_()  # the adjacency-matrix overview: one dot per arc
+    assert "<svg" in overview and "151 nodes" in overview and "1 arcs" in overview
 
 
 def test_a_notebook_shows_how_a_graph_was_learned(tmp_path, monkeypatch):
     """``_repr_html_``: size, learner, score, seconds, the picture (matplotlib's without
-    dot), the whole record folded away; past 150 nodes the best-connected nodes instead."""
+    dot), the whole record folded away; past 150 nodes the adjacency-matrix overview and the
+    best-connected nodes instead."""
     import bnfs
 
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
@@ -344,7 +346,8 @@ def test_a_notebook_shows_how_a_graph_was_learned(tmp_path, monkeypatch):
         assert f"{pdag.n_edges} undirected edges" in pdag._repr_html_()
     hub = DAG([f"v{i}" for i in range(151)], [("v0", f"v{i}") for i in range(1, 12)])
     page = hub._repr_html_()
-    assert "<svg" not in page and "151 nodes are too many to draw here" in page
+    assert "151 nodes are too many to draw one by one here" in page
+    assert page.count("<svg") == 1 and "11 arcs" in page  # the overview
     assert "<tr><th>v0</th><td>11</td></tr>" in page
 
 
