@@ -1,10 +1,16 @@
-"""Constant columns in structure learning: set aside, returned as isolated nodes.
+"""Real data at every structure learner's door: constant columns and missing values.
 
-A column with one observed value is independent of everything, so the structure learners
-keep it as a node without arcs (as causal-learn and Tetrad do) and say so in one warning,
-rather than refusing the data. Real files have such columns, and a rare level can leave a
-column constant in a subsample. :func:`takes_real_data` wraps every learner of
-:mod:`bnfs.learners`; the learner itself sees the data without those columns.
+:func:`takes_real_data` wraps every learner of :mod:`bnfs.learners`, so that Python and the
+command line treat real files alike:
+
+- A column with one observed value is independent of everything, so it becomes a node
+  without arcs (as causal-learn and Tetrad keep it), with one warning, rather than a
+  refusal. Real files have such columns, and a rare level can leave a column constant in a
+  subsample. The learner itself sees the data without those columns.
+- An incomplete DataFrame goes where it can be learned from: hill climbing, tabu search and
+  ``learn`` run inside structural EM (with a warning that says so), the CI-test learners
+  test on the rows observed in each test's variables, and the others refuse it, naming the
+  learners that take it.
 """
 
 from __future__ import annotations

@@ -232,3 +232,40 @@ def _as_pc_stable_tests(options: dict) -> dict:
 
 def _skeleton_tests(pdag) -> int:
     return pdag.learning["n_tests"] - pdag.learning["orientation_tests"]
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64, np.uint8])
+def test_the_kernels_sorts_equal_numpys(dtype):
+    from bnfs._kernels.sorting import argsort_stable, sort_inplace
+
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 2, 5, 33, 257):
+        values = rng.integers(0, 6, n).astype(dtype)  # many ties: stability shows
+        assert np.array_equal(argsort_stable(values), np.argsort(values, kind="stable"))
+        part = values.copy()
+        sort_inplace(part[: n // 2])  # a view: sorted in place, the rest untouched
+        assert np.array_equal(part[: n // 2], np.sort(values[: n // 2]))
+        assert np.array_equal(part[n // 2 :], values[n // 2 :])
+
+
+def test_kernels_compile_once_for_a_counter_that_starts_at_zero():
+    """A call whose argument starts as the constant 0 compiles the callee for int64 only,
+    not also for the literal 0 (which doubled a first run's compiling)."""
+    from bnfs._kernels import njit
+
+    @njit()
+    def callee(a, m):
+        return a + m
+
+    @njit()
+    def caller(a):
+        m = 0
+        for i in range(a):
+            if i % 2:
+                m += 1
+        return callee(a, m) + callee(a, 0)
+
+    assert caller(5) == 12
+    if hasattr(callee, "signatures"):  # (not under NUMBA_DISABLE_JIT)
+        assert [str(t) for t in callee.signatures[0]] == ["int64", "int64"]
+        assert len(callee.signatures) == 1

@@ -20,6 +20,7 @@ import numpy as np
 
 from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
+from bnfs._kernels.sorting import argsort_stable
 
 G2, X2 = 0, 1
 # how a statistic becomes a decision (``decide``)
@@ -158,7 +159,7 @@ def _sorted_statistic(codes, x, y, rx, ry, cfg, which):
     _s.compress(key, n)
     for i in range(n):
         key[i] = key[i] * ry + codes[i, y]
-    order = np.argsort(key)
+    order = argsort_stable(key)
     ny = np.zeros(ry, dtype=np.int64)
     stat = 0.0
     df_adj = 0.0

@@ -16,6 +16,7 @@ import numpy as np
 
 from bnfs._kernels import njit
 from bnfs._kernels.hsic import median_pairs, squared_distances
+from bnfs._kernels.sorting import sort_inplace
 
 #: The features a trial adds or removes: feature ``f`` owns the columns
 #: ``values[:, starts[f]:starts[f + 1]]`` of the (m, total) float64 array ``values``.
@@ -181,5 +182,5 @@ def _ranked(values: np.ndarray, count: int, rank: int, bins: np.ndarray) -> floa
         if min(int((values[i] - low) * per_bin), n_bins - 1) == chosen:
             values[i], values[found] = values[found], values[i]
             found += 1
-    values[:found].sort()
+    sort_inplace(values[:found])
     return values[rank - below]

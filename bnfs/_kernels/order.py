@@ -18,6 +18,7 @@ acyclic graphs", ACM J. Exp. Algorithmics 11, 2006.
 import numpy as np
 
 from bnfs._kernels import njit
+from bnfs._kernels.sorting import argsort_stable, sort_inplace
 
 SRC, DST, OUT_NEXT, OUT_PREV, IN_NEXT, IN_PREV = 0, 1, 2, 3, 4, 5
 FREE, N_ARCS = 0, 1
@@ -92,11 +93,11 @@ def _reorder(pos, node_at, nodes, count, first, merged):
     keys = np.empty(count, np.int64)
     for i in range(count):
         keys[i] = pos[nodes[i]]
-    idx_b = np.argsort(keys[:first])
-    idx_f = np.argsort(keys[first:])
+    idx_b = argsort_stable(keys[:first])
+    idx_f = argsort_stable(keys[first:])
     for i in range(count):
         merged[i] = keys[i]
-    merged[:count].sort()
+    sort_inplace(merged[:count])
     for i in range(first):
         v = nodes[idx_b[i]]
         pos[v] = merged[i]

@@ -35,6 +35,7 @@ import numpy as np
 from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
 from bnfs._kernels import score_cache as _c
+from bnfs._kernels.sorting import argsort_stable
 
 #: what the local scores read, and the graph prior's log-weight of each arc ``[u, v]`` (a
 #: 1-by-1 array when all arcs weigh the same; :meth:`bnfs.priors.GraphPrior.weights`)
@@ -242,7 +243,7 @@ def _expand(scoring, know, ws, trees, v, npar, key):
             ws.gains[m] = -gain
             ws.pick[m] = u
             m += 1
-    order = np.argsort(ws.gains[:m], kind="mergesort")
+    order = argsort_stable(ws.gains[:m])
     start = used[CANDIDATES]
     for k in range(m):
         trees.cand_u[start + k] = ws.pick[order[k]]

@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from bnfs._kernels import njit
+from bnfs._kernels.sorting import argsort_stable, sort_inplace
 
 LOGLIK, BIC, AIC, BDE, K2 = 0, 1, 2, 3, 4
 
@@ -32,7 +33,7 @@ _MAX_KEY = 1 << 62  # largest cell key (configuration * arity + state) the sorti
 @njit(cache=True)
 def compress(cfg, n):
     """Renumber ``cfg[:n]`` to ranks 0..distinct-1; return the number of distinct values."""
-    order = np.argsort(cfg[:n])
+    order = argsort_stable(cfg[:n])
     rank = -1
     last = -1
     for t in range(n):
@@ -123,7 +124,7 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
         keys = np.empty(n, dtype=np.int64)
         for i in range(n):
             keys[i] = cfg[i] * r + codes[i, node]
-        keys.sort()
+        sort_inplace(keys)
         start = 0
         n_j = 0
         for i in range(1, n + 1):
