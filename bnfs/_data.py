@@ -463,7 +463,8 @@ class Dataset:
             shown = list(self.continuous_names[:10])
             raise ValueError(
                 f"{who} needs discrete data but columns {shown} are continuous; "
-                "use bnfs.discretize(...) or Dataset(..., discrete=[...])"
+                "use bnfs.discretize(...) or Dataset(..., discrete=[...]), or a learner that "
+                "models them (bnfs.learn, bnfs.hill_climbing, bnfs.pc_stable, ...)"
             )
 
     def column(self, name: str) -> np.ndarray:

@@ -201,3 +201,20 @@ def test_every_learner_wears_the_real_data_door(name):
     function = learners.get(name).function
     door = takes_real_data(lambda data: data).__code__  # every wrapper shares this code
     assert function.__code__ is door and function.__wrapped__.__name__ == name
+
+
+def test_the_command_line_says_how_missing_values_were_used(tmp_path, capsys):
+    path = tmp_path / "survey.csv"
+    bnfs.datasets.load_survey().to_csv(path, index=False)
+    assert main(["blanket", str(path), "--target", "smoker"]) == 0
+    out = capsys.readouterr()
+    assert "inside structural EM" in out.err
+    assert "missing values in 200 rows, by structural EM" in out.out
+    assert main(["blanket", str(path), "--target", "smoker", "--algorithm", "hiton_mb"]) == 0
+    assert "available-case tests: " in capsys.readouterr().out
+
+
+def test_a_learner_of_discrete_data_names_the_ones_that_model_continuous_data():
+    survey = bnfs.datasets.load_survey().dropna()
+    with pytest.raises(ValueError, match="or a learner that models them .*bnfs.pc_stable"):
+        bnfs.tpda(survey)

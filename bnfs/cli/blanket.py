@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bnfs.cli._inputs import LOCAL_LEARNERS, column_name, dataset_of, learner_options, read_frame
-from bnfs.cli.learn import learn_graph
+from bnfs.cli.learn import learn_graph, rows_used
 
 
 def blanket_command(args) -> int:
@@ -21,9 +21,13 @@ def blanket_command(args) -> int:
         members = getattr(bnfs, algorithm)(data, target, **learner_options(algorithm, args))
         kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
         print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")
+        for line in rows_used(getattr(members, "learning", {}), len(frame)):
+            print(f"  {line}")
         return 0
     graph, _, seconds = learn_graph(frame, args)
     print(f"Markov blanket of {target} in the network learned by {algorithm} ({seconds:.2f} s):")
     for role, names in graph.blanket_listing(target).items():
         print(f"  {role:<10} {', '.join(names) if names else '-'}")
+    for line in rows_used(graph.learning, len(frame)):
+        print(f"  {line}")
     return 0

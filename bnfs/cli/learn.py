@@ -97,20 +97,8 @@ def learn_command(args) -> int:
         f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
         f"{seconds:.2f} s; written to {args.out}"
     )
-    learning = graph.learning
-    if "missing_cells" in learning:
-        print(
-            f"  {learning['missing_cells']} missing values in {learning['incomplete_rows']} "
-            f"rows, by structural EM: {learning['rounds']} round(s), "
-            f"{'converged' if learning['converged'] else 'not converged'}; "
-            f"all {learning['rows_used']} rows used"
-        )
-    elif "rows_used" in learning:
-        used = learning["rows_used"]
-        print(
-            f"  available-case tests: {used['min']}-{used['max']} rows per test "
-            f"(median {used['median']:.0f}) of {len(frame)}"
-        )
+    for line in rows_used(graph.learning, len(frame)):
+        print(f"  {line}")
     if args.report:
         from bnfs import score
         from bnfs.report import network_report
@@ -143,3 +131,22 @@ def learn_command(args) -> int:
         )
         print(f"report written to {args.report}")
     return 0
+
+
+def rows_used(learning, n_rows: int) -> list[str]:
+    """What a learner did with missing values, from its ``learning`` record: structural EM's
+    rounds and rows, or the rows per available-case test; nothing for complete data."""
+    if "missing_cells" in learning and learning["missing_cells"]:
+        return [
+            f"{learning['missing_cells']} missing values in {learning['incomplete_rows']} "
+            f"rows, by structural EM: {learning['rounds']} round(s), "
+            f"{'converged' if learning['converged'] else 'not converged'}; "
+            f"all {learning['rows_used']} rows used"
+        ]
+    used = learning.get("rows_used")
+    if isinstance(used, dict):
+        return [
+            f"available-case tests: {used['min']}-{used['max']} rows per test "
+            f"(median {used['median']:.0f}) of {n_rows}"
+        ]
+    return []
