@@ -134,21 +134,68 @@ def pc_stable(
     tester = make_test(data, test, alpha, adjust_by_default=True, **test_options)
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     names = tester.names
-    n = len(names)
     known = Knowledge(tester, blacklist, whitelist)
+    if orientation not in ("evidence", "bnlearn"):
+        raise ValueError(f"orientation must be 'evidence' or 'bnlearn', got {orientation!r}")
+    n_jobs = check_n_jobs(n_jobs)
+    budget = Budget(max_time)
+    adjacency, sepsets, snapshots, level = _skeleton(
+        tester, known, max_cond_size, n_jobs, budget, progress
+    )
+    skeleton_tests = tester.n_tests
+    if orientation == "evidence":
+        pairs = [(x, y) for x, _, y in unshielded_triples(adjacency)]
+        found = all_separating_sets(tester.test_indices, pairs, sepsets, snapshots)
+    else:
+        found = {pair: [sep] for pair, sep in sepsets.items()}
+    colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
+    learning = {
+        "algorithm": "pc_stable",
+        "test": tester.test,
+        "alpha": tester.alpha,
+        "arguments": {
+            "max_cond_size": max_cond_size,
+            "orientation": orientation,
+            **known.lists,
+            **test_options,
+            "adjust_df": getattr(tester, "adjust_df", False),
+        },
+        "n_tests": tester.n_tests,
+        **rows_report(tester),
+        "orientation_tests": tester.n_tests - skeleton_tests,
+        "max_level": level - 1,
+        "n_jobs": n_jobs,
+        **({"stopped": budget.reason} if budget.reason else {}),
+    }
+    budget.warn("pc_stable", "the skeleton")
+    pdag = orient(
+        names,
+        adjacency,
+        colliders,
+        learning,
+        tester.column_order,
+        known.arcs,
+        propagation="meek" if orientation == "evidence" else "bnlearn",
+        lists=bool(blacklist or whitelist),
+    )
+    pdag.learning["seconds"] = time.perf_counter() - started
+    return pdag
+
+
+def _skeleton(tester, known: Knowledge, max_cond_size, n_jobs: int, budget: Budget, progress):
+    """PC-stable's skeleton: level by level, each pair tested given the subsets of the
+    adjacencies frozen at the level's start. Returns (adjacency sets, separating sets, the
+    frozen adjacencies of every level, the number of levels run)."""
+    n = len(tester.names)
     adjacency = [
         {u for u in range(n) if u != v and frozenset((u, v)) not in known.forbidden}
         for v in range(n)
     ]
-    if orientation not in ("evidence", "bnlearn"):
-        raise ValueError(f"orientation must be 'evidence' or 'bnlearn', got {orientation!r}")
     sepsets: dict[frozenset, frozenset] = {}
     snapshots: list[list[frozenset]] = []  # the adjacencies at the start of each level
     level = 0
     disable = None if progress is None else not progress
-    n_jobs = check_n_jobs(n_jobs)
     compiled = isinstance(tester, CITest) and tester.test not in ("fisher_z", "mi_cg")
-    budget = Budget(max_time)
     with tqdm(desc="pc_stable", unit=" levels", disable=disable, leave=False) as bar:
         while max_cond_size is None or level <= max_cond_size:
             snapshot = [frozenset(a) for a in adjacency]
@@ -188,44 +235,7 @@ def pc_stable(
             level += 1
             bar.update(1)
             bar.set_postfix(tests=tester.n_tests, refresh=False)
-    skeleton_tests = tester.n_tests
-    if orientation == "evidence":
-        pairs = [(x, y) for x, _, y in unshielded_triples(adjacency)]
-        found = all_separating_sets(tester.test_indices, pairs, sepsets, snapshots)
-    else:
-        found = {pair: [sep] for pair, sep in sepsets.items()}
-    colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
-    learning = {
-        "algorithm": "pc_stable",
-        "test": tester.test,
-        "alpha": tester.alpha,
-        "arguments": {
-            "max_cond_size": max_cond_size,
-            "orientation": orientation,
-            **known.lists,
-            **test_options,
-            "adjust_df": getattr(tester, "adjust_df", False),
-        },
-        "n_tests": tester.n_tests,
-        **rows_report(tester),
-        "orientation_tests": tester.n_tests - skeleton_tests,
-        "max_level": level - 1,
-        "n_jobs": n_jobs,
-        **({"stopped": budget.reason} if budget.reason else {}),
-    }
-    budget.warn("pc_stable", "the skeleton")
-    pdag = orient(
-        names,
-        adjacency,
-        colliders,
-        learning,
-        tester.column_order,
-        known.arcs,
-        propagation="meek" if orientation == "evidence" else "bnlearn",
-        lists=bool(blacklist or whitelist),
-    )
-    pdag.learning["seconds"] = time.perf_counter() - started
-    return pdag
+    return adjacency, sepsets, snapshots, level
 
 
 def _round(adjacency, side, known) -> list[tuple[int, int]]:
