@@ -104,39 +104,8 @@ def tpda(
         return (-(p if p == p else 0.0), result.statistic)
 
     graph = _Skeleton(n)
-    for x, y in sorted(map(sorted, known.required)):  # in every phase, never thinned
-        graph.add(x, y)
-    sepsets: dict[frozenset, frozenset] = {}
-    marginal: dict[tuple[int, int], tuple] = {}
     disable = None if progress is None else not progress
-    pairs = [(x, y) for x, y in itertools.combinations(range(n), 2) if known.testable(x, y)]
-    for x, y in tqdm(pairs, desc="tpda drafting", unit=" pairs", disable=disable, leave=False):
-        result = tester.test_indices(x, y, ())
-        if result.independent:
-            sepsets[frozenset((x, y))] = frozenset()
-        else:
-            marginal[x, y] = strength(result)
-    ranked = sorted(marginal, key=lambda p: (tuple(-v for v in marginal[p]), p))
-
-    # Phase 1: drafting, a spanning forest of the strongest dependencies.
-    component = list(range(n))
-
-    def root(v: int) -> int:
-        while component[v] != v:
-            component[v] = component[component[v]]
-            v = component[v]
-        return v
-
-    for x, y in map(sorted, known.required):  # whitelisted pairs join their trees first
-        component[root(x)] = root(y)
-    remaining = []
-    for x, y in ranked:
-        rx, ry = root(x), root(y)
-        if rx != ry:
-            component[rx] = ry
-            graph.add(x, y)
-        else:
-            remaining.append((x, y))
+    sepsets, marginal, remaining = _draft(tester, known, graph, strength, disable)
     n_draft = graph.n_edges
 
     def separate(x: int, y: int, exact: bool) -> frozenset | None:
@@ -186,6 +155,44 @@ def tpda(
     pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs)
     pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
+
+
+def _draft(tester, known: Knowledge, graph: _Skeleton, strength, disable):
+    """TPDA's phase 1 on ``graph``: the required edges, then a spanning forest of the
+    strongest marginal dependencies. Returns (separating sets of the marginally
+    independent pairs, each dependent pair's strength, the dependent pairs left out)."""
+    n = len(tester.names)
+    for x, y in sorted(map(sorted, known.required)):  # in every phase, never thinned
+        graph.add(x, y)
+    sepsets: dict[frozenset, frozenset] = {}
+    marginal: dict[tuple[int, int], tuple] = {}
+    pairs = [(x, y) for x, y in itertools.combinations(range(n), 2) if known.testable(x, y)]
+    for x, y in tqdm(pairs, desc="tpda drafting", unit=" pairs", disable=disable, leave=False):
+        result = tester.test_indices(x, y, ())
+        if result.independent:
+            sepsets[frozenset((x, y))] = frozenset()
+        else:
+            marginal[x, y] = strength(result)
+    ranked = sorted(marginal, key=lambda p: (tuple(-v for v in marginal[p]), p))
+    component = list(range(n))
+
+    def root(v: int) -> int:
+        while component[v] != v:
+            component[v] = component[component[v]]
+            v = component[v]
+        return v
+
+    for x, y in map(sorted, known.required):  # whitelisted pairs join their trees first
+        component[root(x)] = root(y)
+    remaining = []
+    for x, y in ranked:
+        rx, ry = root(x), root(y)
+        if rx != ry:
+            component[rx] = ry
+            graph.add(x, y)
+        else:
+            remaining.append((x, y))
+    return sepsets, marginal, remaining
 
 
 class _Skeleton:
