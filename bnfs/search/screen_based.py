@@ -145,6 +145,40 @@ def screen_based(
     data = state.data
 
     state.set_candidates([np.zeros(0, dtype=np.int64)] * state.n)
+    dump, kept_pairs, screened = _edge_dump(state, data, theta)
+    added = _insert_edges(state, dump)
+    score_after_insert = state.total
+    kept = 0
+    if post_process:
+        kept = random_post_process(state, post_process, rng, progress=disable)
+    learning = {
+        "algorithm": "screen_based",
+        "score": state.score,
+        "arguments": {
+            "theta": theta,
+            "max_parents": state.max_parents,
+            "iss": state.iss,
+            "post_process": post_process,
+        },
+        "n_jobs": state.threads,
+        "pairs_co_occurring": int(screened),
+        "pairs_kept": kept_pairs,
+        "edge_dump": int(dump.shape[0]),
+        "arcs_inserted": int(added),
+        "score_after_insert": score_after_insert,
+        "post_process_kept": kept,
+        **state.work_done(),
+        "score_value": state.total,
+        "seconds": time.perf_counter() - started,
+    }
+    return state.to_dag(learning)
+
+
+def _edge_dump(state, data, theta: float):
+    """The screen: the pairs whose values co-occur often enough (``theta``), each scored by
+    its better single-arc gain, those with a positive gain sorted best first (ties in scan
+    order). Returns (the pairs as an (m, 2) array, the pairs screened in, the pairs that
+    co-occur)."""
     rows, cols, together, on, screened = co_occurrence(data, theta)
     # each pair (first, second) in scan order, so gains and ties do not depend on the
     # order of the columns
@@ -179,7 +213,12 @@ def screen_based(
     pairs, best = pairs[positive], best[positive]
     order = np.lexsort((state.rank[pairs[:, 1]], state.rank[pairs[:, 0]], -best))
     dump = np.ascontiguousarray(pairs[order])
+    return dump, int(rows.size), screened
 
+
+def _insert_edges(state, dump) -> int:
+    """Insert the dump's arcs in order where they raise the score and keep the graph
+    acyclic (the Pearce-Kelly order checks each); returns how many went in."""
     pk = state.order
     while pk.arcs.shape[0] - pk.n_arcs <= dump.shape[0]:
         pk.grow(2 * pk.arcs.shape[0])
@@ -216,28 +255,4 @@ def screen_based(
         added += more
         if reached < dump.shape[0]:
             state.widen()
-    score_after_insert = state.total
-    kept = 0
-    if post_process:
-        kept = random_post_process(state, post_process, rng, progress=disable)
-    learning = {
-        "algorithm": "screen_based",
-        "score": state.score,
-        "arguments": {
-            "theta": theta,
-            "max_parents": state.max_parents,
-            "iss": state.iss,
-            "post_process": post_process,
-        },
-        "n_jobs": state.threads,
-        "pairs_co_occurring": int(screened),
-        "pairs_kept": int(rows.size),
-        "edge_dump": int(dump.shape[0]),
-        "arcs_inserted": int(added),
-        "score_after_insert": score_after_insert,
-        "post_process_kept": kept,
-        **state.work_done(),
-        "score_value": state.total,
-        "seconds": time.perf_counter() - started,
-    }
-    return state.to_dag(learning)
+    return added
