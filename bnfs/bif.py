@@ -58,21 +58,31 @@ def parse_bif(text: str, name: str = "network") -> DiscreteNetwork:
 
 
 def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
-    pos = 0
+    return _BifParser(toks, name).network()
 
-    def expect(tok: str) -> None:
-        nonlocal pos
+
+class _BifParser:
+    """A recursive-descent reader of BIF tokens: ``network``, ``variable`` and
+    ``probability`` blocks, each error naming what it met and where."""
+
+    def __init__(self, toks: list[str], name: str):
+        self.toks, self.name, self.pos = toks, name, 0
+        self.states: dict[str, tuple[str, ...]] = {}
+        self.order: list[str] = []
+        self.tables: dict[str, tuple[list[str], np.ndarray]] = {}
+
+    def expect(self, tok: str) -> None:
+        toks, pos = self.toks, self.pos
         if pos >= len(toks) or toks[pos] != tok:
             got = toks[pos] if pos < len(toks) else "end of file"
             raise ValueError(f"BIF: expected {tok!r}, got {got!r} (token {pos})")
-        pos += 1
+        self.pos += 1
 
-    def skip_block() -> None:
-        nonlocal pos
+    def skip_block(self) -> None:
         depth = 0
-        while pos < len(toks):
-            tok = toks[pos]
-            pos += 1
+        while self.pos < len(self.toks):
+            tok = self.toks[self.pos]
+            self.pos += 1
             if tok == "{":
                 depth += 1
             elif tok == "}":
@@ -81,143 +91,152 @@ def _parse_bif(toks: list[str], name: str) -> DiscreteNetwork:
                     return
         raise ValueError("BIF: unbalanced braces")
 
-    def until(stop: str) -> list[str]:
-        nonlocal pos
+    def until(self, stop: str) -> list[str]:
         out = []
-        while toks[pos] != stop:
-            if toks[pos] != ",":
-                out.append(toks[pos])
-            pos += 1
-        pos += 1
+        while self.toks[self.pos] != stop:
+            if self.toks[self.pos] != ",":
+                out.append(self.toks[self.pos])
+            self.pos += 1
+        self.pos += 1
         return out
 
-    states: dict[str, tuple[str, ...]] = {}
-    order: list[str] = []
-    tables: dict[str, tuple[list[str], np.ndarray]] = {}
-    while pos < len(toks):
-        tok = toks[pos]
-        if tok == "network":
-            pos += 1
-            if toks[pos] != "{":
-                declared = toks[pos].strip('"')
-                name = name if declared == "unknown" else declared
-                pos += 1
-            skip_block()
-        elif tok == "variable":
-            var = toks[pos + 1]
-            pos += 2
-            expect("{")
-            while toks[pos] != "}":
-                if toks[pos] == "type":
-                    pos += 1
-                    if toks[pos] != "discrete":
-                        raise ValueError(f"BIF: variable {var!r} is not discrete")
-                    pos += 1
-                    expect("[")
-                    if not toks[pos].isdigit():
-                        raise ValueError(f"BIF: variable {var!r} has level count {toks[pos]!r}")
-                    k = int(toks[pos])
-                    pos += 1
-                    expect("]")
-                    expect("{")
-                    levels = until("}")
-                    expect(";")
-                    if len(levels) != k:
-                        raise ValueError(
-                            f"BIF: variable {var!r} declares {k} levels, lists {len(levels)}"
-                        )
-                    if var in states:
-                        raise ValueError(f"BIF: variable {var!r} is declared twice")
-                    if len(set(levels)) != len(levels):
-                        raise ValueError(f"BIF: variable {var!r} repeats a level")
-                    states[var] = tuple(levels)
-                    order.append(var)
-                else:  # property ... ;
-                    until(";")
-            pos += 1
-        elif tok == "probability":
-            pos += 1
-            expect("(")
-            head = until(")")
-            child, parents = head[0], [t for t in head[1:] if t != "|"]
-            for v in (child, *parents):
-                if v not in states:
-                    raise ValueError(f"BIF: probability block names undeclared variable {v!r}")
-            if child in parents:
-                raise ValueError(f"BIF: the probability block of {child!r} lists it as a parent")
-            twice = [p for i, p in enumerate(parents) if p in parents[:i]]
-            if twice:
-                raise ValueError(
-                    f"BIF: the probability block of {child!r} lists parent {twice[0]!r} twice"
-                )
-            k = len(states[child])
-            shape = tuple(len(states[p]) for p in parents) + (k,)
-            check_table_size(child, shape, "BIF: ")
-            table = np.full(shape, np.nan)
-            expect("{")
-            default = None
-            while toks[pos] != "}":
-                if toks[pos] == "table":
-                    pos += 1
-                    values = _numbers(until(";"), child, table.size)
-                    if parents:
-                        raise ValueError(
-                            f"BIF: 'table' form with parents (node {child!r}) is "
-                            "not supported; list one row per parent configuration"
-                        )
-                    if not np.isnan(table).all():
-                        raise ValueError(f"BIF: the table of {child!r} is given twice")
-                    table[...] = values
-                elif toks[pos] == "default":
-                    pos += 1
-                    if default is not None:
-                        raise ValueError(f"BIF: the default row of {child!r} is given twice")
-                    default = _numbers(until(";"), child, k)
-                elif toks[pos] == "(":
-                    pos += 1
-                    config = until(")")
-                    values = _numbers(until(";"), child, k)
-                    try:
-                        index = tuple(
-                            states[p].index(s) for p, s in zip(parents, config, strict=True)
-                        )
-                    except ValueError:
-                        raise ValueError(
-                            f"BIF: bad parent configuration {config} for {child!r}"
-                        ) from None
-                    if not np.isnan(table[index]).all():
-                        raise ValueError(
-                            f"BIF: parent configuration ({', '.join(config)}) of {child!r} "
-                            "is given twice"
-                        )
-                    table[index] = values
-                else:  # property ... ;
-                    until(";")
-            pos += 1
-            if default is not None:
-                unset = np.isnan(table[..., 0])
-                table[unset] = default
-            if np.isnan(table).any():
-                raise ValueError(f"BIF: table of {child!r} misses some parent configurations")
-            if child in tables:
-                raise ValueError(f"BIF: a second probability block for {child!r}")
-            tables[child] = (parents, table)
-        else:
-            raise ValueError(f"BIF: unexpected token {tok!r}")
+    def network(self) -> DiscreteNetwork:
+        toks = self.toks
+        while self.pos < len(toks):
+            tok = toks[self.pos]
+            if tok == "network":
+                self.pos += 1
+                if toks[self.pos] != "{":
+                    declared = toks[self.pos].strip('"')
+                    self.name = self.name if declared == "unknown" else declared
+                    self.pos += 1
+                self.skip_block()
+            elif tok == "variable":
+                self.variable()
+            elif tok == "probability":
+                self.probability()
+            else:
+                raise ValueError(f"BIF: unexpected token {tok!r}")
+        return self.assembled()
 
-    if not order:
-        raise ValueError("BIF: no variables")
-    arcs = [(p, v) for v in order if v in tables for p in tables[v][0]]
-    dag = DAG(order, arcs)
-    cpts = {}
-    for v in order:
-        if v not in tables:
-            raise ValueError(f"BIF: no probability block for {v!r}")
-        parents, table = tables[v]
-        # reorder axes to dag.parents(v) (node order)
-        want = dag.parents(v)
-        cpts[v] = np.transpose(table, [parents.index(p) for p in want] + [len(parents)])
-    return DiscreteNetwork(dag, states, cpts, name=name)
+    def variable(self) -> None:
+        toks = self.toks
+        var = toks[self.pos + 1]
+        self.pos += 2
+        self.expect("{")
+        while toks[self.pos] != "}":
+            if toks[self.pos] != "type":  # property ... ;
+                self.until(";")
+                continue
+            self.pos += 1
+            if toks[self.pos] != "discrete":
+                raise ValueError(f"BIF: variable {var!r} is not discrete")
+            self.pos += 1
+            self.expect("[")
+            if not toks[self.pos].isdigit():
+                raise ValueError(f"BIF: variable {var!r} has level count {toks[self.pos]!r}")
+            k = int(toks[self.pos])
+            self.pos += 1
+            self.expect("]")
+            self.expect("{")
+            levels = self.until("}")
+            self.expect(";")
+            if len(levels) != k:
+                raise ValueError(f"BIF: variable {var!r} declares {k} levels, lists {len(levels)}")
+            if var in self.states:
+                raise ValueError(f"BIF: variable {var!r} is declared twice")
+            if len(set(levels)) != len(levels):
+                raise ValueError(f"BIF: variable {var!r} repeats a level")
+            self.states[var] = tuple(levels)
+            self.order.append(var)
+        self.pos += 1
+
+    def probability(self) -> None:
+        states = self.states
+        self.pos += 1
+        self.expect("(")
+        head = self.until(")")
+        child, parents = head[0], [t for t in head[1:] if t != "|"]
+        for v in (child, *parents):
+            if v not in states:
+                raise ValueError(f"BIF: probability block names undeclared variable {v!r}")
+        if child in parents:
+            raise ValueError(f"BIF: the probability block of {child!r} lists it as a parent")
+        twice = [p for i, p in enumerate(parents) if p in parents[:i]]
+        if twice:
+            raise ValueError(
+                f"BIF: the probability block of {child!r} lists parent {twice[0]!r} twice"
+            )
+        shape = tuple(len(states[p]) for p in parents) + (len(states[child]),)
+        check_table_size(child, shape, "BIF: ")
+        table = np.full(shape, np.nan)
+        self.expect("{")
+        default = None
+        while self.toks[self.pos] != "}":
+            default = self.entry(child, parents, table, default)
+        self.pos += 1
+        if default is not None:
+            unset = np.isnan(table[..., 0])
+            table[unset] = default
+        if np.isnan(table).any():
+            raise ValueError(f"BIF: table of {child!r} misses some parent configurations")
+        if child in self.tables:
+            raise ValueError(f"BIF: a second probability block for {child!r}")
+        self.tables[child] = (parents, table)
+
+    def entry(self, child: str, parents: list[str], table: np.ndarray, default):
+        """One line of a probability block (``table``, ``default``, a parent configuration
+        or a property) into ``table``; returns the default row so far."""
+        k = table.shape[-1]
+        tok = self.toks[self.pos]
+        if tok == "table":
+            self.pos += 1
+            values = _numbers(self.until(";"), child, table.size)
+            if parents:
+                raise ValueError(
+                    f"BIF: 'table' form with parents (node {child!r}) is "
+                    "not supported; list one row per parent configuration"
+                )
+            if not np.isnan(table).all():
+                raise ValueError(f"BIF: the table of {child!r} is given twice")
+            table[...] = values
+        elif tok == "default":
+            self.pos += 1
+            if default is not None:
+                raise ValueError(f"BIF: the default row of {child!r} is given twice")
+            default = _numbers(self.until(";"), child, k)
+        elif tok == "(":
+            self.pos += 1
+            config = self.until(")")
+            values = _numbers(self.until(";"), child, k)
+            try:
+                index = tuple(self.states[p].index(s) for p, s in zip(parents, config, strict=True))
+            except ValueError:
+                raise ValueError(f"BIF: bad parent configuration {config} for {child!r}") from None
+            if not np.isnan(table[index]).all():
+                raise ValueError(
+                    f"BIF: parent configuration ({', '.join(config)}) of {child!r} is given twice"
+                )
+            table[index] = values
+        else:  # property ... ;
+            self.until(";")
+        return default
+
+    def assembled(self) -> DiscreteNetwork:
+        if not self.order:
+            raise ValueError("BIF: no variables")
+        tables = self.tables
+        arcs = [(p, v) for v in self.order if v in tables for p in tables[v][0]]
+        dag = DAG(self.order, arcs)
+        cpts = {}
+        for v in self.order:
+            if v not in tables:
+                raise ValueError(f"BIF: no probability block for {v!r}")
+            parents, table = tables[v]
+            # reorder axes to dag.parents(v) (node order)
+            want = dag.parents(v)
+            cpts[v] = np.transpose(table, [parents.index(p) for p in want] + [len(parents)])
+        return DiscreteNetwork(dag, self.states, cpts, name=self.name)
 
 
 def read_bif(path) -> DiscreteNetwork:
