@@ -300,22 +300,13 @@ def hill_climbing(
 ) -> DAG:
     """Learn a DAG by greedy hill climbing on a decomposable score: bnlearn's ``hc``.
 
-    Each step takes the arc addition, removal or reversal that increases the score most;
-    score deltas are cached and only the rows of nodes whose parents changed are
-    recomputed. The step is bnlearn 5.2.1's ``hc_opt_step`` move for move: moves are
-    scanned parent first (additions, removals, reversals), a move replaces the best so far
-    only when it gains more by over sqrt(machine epsilon) (so the first of tied moves wins),
-    and a score-equivalent twin (``u -> v`` against ``v -> u`` between parentless nodes)
-    gets exactly its twin's delta, as bnlearn's score cache gives it. Which of tied moves
-    comes first is the scan order: by default the nodes sorted by name, so the graph is the
-    same for any order of the columns; with ``scan_order="columns"`` the data's column
-    order, and the graph is bnlearn's on the same data and columns (tested against
-    bnlearn-port on its data sets and on samples of asia, child, insurance, alarm,
-    hailfinder and win95pts, for bic, bde, k2 and aic, with black/whitelists and
-    ``max_parents``). Two differences remain: bnfs counts the levels a column takes in the
-    data, bnlearn a factor's declared levels (a level never observed changes bnlearn's BIC
-    penalty); restarts perturb with numpy's generator, not R's. Every cycle check goes
-    through the Pearce-Kelly online topological order.
+    Each step takes the arc addition, removal or reversal that raises the score most (only
+    the rows of nodes whose parents changed are rescored), as bnlearn 5.2.1's
+    ``hc_opt_step`` does move for move: the same scan, tolerance and score-equivalent twins.
+    With ``scan_order="columns"`` the graph is bnlearn's on the same data (tested against
+    bnlearn-port for bic, bde, k2 and aic, with lists and ``max_parents``); two differences
+    remain: bnfs counts the levels a column shows, bnlearn a factor's declared levels, and
+    restarts draw from numpy, not R. Cycle checks use the Pearce-Kelly online order.
 
     Parameters
     ----------
@@ -341,12 +332,9 @@ def hill_climbing(
         Imaginary sample size of BDeu.
     prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
         Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior`` (see
-        :class:`bnfs.Scorer` and :mod:`bnfs.priors`); its arc weights enter every move's
-        gain. Graphs equal bnlearn's ``hc`` with each prior and its ``tabu`` with vsp;
-        bnlearn's ``tabu`` with marginal or cs keeps stale per-node scores for an arc's
-        tail (its ``hc`` refreshes them), and with cs certainties (probabilities 0 or 1)
-        its ``hc`` ends elsewhere too, so there bnfs's graph may differ, and scores no
-        lower (tested).
+        :mod:`bnfs.priors`). Graphs equal bnlearn's ``hc`` with each prior and its ``tabu``
+        with vsp; bnlearn's ``tabu`` with marginal or cs keeps stale node scores, so there
+        bnfs's graph may differ, scoring no lower (tested).
     beta : float or arcs, optional
         The prior's parameter, as in :class:`bnfs.Scorer`.
     tabu : int, default 0
@@ -366,25 +354,15 @@ def hill_climbing(
         Seconds after which the search stops and returns the best graph so far with a
         RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once).
     checkpoint : str or os.PathLike, optional
-        A file where the search saves where it stands: every 30 seconds, after each
-        restart and when it stops early. If the file exists, the search resumes from it,
-        after a crash or a ``max_time`` stop, and reaches the graph the uninterrupted
-        search would; a finished search's file returns its graph at once. A file written
-        for other data or other arguments is refused (``max_time``, ``n_jobs`` and
-        ``progress`` may change).
+        Where the search saves its state (every 30 s, after each restart, on stopping) and
+        resumes from, reaching the uninterrupted search's graph; a file written for other
+        data or arguments is refused (``max_time``, ``n_jobs``, ``progress`` may change).
     seed : int or numpy.random.Generator, optional
         Randomness of the restarts.
     scan_order : {"names", "scores", "columns"}, default "names"
-        The order moves are scanned in, which decides between tied moves (and so the
-        direction of the first arcs between score-equivalent twins): the nodes sorted by
-        name, or by their local score without parents, highest first, ties by their mean
-        score with one candidate parent (Kitson & Constantinou's Tabu-Stable order); both
-        give the same graph for any order of the columns. ``"columns"``: the data's column
-        order (bnlearn's ``hc``; its graph on the same data). On the 24 samples of
-        ``benchmarks/quality.py`` the score order lowered the mean SHD of tabu search from
-        35.9 to 33.4 and of hill climbing from 40.4 to 36.0, raising the score on 13 and
-        15 samples and lowering it on 7 and 9; it is not the default because it is not
-        better everywhere (asia from 20,000 rows: SHD 3 against 0, a lower score).
+        The order moves are scanned in, which decides between tied moves: the nodes by
+        name, or by their own score (Kitson & Constantinou's Tabu-Stable order), both the
+        same graph for any column order; ``"columns"``: the data's order (bnlearn's).
     progress : bool, optional
         Show a progress bar (default: when writing to a terminal).
     n_jobs : int, optional
@@ -429,88 +407,137 @@ def hill_climbing(
     )
     graph = graph_prior(state.score, prior, beta, state.names)
     state.set_prior(graph)
-    tabu = check_int(tabu, "tabu", 0)
-    max_tabu = tabu if max_tabu is None else check_int(max_tabu, "max_tabu", 0)
-    restarts = check_int(restarts, "restarts", 0)
-    perturb_moves = check_int(perturb_moves, "perturb_moves", 1)
-    max_iter = check_int(max_iter, "max_iter", 0, allow_none=True)
+    how = _How.checked(tabu, max_tabu, restarts, perturb_moves, max_iter, max_time, scan_order)
     rng = check_seed(seed)
-    disable = None if progress is None else not progress
-
-    store = None
-    if checkpoint is not None:
-        store = Checkpoint(
-            checkpoint,
-            "hill_climbing",
-            fingerprint(
-                state.data,
-                score=state.score,
-                iss=state.iss,
-                prior=graph.name,
-                beta=graph.argument(),
-                max_parents=state.max_parents,
-                black=sorted(state._black),
-                white=sorted(state.white),
-                start=None if start is None else sorted(start.arcs),
-                tabu=tabu,
-                max_tabu=max_tabu,
-                restarts=restarts,
-                perturb_moves=perturb_moves,
-                max_iter=max_iter,
-                scan_order=scan_order,
-                seed=int(seed) if restarts and isinstance(seed, numbers.Integral) else None,
-            ),
-        )
+    store = _search_store(checkpoint, state, graph, start, how, seed)
     search = Restarts(state, rng, store)
     budget = Budget(max_time)
     with budget.catching_interrupts():
-        if state.n >= WIDE:
-            _say_the_cost(state.n)
-        state.set_candidates(state.all_candidates())
-        search.resume(restarts)
-        while not search.complete:
-            if search.climb > 0:
-                if budget.spent():
-                    break
-                if not search.perturbed:
-                    perturb(state, perturb_moves, rng)
-                    search.perturbed = True
-            desc = (
-                ("tabu search" if tabu else "hill climbing")
-                if search.climb == 0
-                else f"restart {search.climb}/{restarts}"
-            )
-            finished = climb(
-                state,
-                tabu=tabu,
-                max_tabu=max_tabu,
-                max_iter=max_iter,
-                progress=disable,
-                desc=desc,
-                budget=budget,
-                resume=search.run,
-                save=search.save_climb,
-            )
-            search.keep_best()
-            if not finished:
-                break
-            search.next_climb(restarts)
+        _climb_and_restart(state, search, budget, rng, how, progress)
     budget.warn("hill_climbing")
-    learning = {
-        "algorithm": "tabu_search" if tabu else "hill_climbing",
+    learning = _record(state, graph, how, budget, store, search, started)
+    logger.info(
+        "%s: %d moves, %d local scores, score %.4f",
+        learning["algorithm"],
+        learning["moves"],
+        learning["n_scores"],
+        state.total,
+    )
+    return state.to_dag(learning)
+
+
+@dataclass(frozen=True)
+class _How:
+    """How a hill-climbing or tabu search runs: its options, checked."""
+
+    tabu: int
+    max_tabu: int
+    restarts: int
+    perturb_moves: int
+    max_iter: int | None
+    max_time: float | None
+    scan_order: str
+
+    @classmethod
+    def checked(cls, tabu, max_tabu, restarts, perturb_moves, max_iter, max_time, scan_order):
+        tabu = check_int(tabu, "tabu", 0)
+        return cls(
+            tabu=tabu,
+            max_tabu=tabu if max_tabu is None else check_int(max_tabu, "max_tabu", 0),
+            restarts=check_int(restarts, "restarts", 0),
+            perturb_moves=check_int(perturb_moves, "perturb_moves", 1),
+            max_iter=check_int(max_iter, "max_iter", 0, allow_none=True),
+            max_time=max_time,
+            scan_order=scan_order,
+        )
+
+    @property
+    def name(self) -> str:
+        return "tabu_search" if self.tabu else "hill_climbing"
+
+
+def _search_store(checkpoint, state, graph, start, how: _How, seed) -> Checkpoint | None:
+    """The checkpoint of a hill-climbing or tabu search, keyed by everything its graph
+    depends on (not ``max_time``, ``n_jobs`` or ``progress``)."""
+    if checkpoint is None:
+        return None
+    return Checkpoint(
+        checkpoint,
+        "hill_climbing",
+        fingerprint(
+            state.data,
+            score=state.score,
+            iss=state.iss,
+            prior=graph.name,
+            beta=graph.argument(),
+            max_parents=state.max_parents,
+            black=sorted(state._black),
+            white=sorted(state.white),
+            start=None if start is None else sorted(start.arcs),
+            tabu=how.tabu,
+            max_tabu=how.max_tabu,
+            restarts=how.restarts,
+            perturb_moves=how.perturb_moves,
+            max_iter=how.max_iter,
+            scan_order=how.scan_order,
+            seed=int(seed) if how.restarts and isinstance(seed, numbers.Integral) else None,
+        ),
+    )
+
+
+def _climb_and_restart(state, search, budget, rng, how: _How, progress) -> None:
+    """The first climb, then each restart's perturbation and climb, until the restarts are
+    done, the budget is spent or a climb stops early; the best graph is kept in ``search``."""
+    if state.n >= WIDE:
+        _say_the_cost(state.n)
+    state.set_candidates(state.all_candidates())
+    search.resume(how.restarts)
+    while not search.complete:
+        if search.climb > 0:
+            if budget.spent():
+                break
+            if not search.perturbed:
+                perturb(state, how.perturb_moves, rng)
+                search.perturbed = True
+        desc = (
+            ("tabu search" if how.tabu else "hill climbing")
+            if search.climb == 0
+            else f"restart {search.climb}/{how.restarts}"
+        )
+        finished = climb(
+            state,
+            tabu=how.tabu,
+            max_tabu=how.max_tabu,
+            max_iter=how.max_iter,
+            progress=None if progress is None else not progress,
+            desc=desc,
+            budget=budget,
+            resume=search.run,
+            save=search.save_climb,
+        )
+        search.keep_best()
+        if not finished:
+            break
+        search.next_climb(how.restarts)
+
+
+def _record(state, graph, how: _How, budget, store, search, started: float) -> dict:
+    """The ``learning`` record of a hill-climbing or tabu search."""
+    return {
+        "algorithm": how.name,
         "score": state.score,
         "arguments": {
             "max_parents": state.max_parents,
             "iss": state.iss,
             "prior": graph.name,
             "beta": graph.argument(),
-            "tabu": tabu,
-            "scan_order": scan_order,
-            "max_tabu": max_tabu,
-            "restarts": restarts,
-            "perturb_moves": perturb_moves,
-            "max_iter": max_iter,
-            "max_time": max_time,
+            "tabu": how.tabu,
+            "scan_order": how.scan_order,
+            "max_tabu": how.max_tabu,
+            "restarts": how.restarts,
+            "perturb_moves": how.perturb_moves,
+            "max_iter": how.max_iter,
+            "max_time": how.max_time,
         },
         "stopped_early": budget.reason,
         "checkpoint": None if store is None else str(store.path),
@@ -520,14 +547,6 @@ def hill_climbing(
         "score_value": state.total,
         "seconds": time.perf_counter() - started,
     }
-    logger.info(
-        "%s: %d moves, %d local scores, score %.4f",
-        learning["algorithm"],
-        learning["moves"],
-        learning["n_scores"],
-        state.total,
-    )
-    return state.to_dag(learning)
 
 
 @takes_real_data
