@@ -11,6 +11,7 @@ test of conditional-Gaussian models) for mixed data.
 from __future__ import annotations
 
 import bisect
+import copy
 import itertools
 import math
 from collections.abc import Iterable, Sequence
@@ -143,6 +144,26 @@ class _Tester:
             self._cache.clear()
         self._cache[key] = result
         return result
+
+    def cacheless_copy(self):
+        """A copy with an empty cache and no tests counted, for a worker process (a cache
+        of 10^5 results cost more to pickle than the tests it saves)."""
+        worker = copy.copy(self)
+        worker._cache = {}
+        worker.n_tests = worker.cache_hits = 0
+        return worker
+
+    def cached_results(self) -> dict:
+        """The cached results, keyed by (x, y, sorted z) on indices, x < y."""
+        return self._cache
+
+    def merge_results(self, fresh: dict, n_tests: int) -> None:
+        """Take in the results (and test count) of a worker's copy, keeping the cache
+        bounded as :meth:`test_indices` does."""
+        if len(self._cache) + len(fresh) > self.cache_entries:
+            self._cache.clear()
+        self._cache.update(fresh)
+        self.n_tests += n_tests
 
     def __call__(self, x: str, y: str, z: Iterable[str] = ()) -> CIResult:
         """Test ``x`` independent of ``y`` given ``z`` (names)."""

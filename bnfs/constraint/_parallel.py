@@ -10,7 +10,6 @@ later phases reuse them.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 
 from joblib import Parallel, delayed
@@ -20,14 +19,7 @@ from bnfs.parallel import check_n_jobs  # noqa: F401  (re-exported for the learn
 
 def _run_chunk(worker, fn, chunk):
     out = [fn(worker, item) for item in chunk]
-    return out, worker._cache, worker.n_tests
-
-
-def _cacheless_copy(tester):
-    worker = copy.copy(tester)
-    worker._cache = {}
-    worker.n_tests = worker.cache_hits = 0
-    return worker
+    return out, worker.cached_results(), worker.n_tests
 
 
 def map_tests(tester, fn: Callable, items: Sequence, n_jobs: int) -> list:
@@ -36,13 +28,10 @@ def map_tests(tester, fn: Callable, items: Sequence, n_jobs: int) -> list:
         return [fn(tester, item) for item in items]
     n_chunks = min(len(items), 4 * n_jobs)
     chunks = [items[i::n_chunks] for i in range(n_chunks)]
-    worker = _cacheless_copy(tester)
+    worker = tester.cacheless_copy()
     parts = Parallel(n_jobs=n_jobs)(delayed(_run_chunk)(worker, fn, c) for c in chunks)
     results: list = [None] * len(items)
     for i, (out, fresh, n_tests) in enumerate(parts):
         results[i::n_chunks] = out
-        if len(tester._cache) + len(fresh) > tester.cache_entries:
-            tester._cache.clear()  # bounded, as in _Tester.test_indices
-        tester._cache.update(fresh)
-        tester.n_tests += n_tests
+        tester.merge_results(fresh, n_tests)
     return results

@@ -471,7 +471,7 @@ def _search_store(checkpoint, state, graph, start, how: _How, seed) -> Checkpoin
             prior=graph.name,
             beta=graph.argument(),
             max_parents=state.max_parents,
-            black=sorted(state._black),
+            black=sorted(state.forbidden_arcs()),
             white=sorted(state.white),
             start=None if start is None else sorted(start.arcs),
             tabu=how.tabu,

@@ -154,7 +154,7 @@ class Selector(SelectorMixin, BaseEstimator):
             raise ValueError("every feature of X is constant; there is nothing to select")
         return frame[varying] if len(varying) < frame.shape[1] else frame
 
-    def _fitted_columns(self, X, names, who: str | None = None) -> pd.DataFrame:
+    def fitted_columns(self, X, names, who: str | None = None) -> pd.DataFrame:
         """The fitted columns ``names`` of new X, dense or sparse, as a DataFrame (only
         those columns are made dense); ``who`` names the estimator in errors."""
         given = sparse.csc_array(X) if sparse.issparse(X) else self._frame(X, reset=False)

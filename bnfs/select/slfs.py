@@ -406,7 +406,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         """(codes of the selected features of new rows, -1 for a state never seen; the
         number of rows)."""
         selector = self.selector_
-        frame = selector._fitted_columns(X, selector.selected_, "TBNClassifier")
+        frame = selector.fitted_columns(X, selector.selected_, "TBNClassifier")
         data = selector.data_
         codes = {}
         for feature in selector.selected_:

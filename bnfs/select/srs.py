@@ -163,7 +163,7 @@ class SRS(DiscreteSelector):
     def _lasso(self, X, y, features, sets, lambda_group, lambda_l1, max_iter, tol):
         position = {name: i for i, name in enumerate(features)}
         members = [f for group in sets.values() for f in group]
-        blocks = feature_blocks(self._fitted_columns(X, members))
+        blocks = feature_blocks(self.fitted_columns(X, members))
         owner, start = [], 0  # feature position of each design column; column groups
         groups = []
         for group in sets.values():
