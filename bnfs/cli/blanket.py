@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from bnfs import learners
 from bnfs.cli._inputs import LOCAL_LEARNERS, column_name, dataset_of, learner_options, read_frame
 from bnfs.cli.learn import learn_graph, rows_used
 
 
 def blanket_command(args) -> int:
-    import bnfs
-
     frame = read_frame(args.data, args.dropna, keep_missing=True)
     target = column_name(frame, args.target)
     if args.algorithm == "auto":  # the default of select too, and MarkovBlanketSelector's
@@ -18,7 +17,8 @@ def blanket_command(args) -> int:
     algorithm = args.algorithm
     if algorithm in LOCAL_LEARNERS:
         data = dataset_of(frame, args, algorithm)
-        members = getattr(bnfs, algorithm)(data, target, **learner_options(algorithm, args))
+        options = learner_options(algorithm, args)
+        members = learners.get(algorithm)(data, target, **options)
         kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
         print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")
         for line in rows_used(getattr(members, "learning", {}), len(frame)):

@@ -13,7 +13,6 @@ from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, 
 
 
 def learn_graph(frame, args):
-    import bnfs
 
     data = dataset_of(frame, args, args.algorithm)
     incomplete = isinstance(data, pd.DataFrame)
@@ -45,7 +44,7 @@ def learn_graph(frame, args):
     start = time.perf_counter()
     if incomplete and learners.get(args.algorithm).kind == "score":
         options.pop("n_jobs", None)  # structural EM (which the learner runs) has no threads
-    graph = getattr(bnfs, args.algorithm)(data, **options)
+    graph = learners.get(args.algorithm)(data, **options)
     return graph, data, time.perf_counter() - start
 
 
