@@ -31,10 +31,28 @@ import numpy as np
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
 from bnfs._kernels import scores as _s
+from bnfs._kernels.codes import (  # noqa: F401  (the searches' callers use these too)
+    ADD,
+    ARC_POOL_FULL,
+    CONVERGED,
+    ITERATION_LIMIT,
+    N_COUNTERS,
+    N_HITS,
+    N_ITER,
+    N_MOVES,
+    N_SCORES,
+    N_TABU,
+    NO_MOVE,
+    NON_IMPROVING,
+    PARENT_TABLE_FULL,
+    REMOVE,
+    REVERSE,
+    RUNNING,
+    STATUS,
+    TABU_POS,
+)
 from bnfs._kernels.score_cache import (  # noqa: F401  (the searches' callers use these too)
     CACHE_ENTRIES,
-    N_HITS,
-    N_SCORES,
     arc_key,
     arc_weight,
     cached_families,
@@ -48,11 +66,6 @@ from bnfs._kernels.score_cache import (  # noqa: F401  (the searches' callers us
 )
 
 NEG_INF = -np.inf
-
-# indices into the int64 ``counters`` array
-N_ITER, N_MOVES, STATUS, NON_IMPROVING, TABU_POS, N_TABU = range(2, 8)  # after N_SCORES, N_HITS
-# ``STATUS``: 0 running, 1 converged (no improving move), 2 iteration limit, 3 arc pool
-# full, 4 parent table full (the caller grows the array and calls again)
 
 
 @njit(cache=True)
@@ -187,8 +200,9 @@ def best_move(
     ghash,
 ):
     """The move one step of bnlearn's ``hc`` or ``tabu`` takes (``hc_opt_step``,
-    ``tabu_step``): (child, column, kind), kind 0 addition, 1 removal, 2 reversal, or kind
-    -1 when no move gains more than ``baseline`` (0: an improving move; -inf: any move).
+    ``tabu_step``): (child, column, kind), kind :data:`ADD`, :data:`REMOVE` or
+    :data:`REVERSE`, or :data:`NO_MOVE` when no move gains more than ``baseline`` (0: an
+    improving move; -inf: any move).
 
     Moves are scanned parent first, parents in the scan order ``by_node``
     (``by_ptr``/``by_v``/``by_c`` list, for each parent ``u``, the children ``v`` it is a
@@ -199,19 +213,19 @@ def best_move(
     """
     n = by_ptr.shape[0] - 1
     n_tabu = counters[N_TABU] if tabu.shape[0] > 0 else 0
-    best_v, best_c, best_kind = -1, -1, -1
+    best_v, best_c, best_kind = -1, -1, NO_MOVE
     top = baseline
-    for kind in range(3):
+    for kind in (ADD, REMOVE, REVERSE):
         for r in range(n):
             u = by_node[r]
             for t in range(by_ptr[u], by_ptr[u + 1]):
                 v, c = by_v[t], by_c[t]
                 rc = rev[v, c]
-                if kind == 0:
+                if kind == ADD:
                     if in_graph[v, c] or npar[v] >= max_parents or (rc >= 0 and in_graph[u, rc]):
                         continue
                     gain = delta[v, c]
-                elif kind == 1:
+                elif kind == REMOVE:
                     if not in_graph[v, c] or fixed[v, c]:
                         continue
                     gain = delta[v, c]
@@ -223,13 +237,13 @@ def best_move(
                         gain = 0.0
                 if not gain - top > TOL:
                     continue
-                if kind == 0 and _o.ordered_reachable(pos, heads, arcs, mark, work, v, u):
+                if kind == ADD and _o.ordered_reachable(pos, heads, arcs, mark, work, v, u):
                     continue  # u -> v would close a cycle
-                if kind == 2 and _reaches_indirectly(pos, heads, arcs, mark, work, u, v):
+                if kind == REVERSE and _reaches_indirectly(pos, heads, arcs, mark, work, u, v):
                     continue  # v -> u closes a cycle when u reaches v other than directly
                 if n_tabu > 0:
                     h = ghash[0] ^ arc_key(u, v, n)
-                    if kind == 2:
+                    if kind == REVERSE:
                         h ^= arc_key(v, u, n)
                     if _in_tabu(tabu, n_tabu, h):
                         continue
@@ -358,9 +372,9 @@ def search(
             counters,
             ghash,
         )
-        if move < 0:
+        if move == NO_MOVE:
             if tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu:
-                counters[STATUS] = 1
+                counters[STATUS] = CONVERGED
                 return
             counters[NON_IMPROVING] += 1
             v, c, move = best_move(
@@ -385,17 +399,17 @@ def search(
                 counters,
                 ghash,
             )
-            if move < 0:
-                counters[STATUS] = 1
+            if move == NO_MOVE:
+                counters[STATUS] = CONVERGED
                 return
         u = cand[v, c]
-        grows = v if move == 0 else (u if move == 2 else -1)
-        status = 0
+        grows = v if move == ADD else (u if move == REVERSE else -1)
+        status = RUNNING
         if grows >= 0 and npar[grows] == parents.shape[1]:
-            status = 4  # parent table full: caller widens it and resumes
-        elif move == 0 and meta[_o.FREE] == -1:
-            status = 3  # arc pool full: caller grows it and resumes
-        if status > 0:
+            status = PARENT_TABLE_FULL  # the caller widens it and resumes
+        elif move == ADD and meta[_o.FREE] == -1:
+            status = ARC_POOL_FULL  # the caller grows it and resumes
+        if status != RUNNING:
             counters[STATUS] = status
             counters[TABU_POS], counters[N_TABU], counters[NON_IMPROVING] = (
                 saved_pos,
@@ -404,17 +418,17 @@ def search(
             )
             return
         if tabu_len > 0 and counters[NON_IMPROVING] == saved_loss:  # an improving move
-            gain = delta[v, c] + (delta[u, rev[v, c]] if move == 2 else 0.0)
+            gain = delta[v, c] + (delta[u, rev[v, c]] if move == REVERSE else 0.0)
             total = 0.0
             for w in range(n):
                 total += node_score[w]
             if total + gain - best_score[0] >= TOL:
                 counters[NON_IMPROVING] = 0
-        if move == 0:
+        if move == ADD:
             _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v)
             set_parent(v, u, c, True, parents, npar, in_graph, phash)
             ghash[0] ^= arc_key(u, v, n)
-        elif move == 1:
+        elif move == REMOVE:
             _o.unlink(heads, arcs, meta, u, v)
             set_parent(v, u, c, False, parents, npar, in_graph, phash)
             ghash[0] ^= arc_key(u, v, n)
@@ -426,7 +440,7 @@ def search(
             ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
         # the later target in scan order first, so that a twin the earlier one copies is
         # current (see refresh_row)
-        if move == 2 and rank[u] > rank[v]:
+        if move == REVERSE and rank[u] > rank[v]:
             refresh_row(
                 codes,
                 arities,
@@ -477,7 +491,7 @@ def search(
             cache,
             counters,
         )
-        if move == 2 and rank[u] < rank[v]:
+        if move == REVERSE and rank[u] < rank[v]:
             refresh_row(
                 codes,
                 arities,
@@ -506,7 +520,7 @@ def search(
         steps += 1
         counters[N_MOVES] += 1
         counters[N_ITER] += 1
-    counters[STATUS] = 2
+    counters[STATUS] = ITERATION_LIMIT
 
 
 @njit(cache=True)

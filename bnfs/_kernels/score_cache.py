@@ -12,10 +12,10 @@ from numba.typed import Dict
 
 from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
+from bnfs._kernels.codes import N_HITS, N_SCORES  # noqa: F401  (re-exported)
 
 CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 # the first two indices of the searches' int64 ``counters`` array (the rest are theirs)
-N_SCORES, N_HITS = 0, 1
 
 
 @njit(cache=True)

@@ -120,7 +120,7 @@ class SearchState:
                 f"start graph and whitelist give {self.names[v]!r} {indeg[v]} "
                 f"parents, more than max_parents={max_parents}"
             )
-        # the parent table starts narrow and is widened on demand (status 4 of the kernels)
+        # the parent table starts narrow and is widened on demand (PARENT_TABLE_FULL)
         width = max(1, min(max_parents, max(INITIAL_WIDTH, int(indeg.max(initial=0)))))
         self.parents = np.full((n, width), -1, dtype=np.int64)
         self.npar = np.zeros(n, dtype=np.int64)
@@ -140,7 +140,7 @@ class SearchState:
         self.countss = np.zeros((threads, counts_scratch_size(rows)), dtype=np.int64)
         self.tmps = np.empty((threads, width + 1), dtype=np.int64)
         self.cache = _hc.new_cache()
-        self.counters = np.zeros(8, dtype=np.int64)
+        self.counters = np.zeros(_hc.N_COUNTERS, dtype=np.int64)
         self.node_score = np.zeros(n)
         #: the graph prior's arc weights (:meth:`bnfs.priors.GraphPrior.weights`), in every
         #: node score and delta; set before the candidates, by :meth:`set_prior`
@@ -400,9 +400,9 @@ class SearchState:
                 self.rank,
             )
             status = int(self.counters[_hc.STATUS])
-            if status == 3:
+            if status == _hc.ARC_POOL_FULL:
                 o.reserve()
-            elif status == 4:
+            elif status == _hc.PARENT_TABLE_FULL:
                 self.widen()
             else:
                 return status

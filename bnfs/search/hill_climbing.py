@@ -113,7 +113,7 @@ def climb(
             run.done += moved
             bar.update(moved)
             bar.set_postfix(score=f"{state.total:.2f}", refresh=False)
-            if status == 1:
+            if status == _hc.CONVERGED:
                 break
             if save is not None:
                 save(run, False)
