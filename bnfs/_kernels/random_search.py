@@ -12,10 +12,10 @@ the arc from ``parents[v, t]``, so a random arc is drawn in O(1) and removed by 
 
 import numpy as np
 
-from bnfs._kernels import dispatch as _g
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
+from bnfs._kernels import score_cache as _c
 
 EPS = 1e-9
 
@@ -37,51 +37,6 @@ def _uniform(state):
 @njit(cache=True)
 def _below(state, n):
     return np.int64(_splitmix_next(state) % np.uint64(n))
-
-
-@njit(cache=True)
-def score_with(
-    codes,
-    arities,
-    kind,
-    iss,
-    prior,
-    v,
-    parents,
-    npar,
-    extra,
-    skip,
-    phash,
-    tmp,
-    cfg,
-    counts,
-    cache,
-    counters,
-):
-    """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``, and
-    the graph prior's weights of those arcs (``prior``: see
-    :func:`bnfs._kernels.score_cache.arc_weight`; the cache keeps the data's part)."""
-    key = _hc.node_key(v) ^ phash[v]
-    m = 0
-    for t in range(npar[v]):
-        p = parents[v, t]
-        if p == skip:
-            key ^= _hc.parent_key(p)
-        else:
-            tmp[m] = p
-            m += 1
-    if extra >= 0:
-        tmp[m] = extra
-        m += 1
-        key ^= _hc.parent_key(extra)
-    weight = _hc.parents_weight(prior, v, tmp, m)
-    if key in cache:
-        counters[_hc.N_HITS] += 1
-        return cache[key] + weight
-    value = _g.family_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
-    counters[_hc.N_SCORES] += 1
-    _hc.store(cache, key, value)
-    return value + weight
 
 
 @njit(cache=True)
@@ -178,7 +133,7 @@ def random_hill_climbing(
                 continue
             if _o.find_arc(heads, arcs, u, v) != -1 or _o.find_arc(heads, arcs, v, u) != -1:
                 continue
-            new = score_with(
+            new = _c.score_with(
                 codes,
                 arities,
                 kind,
@@ -213,7 +168,7 @@ def random_hill_climbing(
             u, v = arc_list[slot, 0], arc_list[slot, 1]
             if (u * n + v) in fixed:
                 continue
-            removed = score_with(
+            removed = _c.score_with(
                 codes,
                 arities,
                 kind,
@@ -241,7 +196,7 @@ def random_hill_climbing(
             else:
                 if npar[u] >= max_parents or (v * n + u) in forbidden:
                     continue
-                added = score_with(
+                added = _c.score_with(
                     codes,
                     arities,
                     kind,

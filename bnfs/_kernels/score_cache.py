@@ -198,3 +198,48 @@ def cached_families(
         store(cache, base_key ^ parent_key(miss_us[t]), values[t])
         counters[N_SCORES] += 1
         out[miss[t]] = values[t] - node_score_v
+
+
+@njit(cache=True)
+def score_with(
+    codes,
+    arities,
+    kind,
+    iss,
+    prior,
+    v,
+    parents,
+    npar,
+    extra,
+    skip,
+    phash,
+    tmp,
+    cfg,
+    counts,
+    cache,
+    counters,
+):
+    """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``, and
+    the graph prior's weights of those arcs (``prior``: see :func:`arc_weight`; the cache
+    keeps the data's part). The random post-processing and the screen score with it."""
+    key = node_key(v) ^ phash[v]
+    m = 0
+    for t in range(npar[v]):
+        p = parents[v, t]
+        if p == skip:
+            key ^= parent_key(p)
+        else:
+            tmp[m] = p
+            m += 1
+    if extra >= 0:
+        tmp[m] = extra
+        m += 1
+        key ^= parent_key(extra)
+    weight = parents_weight(prior, v, tmp, m)
+    if key in cache:
+        counters[N_HITS] += 1
+        return cache[key] + weight
+    value = _g.family_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
+    counters[N_SCORES] += 1
+    store(cache, key, value)
+    return value + weight

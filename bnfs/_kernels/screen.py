@@ -7,7 +7,7 @@ from numba import prange
 from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
-from bnfs._kernels import random_search as _rs
+from bnfs._kernels import score_cache as _c
 from bnfs._kernels import scores as _s
 
 EPS = 1e-9
@@ -127,7 +127,7 @@ def insert_edges(
             u, v = (i, j) if d == 0 else (j, i)
             if npar[v] >= max_parents or (u * n + v) in forbidden:
                 continue
-            new = _rs.score_with(
+            new = _c.score_with(
                 codes,
                 arities,
                 kind,
@@ -159,7 +159,7 @@ def insert_edges(
                 continue
             if npar[v] == width:
                 return added, p
-            new = _rs.score_with(
+            new = _c.score_with(
                 codes,
                 arities,
                 kind,
@@ -182,7 +182,7 @@ def insert_edges(
             ):
                 continue
             src, dst = u, v
-        new = _rs.score_with(
+        new = _c.score_with(
             codes,
             arities,
             kind,
@@ -202,7 +202,7 @@ def insert_edges(
         )
         parents[dst, npar[dst]] = src
         npar[dst] += 1
-        phash[dst] ^= _rs._hc.parent_key(src)
+        phash[dst] ^= _c.parent_key(src)
         node_score[dst] = new
         added += 1
     return added, pairs.shape[0]
