@@ -129,60 +129,16 @@ def pk_try_add(pos, node_at, heads, arcs, meta, mark, work, x, y):
     stack = work[0]
     region = work[1]
     merged = work[2]
-    # forward search from y over arcs, inside the region; reaching x is a cycle
-    count = 0
-    top = 0
-    stack[top] = y
-    top += 1
-    mark[y] = 1
-    region[count] = y
-    count += 1
-    cycle = False
-    while top > 0 and not cycle:
-        top -= 1
-        w = stack[top]
-        e = heads[w, 0]
-        while e != -1:
-            z = arcs[e, DST]
-            if z == x:
-                cycle = True
-                break
-            if mark[z] == 0 and pos[z] < ub:
-                mark[z] = 1
-                stack[top] = z
-                top += 1
-                region[count] = z
-                count += 1
-            e = arcs[e, OUT_NEXT]
+    # forward search from y inside the region (pos < pos[x]); reaching x is a cycle
+    cycle, n_forward = _visit(heads, arcs, mark, stack, region, y, x, pos, ub, 1)
     if cycle:
-        for i in range(count):
-            mark[region[i]] = 0
+        _unmark(mark, region, n_forward)
         return False
-    n_forward = count
-    # backward search from x, inside the region
-    top = 0
-    stack[top] = x
-    top += 1
-    mark[x] = 1
-    region[count] = x
-    count += 1
-    while top > 0:
-        top -= 1
-        w = stack[top]
-        e = heads[w, 1]
-        while e != -1:
-            z = arcs[e, SRC]
-            if mark[z] == 0 and pos[z] > lb:
-                mark[z] = 1
-                stack[top] = z
-                top += 1
-                region[count] = z
-                count += 1
-            e = arcs[e, IN_NEXT]
-    for i in range(count):
-        mark[region[i]] = 0
+    # backward search from x inside the region (pos > pos[y]); the two sets are disjoint
+    _, n_backward = _visit(heads, arcs, mark, stack, region[n_forward:], x, -1, pos, lb, -1)
+    count = n_forward + n_backward
+    _unmark(mark, region, count)
     # backward set must come first: rotate region so that it is [backward, forward]
-    n_backward = count - n_forward
     for i in range(n_forward):
         stack[i] = region[i]
     for i in range(n_backward):
@@ -222,34 +178,51 @@ def _reaches(heads, arcs, mark, work, source, target, pos, bounded):
     nodes ``z`` with ``pos[z] < pos[target]`` (``pos`` is not read otherwise)."""
     if source == target:
         return True
-    stack = work[0]
-    seen = work[1]
+    direction = 1 if bounded else 0
     bound = pos[target] if bounded else 0
+    found, n_seen = _visit(
+        heads, arcs, mark, work[0], work[1], source, target, pos, bound, direction
+    )
+    _unmark(mark, work[1], n_seen)
+    return found
+
+
+@njit(cache=True)
+def _visit(heads, arcs, mark, stack, seen, source, target, pos, bound, direction):
+    """The depth-first search every cycle check runs: from ``source`` along out-arcs
+    (``direction`` 1 or 0) or in-arcs (-1), marking and listing in ``seen`` each node it
+    enters; with direction 1 only nodes with ``pos < bound``, with -1 only ``pos > bound``,
+    with 0 any. Stops on meeting ``target`` (-1: none). Returns (met, nodes listed); the
+    caller unmarks them (:func:`_unmark`)."""
+    forward = direction >= 0
     stack[0] = source
     seen[0] = source
     mark[source] = 1
     top = 1
     n_seen = 1
-    found = False
-    while top > 0 and not found:
+    while top > 0:
         top -= 1
         w = stack[top]
-        e = heads[w, 0]
+        e = heads[w, 0] if forward else heads[w, 1]
         while e != -1:
-            z = arcs[e, DST]
+            z = arcs[e, DST] if forward else arcs[e, SRC]
             if z == target:
-                found = True
-                break
-            if mark[z] == 0 and (not bounded or pos[z] < bound):
+                return True, n_seen
+            inside = direction == 0 or (pos[z] < bound if forward else pos[z] > bound)
+            if mark[z] == 0 and inside:
                 mark[z] = 1
                 stack[top] = z
                 top += 1
                 seen[n_seen] = z
                 n_seen += 1
-            e = arcs[e, OUT_NEXT]
-    for i in range(n_seen):
+            e = arcs[e, OUT_NEXT] if forward else arcs[e, IN_NEXT]
+    return False, n_seen
+
+
+@njit(cache=True)
+def _unmark(mark, seen, count):
+    for i in range(count):
         mark[seen[i]] = 0
-    return found
 
 
 @njit(cache=True)
