@@ -160,11 +160,11 @@ DISCRETE_SELECTORS = [
 @pytest.mark.parametrize(
     "parameter, value, message",
     [
-        ("discretizer", "nonsense", "discretizer must be one of"),
-        ("discretizer", None, "discretizer must be one of"),
-        ("n_bins", 1, "n_bins must be an integer >= 2"),
-        ("n_bins", 2.5, "n_bins must be an integer >= 2"),
-        ("n_bins", True, "n_bins must be an integer >= 2"),
+        ("discretizer", "nonsense", "'discretizer' parameter of"),
+        ("discretizer", None, "'discretizer' parameter of"),
+        ("n_bins", 1, "'n_bins' parameter of"),
+        ("n_bins", 2.5, "'n_bins' parameter of"),
+        ("n_bins", True, "'n_bins' parameter of"),
     ],
 )
 def test_selector_parameters_are_checked_even_when_unused(

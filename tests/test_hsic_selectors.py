@@ -143,9 +143,9 @@ def test_errors():
         HSMB().fit(X.assign(R=np.where(y == 1, np.nan, 0.0)), y)
     with pytest.raises(ValueError, match="single value"):
         HSMB().fit(X, np.zeros(len(X)))
-    with pytest.raises(ValueError, match="task must be one of"):
+    with pytest.raises(ValueError, match="'task' parameter of HSMB"):
         HSMB(task="ranking").fit(X, y)
-    with pytest.raises(TypeError, match="k must be an integer"):
+    with pytest.raises(TypeError, match="'k' parameter of HSMB"):
         HSMB(k=1.5).fit(X, y)
     with pytest.raises(ValueError, match="continuous"):
         HSMB(task="classification").fit(X, np.linspace(0, 1, len(X)))

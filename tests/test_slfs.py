@@ -99,7 +99,7 @@ def test_pipeline_with_continuous_features_and_errors():
     assert cross_val_score(pipe, X, y, cv=3).mean() > 0.55
     clf = TBNClassifier().fit(X, y)
     assert clf.predict(X.iloc[:5]).shape == (5,)  # new rows coded with the training cuts
-    with pytest.raises(ValueError, match="order must be one of"):
+    with pytest.raises(ValueError, match="'order' parameter of"):
         SLFS(order="random").fit(X, y)
     with pytest.raises(ValueError, match="max_depth"):
         SLFS(max_depth=0).fit(X, y)

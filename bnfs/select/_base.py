@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import numbers
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,7 @@ from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import DataConversionWarning
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
@@ -52,7 +54,16 @@ class EmptySelectionWarning(UserWarning):
 
 class Selector(SelectorMixin, BaseEstimator):
     """Base of every bnfs selector. Subclasses set ``_support`` (a boolean mask over the
-    features) in ``fit``."""
+    features) in ``fit``, which starts with ``self._validate_params()``: scikit-learn
+    checks the parameters against ``_parameter_constraints`` and names the one that is
+    wrong. Checks that depend on the data (or on the registry of learners) stay in ``fit``."""
+
+    _parameter_constraints: dict = {
+        "if_empty": [StrOptions(set(IF_EMPTY))],
+        "max_time": [Interval(Real, 0, None, closed="left"), None],
+        "n_jobs": [Integral, None],
+        "progress": ["boolean", None],
+    }
 
     def _get_support_mask(self):
         check_is_fitted(self, "_support")
@@ -172,8 +183,6 @@ class Selector(SelectorMixin, BaseEstimator):
     def _frame(self, X, reset: bool, missing: bool = False) -> pd.DataFrame:
         """X as a fresh DataFrame with string column names (x0, x1, ... for arrays);
         missing values refused unless ``missing``."""
-        if reset and getattr(self, "if_empty", "keep_all") not in IF_EMPTY:
-            raise ValueError(f"if_empty must be one of {IF_EMPTY}, got {self.if_empty!r}")
         if isinstance(X, pd.DataFrame):
             frame = X.copy()
             if reset:
@@ -260,6 +269,12 @@ class DiscreteSelector(Selector):
     """Base of the selectors that count discrete tables; subclasses have ``discretizer``
     and ``n_bins`` parameters."""
 
+    _parameter_constraints: dict = {
+        **Selector._parameter_constraints,
+        "discretizer": [StrOptions(set(DISCRETIZERS))],
+        "n_bins": [Interval(Integral, 2, None, closed="left")],
+    }
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True  # scipy sparse X: see _sparse_data
@@ -272,14 +287,6 @@ class DiscreteSelector(Selector):
         With ``missing``, X may have missing values: then the data is a DataFrame with
         them in place, its continuous columns cut on their observed values (the learners
         that take such data test on the rows observed in each test's variables)."""
-        if self.discretizer not in DISCRETIZERS:
-            raise ValueError(f"discretizer must be one of {DISCRETIZERS}, got {self.discretizer!r}")
-        if (
-            isinstance(self.n_bins, bool)
-            or not isinstance(self.n_bins, numbers.Integral)
-            or self.n_bins < 2
-        ):
-            raise ValueError(f"n_bins must be an integer >= 2, got {self.n_bins!r}")
         if sparse.issparse(X):
             return self._sparse_data(X, y)
         frame = self._frame(X, reset=True, missing=missing)

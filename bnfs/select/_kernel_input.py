@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import type_of_target
 
 from bnfs._kernels.hsic import centre, delta_gram, gaussian_gram, hsic
@@ -96,6 +97,11 @@ def normalized_hsic(
 class KernelSelector(Selector):
     """Base of the HSIC selectors: numeric or categorical features, a class or continuous
     target (``task``), no discretizing."""
+
+    _parameter_constraints: dict = {
+        **Selector._parameter_constraints,
+        "task": [StrOptions(set(TASKS))],
+    }
 
     def _kernel_data(self, X, y) -> tuple[pd.DataFrame, list[np.ndarray], np.ndarray]:
         """(X without its constant columns, one block per column, the target's centred

@@ -4,8 +4,10 @@ Bedo 2007), the baseline of the HSMB paper."""
 from __future__ import annotations
 
 import numbers
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 from tqdm.auto import tqdm
 
 from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
@@ -71,6 +73,19 @@ class BAHSIC(KernelSelector):
     ['x1', 'x2']
     """
 
+    _parameter_constraints: dict = {
+        **KernelSelector._parameter_constraints,
+        "n_features_to_select": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(Real, 0, 1, closed="neither"),
+            None,
+        ],
+        "step": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(Real, 0, 1, closed="neither"),
+        ],
+    }
+
     def __init__(
         self,
         n_features_to_select: int | float | None = None,
@@ -88,15 +103,8 @@ class BAHSIC(KernelSelector):
 
     def fit(self, X, y):
         """Remove features one round at a time while HSIC with y stays highest."""
+        self._validate_params()
         step = self.step
-        if (
-            isinstance(step, bool)
-            or not isinstance(step, numbers.Real)
-            or not (step >= 1 if isinstance(step, numbers.Integral) else 0.0 < step < 1.0)
-        ):
-            raise ValueError(
-                f"step must be a positive integer or a fraction in (0, 1), got {step!r}"
-            )
         frame, blocks, target = self._kernel_data(X, y)  # constant features rank last
         columns = self._columns
         keep = min(_count(self.n_features_to_select, len(columns)), frame.shape[1])

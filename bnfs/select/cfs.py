@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from numbers import Integral
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from bnfs._budget import Budget
-from bnfs._validate import check_int
 from bnfs.select._base import DiscreteSelector
 from bnfs.select.fcbf import symmetrical_uncertainty
 
@@ -121,6 +122,12 @@ class CFS(DiscreteSelector):
     ['A0', 'A1', 'B1', 'R']
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "patience": [Interval(Integral, 1, None, closed="left")],
+        "max_features": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
     def __init__(
         self,
         *,
@@ -140,8 +147,8 @@ class CFS(DiscreteSelector):
 
     def fit(self, X, y):
         """Search for the subset of highest merit."""
-        patience = check_int(self.patience, "patience", 1)
-        max_features = check_int(self.max_features, "max_features", 1, allow_none=True)
+        self._validate_params()
+        patience, max_features = int(self.patience), self.max_features
         data, features, target = self._discrete_data(X, y)
         relevance = np.array([symmetrical_uncertainty(data, f, target) for f in features])
         pairs: dict[tuple[int, int], float] = {}

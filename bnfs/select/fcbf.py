@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from bnfs._binning import entropy_of_counts
 from bnfs._budget import Budget
 from bnfs._data import Dataset
-from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
 
 __all__ = ["FCBF", "fcbf", "mutual_information", "symmetrical_uncertainty"]
@@ -128,6 +130,11 @@ class FCBF(DiscreteSelector):
     ['signal']
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "threshold": [Interval(Real, 0, 1, closed="both")],
+    }
+
     def __init__(
         self,
         threshold: float = 0.0,
@@ -145,7 +152,8 @@ class FCBF(DiscreteSelector):
 
     def fit(self, X, y):
         """Rank features by relevance, then drop those with an approximate blanket."""
-        threshold = check_float(self.threshold, "threshold", 0.0, 1.0)
+        self._validate_params()
+        threshold = float(self.threshold)
         data, features, target = self._discrete_data(X, y)
         with self._timed() as budget:
             self.su_, kept = fcbf(data, features, target, threshold, budget)

@@ -3,14 +3,16 @@ kernel-induced space by HSIC, covers them (Lou & Obradovic)."""
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy import stats
+from sklearn.utils._param_validation import Interval
 from tqdm.auto import tqdm
 
 from bnfs._kernels.hsic import centre, gaussian_gram, hsic, median_width2, squared_distances
 from bnfs._kernels.hsic_null import permuted_dependence
 from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
-from bnfs._validate import check_float, check_int
 from bnfs.select._base import random_generator
 from bnfs.select._kernel_input import KernelSelector, normalized_hsic, set_gram
 
@@ -110,6 +112,13 @@ class HSMB(KernelSelector):
     ['A0', 'A1', 'B0', 'B1']
     """
 
+    _parameter_constraints: dict = {
+        **KernelSelector._parameter_constraints,
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "permutations": [Interval(Integral, 0, None, closed="left")],
+        "alpha": [Interval(Real, 0, 1, closed="right")],
+    }
+
     def __init__(
         self,
         k: int = 3,
@@ -131,9 +140,8 @@ class HSMB(KernelSelector):
 
     def fit(self, X, y):
         """Rank features by HSIC with y, then remove those an approximate blanket covers."""
-        k = check_int(self.k, "k", 1)
-        permutations = check_int(self.permutations, "permutations", 0)
-        alpha = check_float(self.alpha, "alpha", 0.0, 1.0, low_open=True)
+        self._validate_params()
+        k, permutations, alpha = int(self.k), int(self.permutations), float(self.alpha)
         rng = random_generator(self.random_state)
         frame, blocks, target = self._kernel_data(X, y)
         features = list(frame.columns)

@@ -4,9 +4,11 @@ a causal learner then removes the irrelevant ones (Duangsoithong & Windeatt 2010
 from __future__ import annotations
 
 import warnings
+from numbers import Real
+
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from bnfs import learners
-from bnfs._validate import check_float
 from bnfs.select._base import DiscreteSelector
 from bnfs.select.fcbf import fcbf
 
@@ -79,6 +81,13 @@ class HybridSelector(DiscreteSelector):
     (['LVEDVOLUME', 'BP'], ['LVEDVOLUME'])
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "causal": [StrOptions(set(CAUSAL_SETTINGS))],
+        "fcbf_threshold": [Interval(Real, 0, 1, closed="both"), None],
+        "causal_options": [dict, None],
+    }
+
     def __init__(
         self,
         causal: str = "pc",
@@ -102,17 +111,8 @@ class HybridSelector(DiscreteSelector):
 
     def fit(self, X, y):
         """Remove redundant features by FCBF, then irrelevant ones by the causal learner."""
-        if not isinstance(self.causal, str) or self.causal not in CAUSAL_SETTINGS:
-            raise ValueError(f"causal must be one of {list(CAUSAL_SETTINGS)}, got {self.causal!r}")
-        if self.causal_options is not None and not isinstance(self.causal_options, dict):
-            raise TypeError(
-                f"causal_options must be a dict, got {type(self.causal_options).__name__}"
-            )
-        threshold = (
-            None
-            if self.fcbf_threshold is None
-            else check_float(self.fcbf_threshold, "fcbf_threshold", 0.0, 1.0)
-        )
+        self._validate_params()
+        threshold = None if self.fcbf_threshold is None else float(self.fcbf_threshold)
         name, options = CAUSAL_SETTINGS[self.causal]
         options = {**options, **(self.causal_options or {})}
         learner = learners.get(name)

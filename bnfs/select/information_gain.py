@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
-from bnfs._validate import check_int
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
 from bnfs.select._base import DiscreteSelector
 from bnfs.select.fcbf import mutual_information
 
@@ -49,6 +51,11 @@ class InformationGain(DiscreteSelector):
     ['R', 'A1']
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(
         self, n_features_to_select: int = 10, *, discretizer: str = "quantile", n_bins: int = 3
     ):
@@ -58,7 +65,8 @@ class InformationGain(DiscreteSelector):
 
     def fit(self, X, y):
         """Rank the features by information gain and keep the top ones."""
-        count = check_int(self.n_features_to_select, "n_features_to_select", 1)
+        self._validate_params()
+        count = int(self.n_features_to_select)
         data, features, target = self._discrete_data(X, y)
         self.gain_ = np.array([mutual_information(data, f, target) for f in features])
         ranked = sorted(range(len(features)), key=lambda i: (-self.gain_[i], i))[:count]

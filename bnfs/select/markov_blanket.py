@@ -126,6 +126,12 @@ class MarkovBlanketSelector(DiscreteSelector):
     (5000, 3)
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "learner_options": [dict, None],
+        "parents_and_children": ["boolean"],
+    }
+
     def __init__(
         self,
         learner: str = "auto",
@@ -153,6 +159,7 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
+        self._validate_params()
         self._check_learner(self.learner)
         data, features, target = self._discrete_data(X, y, missing=True)
         self.learner_ = self._chosen_learner(len(features))

@@ -5,15 +5,16 @@ its nodes are the selected features, and it doubles as a Bayesian-network classi
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.stats import chi2
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from bnfs._binning import entropy_of_counts
 from bnfs._data import Dataset
-from bnfs._validate import check_float, check_int
 from bnfs.graph import DAG
 from bnfs.select._base import DiscreteSelector, EmptySelectionWarning
 
@@ -135,6 +136,15 @@ class SLFS(DiscreteSelector):
     (['A0', 'A1', 'B0', 'B1', 'R'], 'irrelevant')
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "max_depth": [Interval(Integral, 1, None, closed="left")],
+        "max_children": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, 1, closed="both")],
+        "order": [StrOptions(set(ORDERS))],
+    }
+
     def __init__(
         self,
         lam: float = 1.0,
@@ -160,12 +170,9 @@ class SLFS(DiscreteSelector):
 
     def fit(self, X, y):
         """Grow the TBN over the features of X and keep its nodes."""
-        lam = check_float(self.lam, "lam", 0.0)
-        max_depth = check_int(self.max_depth, "max_depth", 1)
-        max_children = check_int(self.max_children, "max_children", 1)
-        alpha = check_float(self.alpha, "alpha", 0.0, 1.0)
-        if self.order not in ORDERS:
-            raise ValueError(f"order must be one of {ORDERS}, got {self.order!r}")
+        self._validate_params()
+        lam, alpha = float(self.lam), float(self.alpha)
+        max_depth, max_children = int(self.max_depth), int(self.max_children)
         data, features, target = self._discrete_data(X, y)
         self.data_ = data  # the discrete training data (codes, states and cut points)
         self.target_ = target
@@ -315,6 +322,11 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
     (0.9, (1, 2))
     """
 
+    _parameter_constraints: dict = {
+        **{k: v for k, v in SLFS._parameter_constraints.items() if k != "if_empty"},
+        "smoothing": [Interval(Real, 0, None, closed="neither")],
+    }
+
     def __init__(
         self,
         lam: float = 1.0,
@@ -340,7 +352,8 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Grow the TBN, then estimate its tables."""
-        smoothing = check_float(self.smoothing, "smoothing", 0.0, low_open=True)
+        self._validate_params()
+        smoothing = float(self.smoothing)
         with warnings.catch_warnings():  # an empty tree is a valid classifier: the prior
             warnings.simplefilter("ignore", EmptySelectionWarning)
             selector = SLFS(

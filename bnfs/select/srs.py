@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import functools
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
-from bnfs._validate import check_float, check_int
 from bnfs.citests import CITest
 from bnfs.constraint._parallel import map_tests
 from bnfs.constraint.markov_blanket import hiton_pc
@@ -96,6 +97,15 @@ class SRS(DiscreteSelector):
     (['tub', 'lung'], ['tub', 'lung'])
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "lambda_group": [Interval(Real, 0, 1, closed="both")],
+        "lambda_l1": [Interval(Real, 0, 1, closed="both")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "symmetry": ["boolean"],
+    }
+
     def __init__(
         self,
         lambda_group: float = 0.05,
@@ -129,10 +139,9 @@ class SRS(DiscreteSelector):
 
     def fit(self, X, y):
         """Find the representative sets, then fit the sparse group lasso over them."""
-        lambda_group = check_float(self.lambda_group, "lambda_group", 0.0, 1.0)
-        lambda_l1 = check_float(self.lambda_l1, "lambda_l1", 0.0, 1.0)
-        max_iter = check_int(self.max_iter, "max_iter", 1)
-        tol = check_float(self.tol, "tol", 0.0, low_open=True)
+        self._validate_params()
+        lambda_group, lambda_l1 = float(self.lambda_group), float(self.lambda_l1)
+        max_iter, tol = int(self.max_iter), float(self.tol)
         n_jobs = check_n_jobs(self.n_jobs)
         data, features, target = self._discrete_data(X, y)
         tester = CITest(data, self.test, self.alpha)

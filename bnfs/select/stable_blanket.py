@@ -5,12 +5,13 @@ bootstrap frequencies with bnlearn's arc-strength threshold (Scutari & Nagarajan
 from __future__ import annotations
 
 import numbers
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from bnfs import learners
-from bnfs._validate import check_int
 from bnfs.bootstrap import blanket_sets, inclusion_threshold
 from bnfs.select._base import DiscreteSelector, selection_options
 from bnfs.select.fcbf import symmetrical_uncertainty
@@ -109,6 +110,17 @@ class StableBlanketSelector(DiscreteSelector):
     True
     """
 
+    _parameter_constraints: dict = {
+        **DiscreteSelector._parameter_constraints,
+        "learner_options": [dict, None],
+        "R": [Interval(Integral, 1, None, closed="left")],
+        "resample": [StrOptions(set(RESAMPLES))],
+        "threshold": [Interval(Real, 0, 1, closed="right"), StrOptions({"auto", "stability"})],
+        "max_false": [Interval(Real, 0, None, closed="neither")],
+        "copies": [Interval(Real, 0, 1, closed="right"), None],
+        "random_state": [Integral, None],
+    }
+
     def __init__(
         self,
         learner: str = "hiton_mb",
@@ -142,6 +154,7 @@ class StableBlanketSelector(DiscreteSelector):
 
     def fit(self, X, y):
         """Learn the blanket on ``R`` resamples and keep the features found often enough."""
+        self._validate_params()
         self._check_parameters()
         data, features, target = self._discrete_data(X, y)
         found = blanket_sets(
@@ -192,40 +205,9 @@ class StableBlanketSelector(DiscreteSelector):
         known = BLANKET_LEARNERS + NETWORK_LEARNERS
         if not isinstance(self.learner, str) or self.learner not in known:
             raise ValueError(f"learner must be one of {list(known)}, got {self.learner!r}")
-        if self.learner_options is not None and not isinstance(self.learner_options, dict):
-            raise TypeError(
-                f"learner_options must be a dict, got {type(self.learner_options).__name__}"
-            )
         learners.check_options(self.learner, self.learner_options or {})
-        check_int(self.R, "R", 1)
-        if self.copies is not None and (
-            isinstance(self.copies, bool)
-            or not isinstance(self.copies, numbers.Real)
-            or not 0.0 < self.copies <= 1.0
-        ):
-            raise ValueError(f"copies must be a number in (0, 1] or None, got {self.copies!r}")
-        if self.resample not in RESAMPLES:
-            raise ValueError(f"resample must be one of {list(RESAMPLES)}, got {self.resample!r}")
-        threshold = self.threshold
-        if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool):
-            if not 0.0 < threshold <= 1.0:
-                raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
-        elif threshold not in ("auto", "stability"):
-            raise ValueError(
-                f"threshold must be 'auto', 'stability' or a number in (0, 1], got {threshold!r}"
-            )
-        if (
-            isinstance(self.max_false, bool)
-            or not isinstance(self.max_false, numbers.Real)
-            or not np.isfinite(self.max_false)
-            or self.max_false <= 0
-        ):
-            raise ValueError(f"max_false must be a positive number, got {self.max_false!r}")
-        if self.random_state is not None and (
-            isinstance(self.random_state, bool)
-            or not isinstance(self.random_state, numbers.Integral)
-        ):
-            raise TypeError(f"random_state must be an int or None, got {self.random_state!r}")
+        if not np.isfinite(self.max_false):
+            raise ValueError(f"max_false must be a finite number, got {self.max_false!r}")
 
     def _empty_reason(self) -> str:
         return (
