@@ -13,7 +13,6 @@ from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, 
 
 
 def learn_graph(frame, args):
-
     data = dataset_of(frame, args, args.algorithm)
     incomplete = isinstance(data, pd.DataFrame)
     out = getattr(args, "out", None)
