@@ -156,7 +156,8 @@ def _incomplete(learner, bound: inspect.BoundArguments):
     name = learner.__name__
     frame = bound.arguments["data"]
     rows = frame.isna().any(axis=1).to_numpy()
-    if name in learners.EM_SEARCHES or name == "learn":
+    maximize = learners.STRUCTURAL_EM_SEARCH.get(name)
+    if maximize is not None:
         given = {k: v for k, v in bound.arguments.items() if k != "data"}
         refused = sorted(set(given) - EM_OPTIONS)
         if refused:
@@ -166,7 +167,6 @@ def _incomplete(learner, bound: inspect.BoundArguments):
                 f"{refused[0]}; drop those rows first (bnfs.Dataset(data, dropna=True)) to "
                 f"pass {refused[0]}"
             )
-        maximize = "tabu_search" if name == "tabu_search" else "hill_climbing"
         warnings.warn(
             f"{name}: {int(rows.sum())} of {rows.size} rows have missing values; learning by "
             f"{maximize.replace('_', ' ')} inside structural EM (bnfs.structural_em), which "

@@ -172,11 +172,12 @@ class _Model:
                 raise TypeError(
                     f"column {v!r} must hold numbers for continuous node {v!r}"
                 ) from None
-        position = {name: k for k, name in enumerate(self.levels(v))}
-        text = column.astype(object).where(~missing, None)
-        codes = np.array([-1 if t is None else position.get(str(t), -2) for t in text], np.int64)
-        if (codes == -2).any():
-            bad = text[codes == -2].iloc[0]
+        text = column.astype(object).astype(str)  # levels are matched by their text
+        codes = pd.Index(self.levels(v)).get_indexer(text).astype(np.int64)
+        unknown = (codes < 0) & ~missing
+        codes[missing] = -1
+        if unknown.any():
+            bad = column[unknown].iloc[0]
             raise ValueError(
                 f"column {v!r} holds {bad!r}, not a level of node {v!r} "
                 f"({list(self.levels(v))[:10]})"

@@ -41,9 +41,13 @@ KINDS = {
 }
 #: learners that count contingency tables only: continuous columns must be discretized
 DISCRETE_ONLY = frozenset({"screen_based", "tpda"})
-#: score-based learners that run on incomplete data through structural EM
-#: (:func:`bnfs.structural_em` with them as its search)
-EM_SEARCHES = frozenset({"hill_climbing", "tabu_search"})
+#: score-based learners that, given incomplete data, run inside structural EM
+#: (:func:`bnfs.structural_em`), and the search structural EM then maximizes
+STRUCTURAL_EM_SEARCH = {
+    "learn": "hill_climbing",
+    "hill_climbing": "hill_climbing",
+    "tabu_search": "tabu_search",
+}
 #: options of the CI test that the constraint-based learners pass on to it
 TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
 
@@ -124,8 +128,8 @@ class Learner:
         available-case tests, hill climbing, tabu search and ``learn`` by structural EM."""
         return (
             self.kind in ("constraint", "blanket", "neighbours")
-            or self.name in EM_SEARCHES
-            or self.name in ("learn", "structural_em")
+            or self.name in STRUCTURAL_EM_SEARCH
+            or self.name == "structural_em"
         )
 
     def __call__(self, data, *args, **options):

@@ -3,7 +3,8 @@
 - ``"uniform"``: every DAG alike (log-prior 0);
 - ``"vsp"``, the variable-selection prior: each possible parent present with probability
   ``beta`` (default 1 / (n - 1), at most 1/2: over two nodes 1 / (n - 1) would make the
-  arc certain), log(beta / (1 - beta)) per arc;
+  arc certain, and bnlearn refuses its own default there; bnfs then scores as bnlearn
+  with ``beta=0.5``, tested), log(beta / (1 - beta)) per arc;
 - ``"marginal"``, the marginal uniform prior (Scutari 2013): each pair of nodes joined with
   probability ``beta`` (default 0.5), half of it per direction;
 - ``"cs"``, Castelo & Siebes's prior: beliefs about single arcs, ``beta`` given as

@@ -181,6 +181,23 @@ def test_the_vsp_graph_prior_is_bnlearns(beta):
         assert ours != pytest.approx(bnfs.score(dag, frame, "bde"), rel=1e-12) or not dag.arcs
 
 
+def test_the_vsp_default_on_two_variables_is_one_half_where_bnlearn_refuses():
+    """bnlearn's vsp default 1 / (n - 1) is 1 on two variables, which bnlearn refuses ("beta
+    must be a probability smaller than one"); bnfs caps the default at 1/2 and then scores
+    as bnlearn does with beta = 0.5."""
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = bnfs.datasets.sample("asia", 500, seed=1)[["smoke", "lung"]].astype(str)
+    dag = bnfs.DAG(["smoke", "lung"], [("smoke", "lung")])
+    net = _bnlearn_network(pybnlearn, dag)
+    data = frame.astype("category")
+    with pytest.raises(Exception, match="beta"):
+        pybnlearn.score(net, data, type="bde", prior="vsp")
+    theirs = pybnlearn.score(net, data, type="bde", prior="vsp", beta=0.5)
+    assert bnfs.score(dag, frame, "bde", prior="vsp") == pytest.approx(theirs, rel=1e-10)
+
+
 @pytest.mark.parametrize("beta", [None, 0.2, 0.9])
 def test_the_marginal_uniform_prior_is_bnlearns(beta):
     """Scutari's marginal uniform prior: each pair joined with probability beta (0.5 by

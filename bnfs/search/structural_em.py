@@ -72,8 +72,10 @@ def structural_em(
         Passed to the search.
     return_imputed : bool, default False
         Also return the data completed by the last E-step, the data the returned network
-        was learned from (bnlearn's ``return.all``): the caller's index, columns and
-        observed values, each missing value replaced by its imputation.
+        was learned from: the caller's index, columns and observed values, each missing
+        value replaced by its imputation. bnlearn's ``return.all`` returns such data too,
+        but its values are likelihood-weighted draws, so they differ from these posterior
+        modes and means (see the module notes).
 
     Returns
     -------
