@@ -451,24 +451,28 @@ class CITest(_Tester):
         )
         return (_k.X2 if self.test.startswith("x2") else _k.G2), mode
 
+    def kernel_test(self):
+        """The discrete test as the compiled kernels take it (a
+        :class:`bnfs._kernels.separation.Test`)."""
+        which, mode = self.kernel_rule()
+        return _sep.Test(
+            self.data.codes,
+            np.ascontiguousarray(self.data.arities, dtype=np.int64),
+            which,
+            self.adjust_df,
+            mode,
+            self.alpha,
+            self.threshold,
+        )
+
     def _kernel(self):
         """The compiled searches' test and scratch, or None where they do not apply (the
         Gaussian and conditional-Gaussian tests, ``min_rows_per_cell``)."""
         if not self.batched or self.test in ("fisher_z", "mi_cg") or self.min_rows_per_cell:
             return None
         if getattr(self, "_compiled", None) is None:
-            which, mode = self.kernel_rule()
-            test = _sep.Test(
-                self.data.codes,
-                np.ascontiguousarray(self.data.arities, dtype=np.int64),
-                which,
-                self.adjust_df,
-                mode,
-                self.alpha,
-                self.threshold,
-            )
             self._compiled = (
-                test,
+                self.kernel_test(),
                 _sep.scratch_for(self.data.n_rows, len(self.names), self._counts.shape[0]),
             )
         return self._compiled

@@ -178,7 +178,15 @@ class OnlineTopologicalOrder(_ArcPool):
         return self._apply(_k.pk_apply, ops)
 
     def _state(self) -> tuple:
-        return (self.pos, self.node_at, self.heads, self.arcs, self.meta, self.mark, self.work)
+        return self.arrays
+
+    @property
+    def arrays(self) -> _k.Order:
+        """The order's arrays as the search kernels take them (the arc pool may grow:
+        fetch them again after :meth:`reserve` or :meth:`grow`)."""
+        return _k.Order(
+            self.pos, self.node_at, self.heads, self.arcs, self.meta, self.mark, self.work
+        )
 
     def order(self) -> np.ndarray:
         """Nodes in a topological order (a copy)."""

@@ -19,6 +19,7 @@ from bnfs import (
     sparse_candidate,
 )
 from bnfs._kernels import screen as _screen
+from bnfs._kernels.score_cache import Scoring, new_scratch
 from bnfs.scores import resolve_score
 from bnfs.search.screen_based import co_occurrence
 
@@ -109,17 +110,8 @@ def test_binary_gains_equal_the_general_kernel():
         _, kind, iss = resolve_score(data, label, 1.0)
         empty = np.array([Scorer(data, label).local(v) for v in data.names])
         general = np.empty((len(pairs), 2))
-        _screen.pair_gains(
-            data.codes,
-            data.arities,
-            kind,
-            iss,
-            pairs,
-            empty,
-            np.empty((2, 400), np.int64),
-            np.zeros((2, 1 << 16), np.int64),
-            general,
-        )
+        scoring = Scoring(data.codes, data.arities, kind, iss, np.zeros((1, 1)))
+        _screen.pair_gains(scoring, new_scratch(400, 1 << 16, 1, threads=2), pairs, empty, general)
         fast = np.empty((len(pairs), 2))
         _screen.binary_pair_gains(
             together.astype(float),

@@ -2,7 +2,8 @@
 search kernel scores discrete codes, linear-Gaussian data (:mod:`bnfs._kernels.covariance`)
 and conditional-Gaussian data (:mod:`bnfs._kernels.conditional_gaussian`).
 
-Discrete data come as integer ``codes`` (rows by variables) with their ``arities``; float
+Each takes a :class:`~bnfs._kernels.score_cache.Scoring`. Discrete data come as integer
+``codes`` (rows by variables) with their ``arities``; float
 data as the covariance matrix with [rows, variables] (``kind`` < CG) or as the
 conditional-Gaussian table with the arities (``kind`` >= CG). numba overloads pick the
 discrete or the float path at compile time; the ``kind`` picks the float model at run time.
@@ -27,40 +28,57 @@ def continuous_score(data, aux, node, parents, n_par, kind, iss):
     return covariance_score(data, aux, node, parents, n_par, kind, iss)
 
 
-def family_score(codes, arities, node, parents, n_par, kind, iss, cfg, counts):
-    """Local score of ``node`` given ``parents[:n_par]``, discrete or Gaussian by the type
-    of ``codes``. Compiled callers get the overload below; this body serves the pure-Python
-    runs (``NUMBA_DISABLE_JIT=1``)."""
-    if codes.dtype.kind == "f":
-        return continuous_score(codes, arities, node, parents, n_par, kind, iss)
-    return _s.local_score(codes, arities, node, parents, n_par, kind, iss, cfg, counts)
+def _float_data(scoring) -> bool:
+    """Whether the numba type of a :class:`~bnfs._kernels.score_cache.Scoring` holds float
+    data (Gaussian statistics) rather than discrete codes."""
+    codes = scoring.types[scoring.fields.index("codes")]
+    return isinstance(codes.dtype, types.Float)
+
+
+def family_score(scoring, node, parents, n_par, cfg, counts):
+    """Local score of ``node`` given ``parents[:n_par]`` under ``scoring`` (a
+    :class:`~bnfs._kernels.score_cache.Scoring`), discrete or Gaussian by the type of its
+    codes. Compiled callers get the overload below; this body serves the pure-Python runs
+    (``NUMBA_DISABLE_JIT=1``)."""
+    s = scoring
+    if s.codes.dtype.kind == "f":
+        return continuous_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss)
+    return _s.local_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss, cfg, counts)
 
 
 @overload(family_score)
-def _family_score(codes, arities, node, parents, n_par, kind, iss, cfg, counts):
-    if isinstance(codes.dtype, types.Float):
-        return lambda codes, arities, node, parents, n_par, kind, iss, cfg, counts: (
-            continuous_score(codes, arities, node, parents, n_par, kind, iss)
+def _family_score(scoring, node, parents, n_par, cfg, counts):
+    if _float_data(scoring):
+        return lambda scoring, node, parents, n_par, cfg, counts: continuous_score(
+            scoring.codes, scoring.arities, node, parents, n_par, scoring.kind, scoring.iss
         )
-    return lambda codes, arities, node, parents, n_par, kind, iss, cfg, counts: _s.local_score(
-        codes, arities, node, parents, n_par, kind, iss, cfg, counts
+    return lambda scoring, node, parents, n_par, cfg, counts: _s.local_score(
+        scoring.codes,
+        scoring.arities,
+        node,
+        parents,
+        n_par,
+        scoring.kind,
+        scoring.iss,
+        cfg,
+        counts,
     )
 
 
-def configurations(codes, arities, parents, n_par, cfg):
+def configurations(scoring, parents, n_par, cfg):
     """The parent configurations of the discrete incremental scores (0 for Gaussian data,
     which needs none)."""
-    if codes.dtype.kind == "f":
+    if scoring.codes.dtype.kind == "f":
         return 0
-    return _s.parent_config(codes, arities, parents, n_par, cfg)
+    return _s.parent_config(scoring.codes, scoring.arities, parents, n_par, cfg)
 
 
 @overload(configurations)
-def _configurations(codes, arities, parents, n_par, cfg):
-    if isinstance(codes.dtype, types.Float):
-        return lambda codes, arities, parents, n_par, cfg: 0
-    return lambda codes, arities, parents, n_par, cfg: _s.parent_config(
-        codes, arities, parents, n_par, cfg
+def _configurations(scoring, parents, n_par, cfg):
+    if _float_data(scoring):
+        return lambda scoring, parents, n_par, cfg: 0
+    return lambda scoring, parents, n_par, cfg: _s.parent_config(
+        scoring.codes, scoring.arities, parents, n_par, cfg
     )
 
 
@@ -77,38 +95,39 @@ def _with_or_without(parents_v, k, u, removing, tmp):
     return m
 
 
-def toggled_score(
-    codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
-):
+def toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
     """Score of ``v`` with parents ``parents_v[:k]`` minus ``u`` (``removing``) or plus
-    ``u``; discrete data reuse the current parents' configurations ``cfg``."""
-    impl = _toggled_score(
-        codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
-    )
-    return impl(codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp)
+    ``u``, with row ``row`` of the ``scratch`` (a
+    :class:`~bnfs._kernels.score_cache.Scratch`); discrete data reuse the current parents'
+    configurations ``scratch.cfg`` (``q`` of them, from :func:`configurations`)."""
+    impl = _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q)
+    return impl(scoring, scratch, row, v, u, removing, parents_v, k, q)
 
 
 @overload(toggled_score)
-def _toggled_score(
-    codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
-):
-    if isinstance(codes.dtype, types.Float) or getattr(codes.dtype, "kind", "") == "f":
+def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
+    if isinstance(scoring, tuple):  # the pure-Python run: look at the data
+        floats = scoring.codes.dtype.kind == "f"
+    else:
+        floats = _float_data(scoring)
+    if floats:
 
-        def gaussian(
-            codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
-        ):
+        def gaussian(scoring, scratch, row, v, u, removing, parents_v, k, q):
+            tmp = scratch.tmp[row]
             m = _with_or_without(parents_v, k, u, removing, tmp)
-            return continuous_score(codes, arities, v, tmp, m, kind, iss)
+            return continuous_score(
+                scoring.codes, scoring.arities, v, tmp, m, scoring.kind, scoring.iss
+            )
 
         return gaussian
 
-    def discrete(
-        codes, arities, kind, iss, v, u, removing, parents_v, k, cfg, q, cfg2, counts, tmp
-    ):
+    def discrete(scoring, scratch, row, v, u, removing, parents_v, k, q):
+        codes, arities, kind, iss = scoring.codes, scoring.arities, scoring.kind, scoring.iss
+        cfg2, counts = scratch.cfg2[row], scratch.counts[row]
         if removing:
-            m = _with_or_without(parents_v, k, u, True, tmp)
-            return _s.local_score(codes, arities, v, tmp, m, kind, iss, cfg2, counts)
-        q2 = _s.extend_config(cfg, q, codes, arities, u, cfg2)
+            m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
+            return _s.local_score(codes, arities, v, scratch.tmp[row], m, kind, iss, cfg2, counts)
+        q2 = _s.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
         q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
         return _s.score_config(cfg2, q2, codes, v, arities[v], q_true, kind, iss, counts)
 

@@ -24,7 +24,15 @@ With ``tabu_len > 0`` the search is bnlearn's tabu search (equal graphs tested a
 bnlearn-port in ``tests/test_bnlearn_parity.py``): it may take the best
 non-improving move whose resulting graph is not among the last ``tabu_len`` graphs, up to
 ``max_tabu`` steps without improving on the best graph, which is kept in ``best_*``.
+
+The kernels take named bundles (numba-compatible named tuples) built once by
+:class:`bnfs.search._state.SearchState`: :class:`Scoring` (read) and :class:`Scratch`
+(cache, counters, scratch rows) of :mod:`bnfs._kernels.score_cache`; :class:`Graph` and
+:class:`Candidates`, written by the moves; :class:`bnfs._kernels.order.Order`, the
+Pearce-Kelly order; :class:`Tabu`, a tabu search's list and best graph.
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -53,11 +61,14 @@ from bnfs._kernels.codes import (  # noqa: F401  (the searches' callers use thes
 )
 from bnfs._kernels.score_cache import (  # noqa: F401  (the searches' callers use these too)
     CACHE_ENTRIES,
+    Scoring,
+    Scratch,
     arc_key,
     arc_weight,
     cached_families,
     cached_score,
     new_cache,
+    new_scratch,
     node_key,
     parent_key,
     parents_weight,
@@ -67,35 +78,46 @@ from bnfs._kernels.score_cache import (  # noqa: F401  (the searches' callers us
 
 NEG_INF = -np.inf
 
+#: the current graph (written by the moves): each node's parents (rows of ``parents``,
+#: counts ``npar``, Zobrist hashes ``phash``), its local score with the prior's weights
+#: (``node_score``), and the bound on parents (``max_parents``)
+Graph = namedtuple("Graph", ["parents", "npar", "phash", "node_score", "max_parents"])
+#: the search space and its deltas: per node ``v``, candidate parents ``cand[v, :n_cand[v]]``,
+#: their column in the candidate's own row (``rev``, -1: none), whitelisted arcs that stay
+#: (``fixed``), which are parents now (``in_graph``, written) and the score change of
+#: toggling each (``delta``, written); the scan order: ``by_node`` the nodes in it, ``rank``
+#: each node's place, and per parent ``u`` the (child, column) pairs it is a candidate of,
+#: ``by_v[by_ptr[u]:by_ptr[u + 1]]`` and ``by_c[...]``
+Candidates = namedtuple(
+    "Candidates",
+    [
+        "cand",
+        "n_cand",
+        "rev",
+        "fixed",
+        "in_graph",
+        "delta",
+        "rank",
+        "by_node",
+        "by_ptr",
+        "by_v",
+        "by_c",
+    ],
+)
+#: a tabu search's list of the last graphs (``graphs``, Zobrist hashes; empty: hill
+#: climbing), its patience ``max_tabu``, the current graph's hash (``ghash[0]``) and the best
+#: graph seen (``best_parents``, ``best_npar``, ``best_score[0]``)
+Tabu = namedtuple(
+    "Tabu", ["graphs", "max_tabu", "ghash", "best_parents", "best_npar", "best_score"]
+)
+
 
 @njit(cache=True)
-def refresh_row(
-    codes,
-    arities,
-    kind,
-    iss,
-    prior,
-    v,
-    cand,
-    n_cand,
-    rev,
-    rank,
-    in_graph,
-    parents,
-    npar,
-    phash,
-    max_parents,
-    node_score,
-    delta,
-    cfg,
-    cfg2,
-    counts,
-    tmp,
-    cache,
-    counters,
-):
-    """Recompute ``node_score[v]`` and ``delta[v, :]`` for the current parents of ``v``;
-    both include the graph prior's arc weights (``prior``, zero for the uniform prior).
+def refresh_rows(scoring, scratch, graph, cands, nodes):
+    """Recompute ``graph.node_score[v]`` and ``cands.delta[v, :]`` for the current parents
+    of each ``v`` of ``nodes``, in that order; both include the graph prior's arc weights
+    (zero for the uniform prior). One call refreshes many rows: from Python, a call with
+    bundles costs tens of microseconds in numba's dispatch.
 
     For a score-equivalent score (all but K2), adding ``u -> v`` with ``u`` after ``v`` in
     the scan order (``rank``) and neither node having a parent gains exactly what adding
@@ -104,55 +126,42 @@ def refresh_row(
     order. Rows are refreshed from the last node to the first, so ``u``'s row is current
     when ``v``'s copies from it.
     """
-    k = npar[v]
-    base_key = node_key(v) ^ phash[v]
-    fit = cached_score(
-        codes, arities, v, parents[v], k, kind, iss, cfg, counts[0], cache, base_key, counters
-    )
-    node_score[v] = fit + parents_weight(prior, v, parents[v], k)
-    width = n_cand[v]
-    us = np.empty(width, dtype=np.int64)
-    removing = np.empty(width, dtype=np.bool_)
-    column = np.empty(width, dtype=np.int64)
-    twins = kind != _s.K2 and k == 0 and prior.shape[0] == 1  # arcs weigh alike
-    m = 0
-    for c in range(width):
-        if not in_graph[v, c] and k >= max_parents:
-            delta[v, c] = NEG_INF
-            continue
-        u = cand[v, c]
-        if twins and rank[u] > rank[v] and rev[v, c] >= 0 and npar[u] == 0:
-            delta[v, c] = delta[u, rev[v, c]]
-            continue
-        us[m] = cand[v, c]
-        removing[m] = in_graph[v, c] != 0
-        column[m] = c
-        m += 1
-    gains = np.empty(m)
-    cached_families(
-        codes,
-        arities,
-        kind,
-        iss,
-        v,
-        us,
-        removing,
-        m,
-        parents[v],
-        k,
-        base_key,
-        fit,
-        cfg,
-        cfg2,
-        counts,
-        tmp,
-        cache,
-        counters,
-        gains,
-    )
-    for e in range(m):
-        weight = arc_weight(prior, us[e], v)
-        delta[v, column[e]] = gains[e] + (-weight if removing[e] else weight)
+    # every array a loop reads, out of its bundle once: numba takes a reference to each
+    # array it reads out of a bundle, which is costly at a loop's rate
+    prior, npar, delta, max_parents = scoring.prior, graph.npar, cands.delta, graph.max_parents
+    in_graph, rev, rank, cand = cands.in_graph, cands.rev, cands.rank, cands.cand
+    parents, phash, node_score, n_cand = graph.parents, graph.phash, graph.node_score, cands.n_cand
+    twins_possible = scoring.kind != _s.K2 and prior.shape[0] == 1  # arcs weigh alike
+    for r in range(nodes.shape[0]):
+        v = nodes[r]
+        parents_v = parents[v]
+        k = npar[v]
+        base_key = node_key(v) ^ phash[v]
+        fit = cached_score(scoring, scratch, v, parents_v, k, base_key)
+        node_score[v] = fit + parents_weight(prior, v, parents_v, k)
+        width = n_cand[v]
+        us = np.empty(width, dtype=np.int64)
+        removing = np.empty(width, dtype=np.bool_)
+        column = np.empty(width, dtype=np.int64)
+        twins = twins_possible and k == 0
+        m = 0
+        for c in range(width):
+            if not in_graph[v, c] and k >= max_parents:
+                delta[v, c] = NEG_INF
+                continue
+            u = cand[v, c]
+            if twins and rank[u] > rank[v] and rev[v, c] >= 0 and npar[u] == 0:
+                delta[v, c] = delta[u, rev[v, c]]
+                continue
+            us[m] = u
+            removing[m] = in_graph[v, c] != 0
+            column[m] = c
+            m += 1
+        gains = np.empty(m)
+        cached_families(scoring, scratch, v, us, removing, m, parents_v, k, base_key, fit, gains)
+        for e in range(m):
+            weight = arc_weight(prior, us[e], v)
+            delta[v, column[e]] = gains[e] + (-weight if removing[e] else weight)
 
 
 @njit(cache=True)
@@ -177,42 +186,26 @@ TOL = 1.4901161193847656e-08
 
 
 @njit(cache=True)
-def best_move(
-    cand,
-    rev,
-    fixed,
-    in_graph,
-    npar,
-    max_parents,
-    delta,
-    by_node,
-    by_ptr,
-    by_v,
-    by_c,
-    pos,
-    heads,
-    arcs,
-    mark,
-    work,
-    baseline,
-    tabu,
-    counters,
-    ghash,
-):
+def best_move(graph, order, cands, tabu, counters, baseline):
     """The move one step of bnlearn's ``hc`` or ``tabu`` takes (``hc_opt_step``,
     ``tabu_step``): (child, column, kind), kind :data:`ADD`, :data:`REMOVE` or
     :data:`REVERSE`, or :data:`NO_MOVE` when no move gains more than ``baseline`` (0: an
     improving move; -inf: any move).
 
-    Moves are scanned parent first, parents in the scan order ``by_node``
-    (``by_ptr``/``by_v``/``by_c`` list, for each parent ``u``, the children ``v`` it is a
-    candidate of and its column there, in scan order): additions, then removals, then
-    reversals. A move replaces the best so far only when it gains more than it by
-    :data:`TOL` (so the first of tied moves wins), closes no cycle and, in a tabu search,
-    leads to no graph of the tabu list (both checked for such moves only).
+    Moves are scanned parent first, parents in the scan order ``cands.by_node`` (for each
+    parent ``u``, the children ``v`` it is a candidate of and its column there, in scan
+    order): additions, then removals, then reversals. A move replaces the best so far only
+    when it gains more than it by :data:`TOL` (so the first of tied moves wins), closes no
+    cycle and, in a tabu search, leads to no graph of the tabu list (both checked for such
+    moves only).
     """
+    rev, in_graph, delta, fixed = cands.rev, cands.in_graph, cands.delta, cands.fixed
+    by_ptr, by_v, by_c = cands.by_ptr, cands.by_v, cands.by_c
+    npar, max_parents, by_node = graph.npar, graph.max_parents, cands.by_node
+    pos, heads, arcs, mark, work = order.pos, order.heads, order.arcs, order.mark, order.work
+    graphs, ghash = tabu.graphs, tabu.ghash
     n = by_ptr.shape[0] - 1
-    n_tabu = counters[N_TABU] if tabu.shape[0] > 0 else 0
+    n_tabu = counters[N_TABU] if graphs.shape[0] > 0 else 0
     best_v, best_c, best_kind = -1, -1, NO_MOVE
     top = baseline
     for kind in (ADD, REMOVE, REVERSE):
@@ -245,7 +238,7 @@ def best_move(
                     h = ghash[0] ^ arc_key(u, v, n)
                     if kind == REVERSE:
                         h ^= arc_key(v, u, n)
-                    if _in_tabu(tabu, n_tabu, h):
+                    if _in_tabu(graphs, n_tabu, h):
                         continue
                 best_v, best_c, best_kind = v, c, kind
                 top = gain
@@ -266,59 +259,17 @@ def _reaches_indirectly(pos, heads, arcs, mark, work, source, target):
 
 
 @njit(cache=True)
-def _in_tabu(tabu, n_tabu, h):
+def _in_tabu(graphs, n_tabu, h):
     for t in range(n_tabu):
-        if tabu[t] == h:
+        if graphs[t] == h:
             return True
     return False
 
 
 @njit(cache=True)
-def search(
-    codes,
-    arities,
-    kind,
-    iss,
-    prior,
-    cand,
-    n_cand,
-    rev,
-    fixed,
-    in_graph,
-    parents,
-    npar,
-    phash,
-    max_parents,
-    node_score,
-    delta,
-    pos,
-    node_at,
-    heads,
-    arcs,
-    meta,
-    mark,
-    work,
-    cfg,
-    cfg2,
-    counts,
-    tmp,
-    cache,
-    counters,
-    max_steps,
-    tabu,
-    max_tabu,
-    ghash,
-    best_parents,
-    best_npar,
-    best_score,
-    by_node,
-    by_ptr,
-    by_v,
-    by_c,
-    rank,
-):
-    """Run up to ``max_steps`` moves of bnlearn's ``hc`` (``tabu`` empty) or ``tabu``; see
-    the module doc and :func:`best_move`.
+def search(scoring, scratch, graph, order, cands, tabu, max_steps):
+    """Run up to ``max_steps`` moves of bnlearn's ``hc`` (``tabu.graphs`` empty) or
+    ``tabu``; see the module doc and :func:`best_move`.
 
     Tabu search, as bnlearn's ``tabu.search``: each iteration first keeps the current graph
     as the best when it beats the best by more than :data:`TOL` and enters it in the tabu
@@ -327,8 +278,15 @@ def search(
     best it stops (the caller restores the best graph), otherwise it takes the best move
     whatever its gain. State lives in the arrays, so the caller can call again to continue.
     """
-    n = cand.shape[0]
-    tabu_len = tabu.shape[0]
+    # every array the loop reads, out of its bundle once (see refresh_rows)
+    counters, delta, rank, in_graph = scratch.counters, cands.delta, cands.rank, cands.in_graph
+    cand, rev = cands.cand, cands.rev
+    parents, npar, phash, node_score = graph.parents, graph.npar, graph.phash, graph.node_score
+    pos, node_at, heads, arcs = order.pos, order.node_at, order.heads, order.arcs
+    meta, mark, work, ghash, graphs = order.meta, order.mark, order.work, tabu.ghash, tabu.graphs
+    n = npar.shape[0]
+    tabu_len = graphs.shape[0]
+    one, two = np.empty(1, dtype=np.int64), np.empty(2, dtype=np.int64)  # rows to refresh
     steps = 0
     while steps < max_steps:
         # resource stops (status 3, 4) repeat the iteration: undo its bookkeeping then
@@ -337,68 +295,25 @@ def search(
             counters[N_TABU],
             counters[NON_IMPROVING],
         )
-        if tabu_len > 0:
-            total = 0.0
-            for w in range(n):
-                total += node_score[w]
-            if total - best_score[0] >= TOL:
-                best_score[0] = total
+        if tabu_len > 0:  # keep the graph as the best if it is, enter it in the list
+            total = node_score.sum()
+            if total - tabu.best_score[0] >= TOL:
+                tabu.best_score[0] = total
+                best_parents, best_npar = tabu.best_parents, tabu.best_npar
                 for w in range(n):
                     best_npar[w] = npar[w]
                     for t in range(npar[w]):
                         best_parents[w, t] = parents[w, t]
-            tabu[counters[TABU_POS]] = ghash[0]
+            graphs[counters[TABU_POS]] = ghash[0]
             counters[TABU_POS] = (counters[TABU_POS] + 1) % tabu_len
             counters[N_TABU] = min(counters[N_TABU] + 1, tabu_len)
-        v, c, move = best_move(
-            cand,
-            rev,
-            fixed,
-            in_graph,
-            npar,
-            max_parents,
-            delta,
-            by_node,
-            by_ptr,
-            by_v,
-            by_c,
-            pos,
-            heads,
-            arcs,
-            mark,
-            work,
-            0.0,
-            tabu,
-            counters,
-            ghash,
-        )
+        v, c, move = best_move(graph, order, cands, tabu, counters, 0.0)
         if move == NO_MOVE:
-            if tabu_len == 0 or counters[NON_IMPROVING] >= max_tabu:
+            if tabu_len == 0 or counters[NON_IMPROVING] >= tabu.max_tabu:
                 counters[STATUS] = CONVERGED
                 return
             counters[NON_IMPROVING] += 1
-            v, c, move = best_move(
-                cand,
-                rev,
-                fixed,
-                in_graph,
-                npar,
-                max_parents,
-                delta,
-                by_node,
-                by_ptr,
-                by_v,
-                by_c,
-                pos,
-                heads,
-                arcs,
-                mark,
-                work,
-                NEG_INF,
-                tabu,
-                counters,
-                ghash,
-            )
+            v, c, move = best_move(graph, order, cands, tabu, counters, NEG_INF)
             if move == NO_MOVE:
                 counters[STATUS] = CONVERGED
                 return
@@ -419,10 +334,7 @@ def search(
             return
         if tabu_len > 0 and counters[NON_IMPROVING] == saved_loss:  # an improving move
             gain = delta[v, c] + (delta[u, rev[v, c]] if move == REVERSE else 0.0)
-            total = 0.0
-            for w in range(n):
-                total += node_score[w]
-            if total + gain - best_score[0] >= TOL:
+            if node_score.sum() + gain - tabu.best_score[0] >= TOL:
                 counters[NON_IMPROVING] = 0
         if move == ADD:
             _o.pk_try_add(pos, node_at, heads, arcs, meta, mark, work, u, v)
@@ -438,85 +350,13 @@ def search(
             set_parent(v, u, c, False, parents, npar, in_graph, phash)
             set_parent(u, v, rev[v, c], True, parents, npar, in_graph, phash)
             ghash[0] ^= arc_key(u, v, n) ^ arc_key(v, u, n)
-        # the later target in scan order first, so that a twin the earlier one copies is
-        # current (see refresh_row)
-        if move == REVERSE and rank[u] > rank[v]:
-            refresh_row(
-                codes,
-                arities,
-                kind,
-                iss,
-                prior,
-                u,
-                cand,
-                n_cand,
-                rev,
-                rank,
-                in_graph,
-                parents,
-                npar,
-                phash,
-                max_parents,
-                node_score,
-                delta,
-                cfg,
-                cfg2,
-                counts,
-                tmp,
-                cache,
-                counters,
-            )
-        refresh_row(
-            codes,
-            arities,
-            kind,
-            iss,
-            prior,
-            v,
-            cand,
-            n_cand,
-            rev,
-            rank,
-            in_graph,
-            parents,
-            npar,
-            phash,
-            max_parents,
-            node_score,
-            delta,
-            cfg,
-            cfg2,
-            counts,
-            tmp,
-            cache,
-            counters,
-        )
-        if move == REVERSE and rank[u] < rank[v]:
-            refresh_row(
-                codes,
-                arities,
-                kind,
-                iss,
-                prior,
-                u,
-                cand,
-                n_cand,
-                rev,
-                rank,
-                in_graph,
-                parents,
-                npar,
-                phash,
-                max_parents,
-                node_score,
-                delta,
-                cfg,
-                cfg2,
-                counts,
-                tmp,
-                cache,
-                counters,
-            )
+        if move != REVERSE:
+            one[0] = v
+            refresh_rows(scoring, scratch, graph, cands, one)
+        else:  # the later target in scan order first, so that a twin the earlier one
+            # copies is current (see refresh_rows)
+            two[0], two[1] = (u, v) if rank[u] > rank[v] else (v, u)
+            refresh_rows(scoring, scratch, graph, cands, two)
         steps += 1
         counters[N_MOVES] += 1
         counters[N_ITER] += 1
@@ -524,34 +364,17 @@ def search(
 
 
 @njit(cache=True)
-def add_gains(
-    codes,
-    arities,
-    kind,
-    iss,
-    prior,
-    v,
-    parents,
-    npar,
-    phash,
-    node_score_v,
-    cfg,
-    cfg2,
-    counts,
-    tmp,
-    cache,
-    counters,
-    out,
-):
+def add_gains(scoring, scratch, graph, v, out):
     """``out[u]`` = score change of adding ``u`` to ``v``'s parents (-inf for ``v`` itself
     and current parents): the sparse-candidate selection measure."""
+    parents_v, prior = graph.parents[v], scoring.prior
     n = out.shape[0]
-    k = npar[v]
+    k = graph.npar[v]
     for u in range(n):
         out[u] = 0.0
     out[v] = NEG_INF
     for t in range(k):
-        out[parents[v, t]] = NEG_INF
+        out[parents_v[t]] = NEG_INF
     us = np.empty(n, dtype=np.int64)
     m = 0
     for u in range(n):
@@ -560,26 +383,8 @@ def add_gains(
             m += 1
     removing = np.zeros(m, dtype=np.bool_)
     gains = np.empty(m)
-    cached_families(
-        codes,
-        arities,
-        kind,
-        iss,
-        v,
-        us,
-        removing,
-        m,
-        parents[v],
-        k,
-        node_key(v) ^ phash[v],
-        node_score_v - parents_weight(prior, v, parents[v], k),
-        cfg,
-        cfg2,
-        counts,
-        tmp,
-        cache,
-        counters,
-        gains,
-    )
+    key = node_key(v) ^ graph.phash[v]
+    fit = graph.node_score[v] - parents_weight(prior, v, parents_v, k)
+    cached_families(scoring, scratch, v, us, removing, m, parents_v, k, key, fit, gains)
     for e in range(m):
         out[us[e]] = gains[e] + arc_weight(prior, us[e], v)

@@ -15,6 +15,8 @@ D. J. Pearce and P. H. J. Kelly, "A dynamic topological sort algorithm for direc
 acyclic graphs", ACM J. Exp. Algorithmics 11, 2006.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from bnfs._kernels import njit
@@ -23,6 +25,11 @@ from bnfs._kernels.sorting import argsort_stable, sort_inplace
 SRC, DST, OUT_NEXT, OUT_PREV, IN_NEXT, IN_PREV = 0, 1, 2, 3, 4, 5
 FREE, N_ARCS = 0, 1
 OP_ADD, OP_REMOVE, OP_REVERSE = 0, 1, 2
+
+#: the arrays of a Pearce-Kelly order, as the search kernels take them: each node's place
+#: (``pos``) and the node at each place (``node_at``), the arc pool (``heads``, ``arcs``,
+#: ``meta``) and the searches' scratch (``mark``, ``work``)
+Order = namedtuple("Order", ["pos", "node_at", "heads", "arcs", "meta", "mark", "work"])
 
 
 @njit(cache=True)

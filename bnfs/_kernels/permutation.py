@@ -15,13 +15,15 @@ node, and nearly every call is a walk down paths already built.
 Named bundles travel together (numba-compatible named tuples, built once by the search in
 :mod:`bnfs.search.boss`):
 
-- :class:`Scoring`, read-only: what the local scores read (codes or the Gaussian statistics,
-  arities, the score's kind and iss) and the graph prior's log-weights of arcs;
+- :class:`~bnfs._kernels.score_cache.Scoring`, read-only: what the local scores read (codes
+  or the Gaussian statistics, arities, the score's kind and iss) and the graph prior's
+  log-weights of arcs;
 - :class:`Knowledge`, read-only: forbidden and required arcs as n-by-n masks, the largest
   parent set, and the nodes by name rank (``by_rank``) and each node's rank (``rank``),
   which break ties so that the result does not depend on the column order;
-- :class:`Workspace`, written: the local-score cache (shared with the other searches'
-  convention, :mod:`bnfs._kernels.score_cache`), the counters and the scratch arrays;
+- :class:`Workspace`, written: the scoring kernels' scratch (the local-score cache and
+  counters of :mod:`bnfs._kernels.score_cache`, shared with the other searches) and the
+  searches' own scratch arrays;
 - :class:`Trees`, written: the grow-shrink trees of all nodes, in pools that the caller
   grows (or empties) when a kernel reports :data:`TREES_FULL`;
 - :class:`Placement`, written: an order and the DAG it gives, which GRaSP's tucks update in
@@ -35,26 +37,19 @@ import numpy as np
 from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
 from bnfs._kernels import score_cache as _c
+from bnfs._kernels.score_cache import Scoring  # noqa: F401  (the searches build it)
 from bnfs._kernels.sorting import argsort_stable
 
-#: what the local scores read, and the graph prior's log-weight of each arc ``[u, v]`` (a
-#: 1-by-1 array when all arcs weigh the same; :meth:`bnfs.priors.GraphPrior.weights`)
-Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior"])
 #: black- and whitelists as masks ``[parent, child]``, the parent bound, name ranks
 Knowledge = namedtuple("Knowledge", ["forbidden", "required", "max_parents", "by_rank", "rank"])
-#: cache and counters (shared with :mod:`bnfs._kernels.score_cache`) and scratch: ``cfg``,
-#: ``cfg2``, ``counts`` and ``tmp`` for the counting kernels, ``par`` a parent list, ``in_par`` its mask,
-#: ``allowed`` the candidate mask, ``gains`` and ``pick`` for sorting candidates, and the
-#: per-place scores of :func:`best_place`
+#: the scoring kernels' :class:`~bnfs._kernels.score_cache.Scratch` (cache, counters,
+#: counting scratch; one row) and the searches' own scratch: ``par`` a parent list,
+#: ``in_par`` its mask, ``allowed`` the candidate mask, ``gains`` and ``pick`` for sorting
+#: candidates, and the per-place scores of :func:`best_place`
 Workspace = namedtuple(
     "Workspace",
     [
-        "cache",
-        "counters",
-        "cfg",
-        "cfg2",
-        "counts",
-        "tmp",
+        "scratch",
         "par",
         "in_par",
         "allowed",
@@ -137,20 +132,7 @@ def _prior(scoring, ws, v, npar):
 def _family(scoring, ws, v, npar, key):
     """The local score of ``v`` with parents ``ws.par[:npar]`` (cached under ``key``), plus
     the graph prior of its parents."""
-    return _prior(scoring, ws, v, npar) + _c.cached_score(
-        scoring.codes,
-        scoring.arities,
-        v,
-        ws.par,
-        npar,
-        scoring.kind,
-        scoring.iss,
-        ws.cfg,
-        ws.counts,
-        ws.cache,
-        key,
-        ws.counters,
-    )
+    return _prior(scoring, ws, v, npar) + _c.cached_score(scoring, ws.scratch, v, ws.par, npar, key)
 
 
 @njit(cache=True)
@@ -206,7 +188,7 @@ def _expand(scoring, know, ws, trees, v, npar, key):
     used[TREE_NODES] += 1
     here = _family(scoring, ws, v, npar, key)
     here_fit = here - _prior(scoring, ws, v, npar)
-    weights = scoring.prior
+    weights, scratch = scoring.prior, ws.scratch
     q = -1  # the grown set's configurations, counted at the first candidate not cached
     m = 0
     for r in range(n):  # in rank order, so the stable sort below breaks ties by rank
@@ -214,30 +196,15 @@ def _expand(scoring, know, ws, trees, v, npar, key):
         if u == v or ws.in_par[u] or know.forbidden[u, v]:
             continue
         child = key ^ _c.parent_key(u)
-        if child in ws.cache:
-            ws.counters[_c.N_HITS] += 1
-            fit = ws.cache[child]
+        if child in scratch.cache:
+            scratch.counters[_c.N_HITS] += 1
+            fit = scratch.cache[child]
         else:
             if q < 0:
-                q = _g.configurations(scoring.codes, scoring.arities, ws.par, npar, ws.cfg)
-            fit = _g.toggled_score(
-                scoring.codes,
-                scoring.arities,
-                scoring.kind,
-                scoring.iss,
-                v,
-                u,
-                False,
-                ws.par,
-                npar,
-                ws.cfg,
-                q,
-                ws.cfg2,
-                ws.counts,
-                ws.tmp,
-            )
-            ws.counters[_c.N_SCORES] += 1
-            _c.store(ws.cache, child, fit)
+                q = _g.configurations(scoring, ws.par, npar, scratch.cfg)
+            fit = _g.toggled_score(scoring, scratch, 0, v, u, False, ws.par, npar, q)
+            scratch.counters[_c.N_SCORES] += 1
+            _c.store(scratch.cache, child, fit)
         gain = fit - here_fit + _c.arc_weight(weights, u, v)
         if gain > TOL:
             ws.gains[m] = -gain

@@ -8,7 +8,11 @@ so after the first few thousand operations most proposals cost a dictionary look
 
 Existing arcs are kept in ``arc_list`` (pairs) with ``arc_slot[v, t]`` giving the slot of
 the arc from ``parents[v, t]``, so a random arc is drawn in O(1) and removed by swapping.
+The kernel takes the searches' bundles (:mod:`bnfs._kernels.hill_climbing`) and a
+:class:`Walk`.
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -18,6 +22,15 @@ from bnfs._kernels import order as _o
 from bnfs._kernels import score_cache as _c
 
 EPS = 1e-9
+
+#: a random walk's rules and state: arcs it may not add (``forbidden``) or change
+#: (``fixed``), typed dicts keyed by ``u * n + v``; the arcs now (``arc_list`` rows, and
+#: ``arc_slot[v, t]`` the row of the arc from ``parents[v, t]``); the chances of an addition
+#: and a removal (``p_add``, ``p_remove``; else a reversal); the generator's state (``rng``)
+#: and the nodes in scan order (``by_node``)
+Walk = namedtuple(
+    "Walk", ["forbidden", "fixed", "arc_list", "arc_slot", "p_add", "p_remove", "rng", "by_node"]
+)
 
 
 @njit(cache=True)
@@ -74,53 +87,26 @@ def _add_parent(v, u, parents, npar, phash, arc_list, arc_slot, n_arcs):
 
 
 @njit(cache=True)
-def random_hill_climbing(
-    codes,
-    arities,
-    kind,
-    iss,
-    prior,
-    parents,
-    npar,
-    phash,
-    node_score,
-    max_parents,
-    forbidden,
-    fixed,
-    pos,
-    node_at,
-    heads,
-    arcs,
-    meta,
-    mark,
-    work,
-    cfg,
-    counts,
-    tmp,
-    cache,
-    counters,
-    arc_list,
-    arc_slot,
-    n_arcs,
-    n_ops,
-    p_add,
-    p_remove,
-    rng_state,
-    by_node,
-):
+def random_hill_climbing(scoring, scratch, graph, order, walk, n_arcs, n_ops):
     """Run ``n_ops`` random operations; return (arcs afterwards, operations done).
 
-    A drawn node number k means node ``by_node[k]`` (the nodes in scan order), so the same
-    draws make the same edits for any order of the columns.
+    A drawn node number k means node ``walk.by_node[k]`` (the nodes in scan order), so the
+    same draws make the same edits for any order of the columns.
 
     Stops early, before an addition that would overflow the parent table (width
-    ``parents.shape[1]`` < ``max_parents``), so the caller can widen it and resume.
+    ``graph.parents.shape[1]`` < ``max_parents``), so the caller can widen it and resume.
 
-    ``forbidden`` and ``fixed`` are typed dicts keyed by ``u * n + v`` (black-listed arcs,
-    and white-listed arcs that may not be removed or reversed). ``counters[N_MOVES]`` counts
-    accepted operations. The arc pool (``arcs``) must have a free row for every arc the
-    graph can hold; the caller sizes it.
+    ``counters[N_MOVES]`` counts accepted operations. The arc pool (``order.arcs``) must
+    have a free row for every arc the graph can hold; the caller sizes it.
     """
+    parents, npar, phash, node_score = graph.parents, graph.npar, graph.phash, graph.node_score
+    max_parents, forbidden, fixed = graph.max_parents, walk.forbidden, walk.fixed
+    arc_list, arc_slot, rng_state, by_node = walk.arc_list, walk.arc_slot, walk.rng, walk.by_node
+    pos, node_at, heads, arcs = order.pos, order.node_at, order.heads, order.arcs
+    meta, mark, work = order.meta, order.mark, order.work
+    # what the loop reads on every operation, out of the bundles once (see cached_with)
+    prior, cache, counters, tmp = scoring.prior, scratch.cache, scratch.counters, scratch.tmp[0]
+    p_add, p_remove = walk.p_add, walk.p_remove
     n = parents.shape[0]
     width = parents.shape[1]
     for op in range(n_ops):
@@ -133,24 +119,11 @@ def random_hill_climbing(
                 continue
             if _o.find_arc(heads, arcs, u, v) != -1 or _o.find_arc(heads, arcs, v, u) != -1:
                 continue
-            new = _c.score_with(
-                codes,
-                arities,
-                kind,
-                iss,
-                prior,
-                v,
-                parents,
-                npar,
-                u,
-                -1,
-                phash,
-                tmp,
-                cfg,
-                counts,
-                cache,
-                counters,
+            cached, new = _c.cached_with(
+                prior, cache, counters, tmp, v, parents, npar, phash, u, -1
             )
+            if not cached:
+                new = _c.score_with(scoring, scratch, v, parents, npar, phash, u, -1)
             if new - node_score[v] <= EPS:
                 continue
             if npar[v] == width:
@@ -168,24 +141,11 @@ def random_hill_climbing(
             u, v = arc_list[slot, 0], arc_list[slot, 1]
             if (u * n + v) in fixed:
                 continue
-            removed = _c.score_with(
-                codes,
-                arities,
-                kind,
-                iss,
-                prior,
-                v,
-                parents,
-                npar,
-                -1,
-                u,
-                phash,
-                tmp,
-                cfg,
-                counts,
-                cache,
-                counters,
+            cached, removed = _c.cached_with(
+                prior, cache, counters, tmp, v, parents, npar, phash, -1, u
             )
+            if not cached:
+                removed = _c.score_with(scoring, scratch, v, parents, npar, phash, -1, u)
             if r < p_add + p_remove:
                 if removed - node_score[v] <= EPS:
                     continue
@@ -196,24 +156,11 @@ def random_hill_climbing(
             else:
                 if npar[u] >= max_parents or (v * n + u) in forbidden:
                     continue
-                added = _c.score_with(
-                    codes,
-                    arities,
-                    kind,
-                    iss,
-                    prior,
-                    u,
-                    parents,
-                    npar,
-                    v,
-                    -1,
-                    phash,
-                    tmp,
-                    cfg,
-                    counts,
-                    cache,
-                    counters,
+                cached, added = _c.cached_with(
+                    prior, cache, counters, tmp, u, parents, npar, phash, v, -1
                 )
+                if not cached:
+                    added = _c.score_with(scoring, scratch, u, parents, npar, phash, v, -1)
                 if removed - node_score[v] + added - node_score[u] <= EPS:
                     continue
                 if npar[u] == width:

@@ -6,16 +6,29 @@ speed depends on it. The scores a row misses are computed together by
 :func:`score_families` on as many threads as there are scratch rows, each on its own, so
 results do not depend on the thread count."""
 
+from collections import namedtuple
+
 import numpy as np
 from numba import prange, types
 from numba.typed import Dict
 
 from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
-from bnfs._kernels.codes import N_HITS, N_SCORES  # noqa: F401  (re-exported)
+from bnfs._kernels.codes import N_COUNTERS, N_HITS, N_SCORES  # noqa: F401  (re-exported)
 
 CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
-# the first two indices of the searches' int64 ``counters`` array (the rest are theirs)
+
+#: what the local scores read (read-only): the discrete ``codes`` and their ``arities``, or
+#: the Gaussian statistics (:mod:`bnfs._kernels.dispatch`), the score's ``kind`` and
+#: ``iss``, and the graph prior's log-weight of each arc ``[u, v]`` (``prior``, 1-by-1 when
+#: every arc weighs the same; :meth:`bnfs.priors.GraphPrior.weights`)
+Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior"])
+#: what scoring writes: the local-score ``cache`` and the int64 ``counters`` (slots in
+#: :mod:`bnfs._kernels.codes`), and scratch: ``cfg`` (one per row of data) for the current
+#: parent configurations, and one row per scoring thread of ``cfg2`` (rows of data),
+#: ``counts`` (:func:`bnfs.scores.counts_scratch_size`) and ``tmp`` (a parent list); the
+#: single-threaded kernels use row 0
+Scratch = namedtuple("Scratch", ["cache", "counters", "cfg", "cfg2", "counts", "tmp"])
 
 
 @njit(cache=True)
@@ -47,6 +60,19 @@ def new_cache():
     return Dict.empty(key_type=types.int64, value_type=types.float64)
 
 
+def new_scratch(rows: int, counts_size: int, width: int, threads: int = 1) -> Scratch:
+    """A :class:`Scratch` with an empty cache, zero counters and ``threads`` scratch rows
+    for data of ``rows`` rows and parent lists up to ``width`` long."""
+    return Scratch(
+        new_cache(),
+        np.zeros(N_COUNTERS, dtype=np.int64),
+        np.empty(rows, dtype=np.int64),
+        np.empty((threads, rows), dtype=np.int64),
+        np.zeros((threads, counts_size), dtype=np.int64),
+        np.empty((threads, width + 1), dtype=np.int64),
+    )
+
+
 @njit(cache=True)
 def store(cache, key, value):
     """``cache[key] = value``, emptying the cache first when it holds CACHE_ENTRIES."""
@@ -74,87 +100,39 @@ def parents_weight(prior, v, parents_v, k):
 
 
 @njit(cache=True)
-def cached_score(codes, arities, v, par, npar, kind, iss, cfg, counts, cache, key, counters):
+def cached_score(scoring, scratch, v, par, npar, key):
     """Local score of ``v`` with parents ``par[:npar]`` through the cache under ``key``."""
-    if key in cache:
-        counters[N_HITS] += 1
-        return cache[key]
-    value = _g.family_score(codes, arities, v, par, npar, kind, iss, cfg, counts)
-    counters[N_SCORES] += 1
-    store(cache, key, value)
+    if key in scratch.cache:
+        scratch.counters[N_HITS] += 1
+        return scratch.cache[key]
+    value = _g.family_score(scoring, v, par, npar, scratch.cfg, scratch.counts[0])
+    scratch.counters[N_SCORES] += 1
+    store(scratch.cache, key, value)
     return value
 
 
 @njit(parallel=True, cache=True)
-def score_families(
-    codes, arities, kind, iss, v, us, removing, m, parents_v, k, cfg, q, cfg2, counts, tmp, out
-):
+def score_families(scoring, scratch, v, us, removing, m, parents_v, k, q, out):
     """``out[e]`` = score of ``v``'s parents without / with ``us[e]`` for ``e < m``, dealt
-    to ``cfg2.shape[0]`` threads (each with its scratch row)."""
-    n_chunks = min(cfg2.shape[0], m)
+    to as many threads as ``scratch`` has rows (each with its own row)."""
+    n_chunks = min(scratch.cfg2.shape[0], m)
     if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
         for e in range(m):
-            out[e] = _g.toggled_score(
-                codes,
-                arities,
-                kind,
-                iss,
-                v,
-                us[e],
-                removing[e],
-                parents_v,
-                k,
-                cfg,
-                q,
-                cfg2[0],
-                counts[0],
-                tmp[0],
-            )
+            out[e] = _g.toggled_score(scoring, scratch, 0, v, us[e], removing[e], parents_v, k, q)
         return
     for chunk in prange(n_chunks):
         for e in range(chunk, m, n_chunks):
             out[e] = _g.toggled_score(
-                codes,
-                arities,
-                kind,
-                iss,
-                v,
-                us[e],
-                removing[e],
-                parents_v,
-                k,
-                cfg,
-                q,
-                cfg2[chunk],
-                counts[chunk],
-                tmp[chunk],
+                scoring, scratch, chunk, v, us[e], removing[e], parents_v, k, q
             )
 
 
 @njit(cache=True)
-def cached_families(
-    codes,
-    arities,
-    kind,
-    iss,
-    v,
-    us,
-    removing,
-    m,
-    parents_v,
-    k,
-    base_key,
-    node_score_v,
-    cfg,
-    cfg2,
-    counts,
-    tmp,
-    cache,
-    counters,
-    out,
-):
-    """``out[e]`` = score change of removing / adding ``us[e]`` for ``e < m``: cache hits
-    first, then the misses in one parallel batch, stored in the cache."""
+def cached_families(scoring, scratch, v, us, removing, m, parents_v, k, base_key, fit, out):
+    """``out[e]`` = score change of removing / adding ``us[e]`` for ``e < m`` (``fit``: the
+    score of ``v`` with ``parents_v[:k]``, cached under ``base_key``): cache hits first,
+    then the misses in one parallel batch, stored in the cache."""
+    cache, counters = scratch.cache, scratch.counters
     miss = np.empty(m, dtype=np.int64)
     n_miss = 0
     need_config = False
@@ -162,66 +140,32 @@ def cached_families(
         key = base_key ^ parent_key(us[e])
         if key in cache:
             counters[N_HITS] += 1
-            out[e] = cache[key] - node_score_v
+            out[e] = cache[key] - fit
         else:
             miss[n_miss] = e
             n_miss += 1
             need_config = need_config or not removing[e]
     if n_miss == 0:
         return
-    q = _g.configurations(codes, arities, parents_v, k, cfg) if need_config else 0
+    q = _g.configurations(scoring, parents_v, k, scratch.cfg) if need_config else 0
     miss_us = np.empty(n_miss, dtype=np.int64)
     miss_removing = np.empty(n_miss, dtype=np.bool_)
     for t in range(n_miss):
         miss_us[t] = us[miss[t]]
         miss_removing[t] = removing[miss[t]]
     values = np.empty(n_miss)
-    score_families(
-        codes,
-        arities,
-        kind,
-        iss,
-        v,
-        miss_us,
-        miss_removing,
-        n_miss,
-        parents_v,
-        k,
-        cfg,
-        q,
-        cfg2,
-        counts,
-        tmp,
-        values,
-    )
+    score_families(scoring, scratch, v, miss_us, miss_removing, n_miss, parents_v, k, q, values)
     for t in range(n_miss):
         store(cache, base_key ^ parent_key(miss_us[t]), values[t])
         counters[N_SCORES] += 1
-        out[miss[t]] = values[t] - node_score_v
+        out[miss[t]] = values[t] - fit
 
 
-@njit(cache=True)
-def score_with(
-    codes,
-    arities,
-    kind,
-    iss,
-    prior,
-    v,
-    parents,
-    npar,
-    extra,
-    skip,
-    phash,
-    tmp,
-    cfg,
-    counts,
-    cache,
-    counters,
-):
-    """Local score of ``v`` with its parents, plus ``extra`` (>= 0) and minus ``skip``, and
-    the graph prior's weights of those arcs (``prior``: see :func:`arc_weight`; the cache
-    keeps the data's part). The random post-processing and the screen score with it."""
+@njit(cache=True, inline="always")
+def _family_key(v, parents, npar, phash, extra, skip, tmp):
+    """(key, m): the cache key of ``v`` with its parents (rows of ``parents``, counts
+    ``npar``, parent hashes ``phash``) plus ``extra`` (>= 0) and minus ``skip``, and those
+    parents in ``tmp[:m]``."""
     key = node_key(v) ^ phash[v]
     m = 0
     for t in range(npar[v]):
@@ -235,11 +179,30 @@ def score_with(
         tmp[m] = extra
         m += 1
         key ^= parent_key(extra)
-    weight = parents_weight(prior, v, tmp, m)
+    return key, m
+
+
+@njit(cache=True)
+def cached_with(prior, cache, counters, tmp, v, parents, npar, phash, extra, skip):
+    """(found, score): the local score of ``v`` with its parents plus ``extra`` (>= 0) and
+    minus ``skip``, and the graph prior's weights of those arcs, when the cache holds it;
+    else (False, 0), and :func:`score_with` computes it.
+
+    The random post-processing and the screen ask once per operation, so this takes plain
+    arrays (fields of :class:`Scoring` and :class:`Scratch` its caller unpacks once, before
+    its loop): numba takes a reference to every array it reads out of a bundle, and at this
+    rate those references cost a fifth of the post-processing's time (measured)."""
+    key, m = _family_key(v, parents, npar, phash, extra, skip, tmp)
     if key in cache:
         counters[N_HITS] += 1
-        return cache[key] + weight
-    value = _g.family_score(codes, arities, v, tmp, m, kind, iss, cfg, counts)
-    counters[N_SCORES] += 1
-    store(cache, key, value)
-    return value + weight
+        return True, cache[key] + parents_weight(prior, v, tmp, m)
+    return False, 0.0
+
+
+@njit(cache=True)
+def score_with(scoring, scratch, v, parents, npar, phash, extra, skip):
+    """The score :func:`cached_with` gives, computed (and cached) when it is not cached."""
+    tmp = scratch.tmp[0]
+    key, m = _family_key(v, parents, npar, phash, extra, skip, tmp)
+    weight = parents_weight(scoring.prior, v, tmp, m)
+    return cached_score(scoring, scratch, v, tmp, m, key) + weight

@@ -40,81 +40,43 @@ def indicator_csc(codes, marked):
 
 
 @njit(parallel=True, cache=True)
-def pair_gains(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out):
+def pair_gains(scoring, scratch, pairs, empty_score, out):
     """``out[p, 0]`` = gain of ``i -> j`` and ``out[p, 1]`` = gain of ``j -> i`` over the
-    empty graph, for ``pairs[p] = (i, j)`` (general discrete data). ``cfg`` and ``counts``
-    are 2-D: one scratch row per thread, and pairs are dealt to the rows."""
+    empty graph, for ``pairs[p] = (i, j)`` (general discrete data), the pairs dealt to the
+    scratch rows (one per thread)."""
     m = pairs.shape[0]
-    n_chunks = min(cfg.shape[0], m)
+    n_chunks = min(scratch.cfg2.shape[0], m)
     if n_chunks <= 1:  # no parallel region: idle threads would spin beside other workers
-        _pair_gains_range(
-            codes, arities, kind, iss, pairs, empty_score, cfg[0], counts[0], out, 0, 1
-        )
+        _pair_gains_range(scoring, scratch, 0, pairs, empty_score, out, 0, 1)
         return
     for chunk in prange(n_chunks):
-        _pair_gains_range(
-            codes,
-            arities,
-            kind,
-            iss,
-            pairs,
-            empty_score,
-            cfg[chunk],
-            counts[chunk],
-            out,
-            chunk,
-            n_chunks,
-        )
+        _pair_gains_range(scoring, scratch, chunk, pairs, empty_score, out, chunk, n_chunks)
 
 
 @njit(cache=True)
-def _pair_gains_range(codes, arities, kind, iss, pairs, empty_score, cfg, counts, out, first, step):
+def _pair_gains_range(scoring, scratch, row, pairs, empty_score, out, first, step):
+    cfg, counts = scratch.cfg2[row], scratch.counts[row]
     parent = np.empty(1, dtype=np.int64)
     for p in range(first, pairs.shape[0], step):
         i, j = pairs[p, 0], pairs[p, 1]
         parent[0] = i
-        out[p, 0] = (
-            _g.family_score(codes, arities, j, parent, 1, kind, iss, cfg, counts) - empty_score[j]
-        )
+        out[p, 0] = _g.family_score(scoring, j, parent, 1, cfg, counts) - empty_score[j]
         parent[0] = j
-        out[p, 1] = (
-            _g.family_score(codes, arities, i, parent, 1, kind, iss, cfg, counts) - empty_score[i]
-        )
+        out[p, 1] = _g.family_score(scoring, i, parent, 1, cfg, counts) - empty_score[i]
 
 
 @njit(cache=True)
-def insert_edges(
-    codes,
-    arities,
-    kind,
-    iss,
-    prior,
-    pairs,
-    start,
-    parents,
-    npar,
-    phash,
-    node_score,
-    max_parents,
-    forbidden,
-    pos,
-    node_at,
-    heads,
-    arcs,
-    meta,
-    mark,
-    work,
-    cfg,
-    counts,
-    tmp,
-    cache,
-    counters,
-):
+def insert_edges(scoring, scratch, graph, order, forbidden, pairs, start):
     """Walk the sorted edge dump once: add each pair in the direction that raises the
-    current score more (a tie within rounding: first to second), if it does, fits ``max_parents``, is not forbidden and closes no
+    current score more (a tie within rounding: first to second), if it does, fits
+    ``max_parents``, is not forbidden (a typed dict keyed by ``u * n + v``) and closes no
     cycle. The arc pool must have a free row per pair. Starts at pair ``start``; returns
     (arcs added, pair reached), stopping early before an addition that would overflow the
     parent table so the caller can widen it and resume."""
+    parents, npar, phash, node_score = graph.parents, graph.npar, graph.phash, graph.node_score
+    max_parents = graph.max_parents
+    pos, node_at, heads, arcs = order.pos, order.node_at, order.heads, order.arcs
+    meta, mark, work = order.meta, order.mark, order.work
     n = parents.shape[0]
     width = parents.shape[1]
     added = 0
@@ -127,24 +89,7 @@ def insert_edges(
             u, v = (i, j) if d == 0 else (j, i)
             if npar[v] >= max_parents or (u * n + v) in forbidden:
                 continue
-            new = _c.score_with(
-                codes,
-                arities,
-                kind,
-                iss,
-                prior,
-                v,
-                parents,
-                npar,
-                u,
-                -1,
-                phash,
-                tmp,
-                cfg,
-                counts,
-                cache,
-                counters,
-            )
+            new = _c.score_with(scoring, scratch, v, parents, npar, phash, u, -1)
             # the second direction wins only by more than rounding: a score-equivalent
             # tie goes to the pair's first node as parent
             if new - node_score[v] > best + (TIE * max(1.0, abs(new)) if src >= 0 else 0.0):
@@ -159,47 +104,13 @@ def insert_edges(
                 continue
             if npar[v] == width:
                 return added, p
-            new = _c.score_with(
-                codes,
-                arities,
-                kind,
-                iss,
-                prior,
-                v,
-                parents,
-                npar,
-                u,
-                -1,
-                phash,
-                tmp,
-                cfg,
-                counts,
-                cache,
-                counters,
-            )
+            new = _c.score_with(scoring, scratch, v, parents, npar, phash, u, -1)
             if new - node_score[v] <= EPS or not _o.pk_try_add(
                 pos, node_at, heads, arcs, meta, mark, work, u, v
             ):
                 continue
             src, dst = u, v
-        new = _c.score_with(
-            codes,
-            arities,
-            kind,
-            iss,
-            prior,
-            dst,
-            parents,
-            npar,
-            src,
-            -1,
-            phash,
-            tmp,
-            cfg,
-            counts,
-            cache,
-            counters,
-        )
+        new = _c.score_with(scoring, scratch, dst, parents, npar, phash, src, -1)
         parents[dst, npar[dst]] = src
         npar[dst] += 1
         phash[dst] ^= _c.parent_key(src)

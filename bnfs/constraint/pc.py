@@ -115,6 +115,26 @@ def pc_stable(
         ``learning`` holds the test, alpha, the options, ``n_tests`` (``orientation_tests``
         of them spent deciding colliders) and ``colliders`` (how many were applied).
 
+    Raises
+    ------
+    ValueError
+        Data a learner cannot take (no rows or columns, a single-level or all-constant
+        table, too many levels), lists that name unknown columns or form a cycle, an option
+        out of its range; each message names the column or the parameter.
+    TypeError
+        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+
+    Warns
+    -----
+    RuntimeWarning
+        ``max_time`` reached: the graph so far is returned.
+
+    See Also
+    --------
+    CITest : The conditional-independence tests and their options.
+    tpda, grow_shrink, iamb : Other constraint-based learners of the whole network.
+    hiton_pc, mmpc : The parents and children of one target.
+
     References
     ----------
     D. Colombo and M. H. Maathuis, "Order-independent constraint-based causal structure
@@ -268,27 +288,15 @@ def _level_kernel(tester, pairs, snapshot, level, side, n_jobs) -> list[frozense
     seps = np.zeros((m, max(level, 1)), dtype=np.int64)
     n_tests = np.zeros(m, dtype=np.int64)
     data = tester.data
-    which, mode = tester.kernel_rule()
+    round_ = _pc_kernel.Round(pair_arr, adj_ptr, adj_idx, level, side == 1)
     with numba_threads(n_jobs) as threads:
         _pc_kernel.pc_level(
-            data.codes,
-            data.arities,
-            pair_arr,
-            adj_ptr,
-            adj_idx,
-            level,
-            which,
-            tester.adjust_df,
-            mode,
-            tester.alpha,
-            tester.threshold,
+            tester.kernel_test(),
             tester.min_rows_per_cell,
-            side == 1,
+            round_,
+            _pc_kernel.Found(found, seps, n_tests),
             counts_scratch_size(data.n_rows),
             min(m, 8 * threads),
-            found,
-            seps,
-            n_tests,
         )
     tester.n_tests += int(n_tests.sum())
     out: list[frozenset | None] = [None] * m

@@ -88,13 +88,13 @@ class Orders:
         self.knowledge = _p.Knowledge(
             forbidden, required, state.max_parents, state.by_node, state.rank
         )
+        scratch = state.scratch
         self.workspace = _p.Workspace(
-            state.cache,
-            state.counters,
-            state.cfg,
-            np.empty_like(state.cfg),
-            state.counts,
-            np.empty(n + 1, dtype=np.int64),
+            scratch._replace(  # one scoring row, parent lists up to n long
+                cfg2=scratch.cfg2[:1],
+                counts=scratch.counts[:1],
+                tmp=np.empty((1, n + 1), dtype=np.int64),
+            ),
             np.empty(n + 1, dtype=np.int64),
             np.zeros(n, dtype=np.bool_),
             np.zeros(n, dtype=np.bool_),

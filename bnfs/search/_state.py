@@ -132,19 +132,18 @@ class SearchState:
         self.ghash = np.zeros(1, dtype=np.int64)
         for u, v in arcs:
             self.ghash[0] ^= _hc.arc_key(u, v, n)
-        rows = data.n_rows
         self.threads = threads
-        self.cfg = np.empty(rows, dtype=np.int64)
-        # one scratch row per thread; row 0 serves the single-threaded kernels
-        self.cfg2s = np.empty((threads, rows), dtype=np.int64)
-        self.countss = np.zeros((threads, counts_scratch_size(rows)), dtype=np.int64)
-        self.tmps = np.empty((threads, width + 1), dtype=np.int64)
-        self.cache = _hc.new_cache()
-        self.counters = np.zeros(_hc.N_COUNTERS, dtype=np.int64)
+        #: the cache, counters and scratch rows (one per scoring thread) of the kernels
+        self.scratch = _hc.new_scratch(
+            data.n_rows, counts_scratch_size(data.n_rows), width, threads
+        )
         self.node_score = np.zeros(n)
         #: the graph prior's arc weights (:meth:`bnfs.priors.GraphPrior.weights`), in every
         #: node score and delta; set before the candidates, by :meth:`set_prior`
         self.prior_weights = np.zeros((1, 1))
+        self.scoring = _hc.Scoring(
+            self.codes, self.arities, self.kind, self.iss, self.prior_weights
+        )
         self.best_parents = None  # the best graph a tabu search has seen (see climb)
         self.best_npar = None
         #: "scores": the scan order waits for the first candidate lists (set_candidates)
@@ -162,42 +161,12 @@ class SearchState:
         alone, with_one = np.empty(n), np.empty(n)
         for v in range(n):
             key = _hc.node_key(v)
-            alone[v] = _hc.cached_score(
-                self.codes,
-                self.arities,
-                v,
-                empty,
-                0,
-                self.kind,
-                self.iss,
-                self.cfg,
-                self.counts,
-                self.cache,
-                key,
-                self.counters,
-            )
+            alone[v] = _hc.cached_score(self.scoring, self.scratch, v, empty, 0, key)
             us = np.asarray(candidates[v], dtype=np.int64)
             gains = np.zeros(max(us.size, 1))
+            removing = np.zeros(us.size, dtype=np.bool_)
             _hc.cached_families(
-                self.codes,
-                self.arities,
-                self.kind,
-                self.iss,
-                v,
-                us,
-                np.zeros(us.size, dtype=np.bool_),
-                us.size,
-                empty,
-                0,
-                key,
-                alone[v],
-                self.cfg,
-                self.cfg2s,
-                self.countss,
-                self.tmps,
-                self.cache,
-                self.counters,
-                gains,
+                self.scoring, self.scratch, v, us, removing, us.size, empty, 0, key, alone[v], gains
             )
             with_one[v] = alone[v] + (gains[: us.size].mean() if us.size else 0.0)
         by_name = np.empty(n, dtype=np.int64)
@@ -213,23 +182,51 @@ class SearchState:
         grown = np.full((self.n, width), -1, dtype=np.int64)
         grown[:, :old] = self.parents
         self.parents = grown
-        self.tmps = np.empty((self.threads, width + 1), dtype=np.int64)
+        self.scratch = self.scratch._replace(
+            tmp=np.empty((self.threads, width + 1), dtype=np.int64)
+        )
         if self.best_parents is not None:
             best = np.full((self.n, width), -1, dtype=np.int64)
             best[:, :old] = self.best_parents
             self.best_parents = best
 
     @property
-    def cfg2(self) -> np.ndarray:
-        return self.cfg2s[0]
+    def cache(self):
+        """The local-score cache (shared by every kernel of this search)."""
+        return self.scratch.cache
 
     @property
-    def counts(self) -> np.ndarray:
-        return self.countss[0]
+    def counters(self) -> np.ndarray:
+        """The kernels' int64 counters (slots in :mod:`bnfs._kernels.codes`)."""
+        return self.scratch.counters
 
     @property
-    def tmp(self) -> np.ndarray:
-        return self.tmps[0]
+    def graph(self) -> _hc.Graph:
+        """The current graph, for the kernels (the parent table may be widened: fetch it
+        again after :meth:`widen`)."""
+        return _hc.Graph(self.parents, self.npar, self.phash, self.node_score, self.max_parents)
+
+    @property
+    def candidates(self) -> _hc.Candidates:
+        """The candidate table and its deltas, for the kernels (after :meth:`set_candidates`)."""
+        return _hc.Candidates(
+            self.cand,
+            self.n_cand,
+            self.rev,
+            self.fixed,
+            self.in_graph,
+            self.delta,
+            self.rank,
+            self.by_node,
+            self.by_ptr,
+            self.by_v,
+            self.by_c,
+        )
+
+    def tabu(self, graphs: np.ndarray, max_tabu: int, best_score: np.ndarray) -> _hc.Tabu:
+        """A tabu search's bundle: the list ``graphs`` (empty: hill climbing), its patience
+        and the best graph (``best_parents``/``best_npar`` must be set, ``best_score[0]``)."""
+        return _hc.Tabu(graphs, max_tabu, self.ghash, self.best_parents, self.best_npar, best_score)
 
     # -- candidates ---------------------------------------------------------------------------
     def forbidden(self, u: int, v: int) -> bool:
@@ -313,95 +310,43 @@ class SearchState:
         self.by_v = np.ascontiguousarray(children[by_parent], dtype=np.int64)
         self.by_c = np.ascontiguousarray(columns[by_parent], dtype=np.int64)
         self.delta = np.zeros((n, width))
-        for v in self.by_node[::-1]:  # last first: see refresh_row
-            self.refresh(int(v))
+        self.refresh_all()
 
     def set_prior(self, graph) -> None:
         """Score with the graph prior ``graph`` (a :class:`bnfs.priors.GraphPrior`): its arc
         weights enter every node score and delta, its constant the reported total. Call it
         before the candidates are set."""
         self.prior_weights = graph.weights(learning=True)
+        self.scoring = self.scoring._replace(prior=self.prior_weights)
         self.score_offset += graph.constant(learning=True)
 
-    def refresh(self, v: int) -> None:
-        _hc.refresh_row(
-            self.codes,
-            self.arities,
-            self.kind,
-            self.iss,
-            self.prior_weights,
-            v,
-            self.cand,
-            self.n_cand,
-            self.rev,
-            self.rank,
-            self.in_graph,
-            self.parents,
-            self.npar,
-            self.phash,
-            self.max_parents,
-            self.node_score,
-            self.delta,
-            self.cfg,
-            self.cfg2s,
-            self.countss,
-            self.tmps,
-            self.cache,
-            self.counters,
-        )
+    def refresh(self, *nodes: int) -> None:
+        """Recompute the score and deltas of ``nodes``, in that order."""
+        rows = np.array(nodes, dtype=np.int64)
+        _hc.refresh_rows(self.scoring, self.scratch, self.graph, self.candidates, rows)
+
+    def refresh_all(self) -> None:
+        """Recompute every node's score and deltas, the last in scan order first (see
+        :func:`bnfs._kernels.hill_climbing.refresh_rows`)."""
+        self.refresh(*self.by_node[::-1].tolist())
 
     # -- moves --------------------------------------------------------------------------------
     def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_score) -> int:
         """Run the compiled search for up to ``max_steps`` moves; return its status.
         ``best_parents``/``best_npar`` must be set (the tabu search keeps its best there)."""
         while True:
-            o = self.order
             _hc.search(
-                self.codes,
-                self.arities,
-                self.kind,
-                self.iss,
-                self.prior_weights,
-                self.cand,
-                self.n_cand,
-                self.rev,
-                self.fixed,
-                self.in_graph,
-                self.parents,
-                self.npar,
-                self.phash,
-                self.max_parents,
-                self.node_score,
-                self.delta,
-                o.pos,
-                o.node_at,
-                o.heads,
-                o.arcs,
-                o.meta,
-                o.mark,
-                o.work,
-                self.cfg,
-                self.cfg2s,
-                self.countss,
-                self.tmps,
-                self.cache,
-                self.counters,
+                self.scoring,
+                self.scratch,
+                self.graph,
+                self.order.arrays,
+                self.candidates,
+                self.tabu(tabu, max_tabu, best_score),
                 max_steps,
-                tabu,
-                max_tabu,
-                self.ghash,
-                self.best_parents,
-                self.best_npar,
-                best_score,
-                self.by_node,
-                self.by_ptr,
-                self.by_v,
-                self.by_c,
-                self.rank,
             )
             status = int(self.counters[_hc.STATUS])
             if status == _hc.ARC_POOL_FULL:
-                o.reserve()
+                self.order.reserve()
             elif status == _hc.PARENT_TABLE_FULL:
                 self.widen()
             else:
@@ -439,8 +384,7 @@ class SearchState:
         _hc.set_parent(v, u, c, False, self.parents, self.npar, self.in_graph, self.phash)
         _hc.set_parent(u, v, rc, True, self.parents, self.npar, self.in_graph, self.phash)
         self.ghash[0] ^= _hc.arc_key(u, v, self.n) ^ _hc.arc_key(v, u, self.n)
-        for w in sorted((u, v), key=lambda w: -self.rank[w]):  # last first: see refresh_row
-            self.refresh(w)
+        self.refresh(*sorted((u, v), key=lambda w: -self.rank[w]))  # last first: see refresh_rows
         return True
 
     def set_parents(self, parents: np.ndarray, npar: np.ndarray) -> None:
@@ -463,8 +407,7 @@ class SearchState:
                 self.ghash[0] ^= _hc.arc_key(int(u), v, self.n)
                 c = np.flatnonzero(self.cand[v, : self.n_cand[v]] == u)
                 self.in_graph[v, c] = 1
-        for v in self.by_node[::-1]:  # last first: see refresh_row
-            self.refresh(int(v))
+        self.refresh_all()
 
     def parent_lists(self, parents=None, npar=None) -> list[list[int]]:
         """Each node's parents in table order (what a checkpoint stores), of the current

@@ -12,6 +12,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
+from bnfs import learners
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._data import as_dataset
 from bnfs._real_data import takes_real_data
@@ -21,8 +22,6 @@ from bnfs.metrics import log_likelihood
 from bnfs.parallel import check_n_jobs
 from bnfs.scores import ScoreName
 from bnfs.search.boss import boss
-from bnfs.search.hill_climbing import hill_climbing, tabu_search
-from bnfs.search.hybrid import rsmax2
 
 __all__ = ["learn", "CANDIDATES"]
 
@@ -30,7 +29,7 @@ __all__ = ["learn", "CANDIDATES"]
 #: pigs sample (441 nodes, 1,000 rows) takes 4 s up to 3, 22 s up to 4 and gives no answer in
 #: 10 minutes unbounded, so every candidate has a bounded cost
 MAX_COND_SIZE = 3
-#: candidate name -> (what it runs, its keyword arguments)
+#: candidate name -> (the learner of :mod:`bnfs.learners` it runs, its keyword arguments)
 CANDIDATES = {
     "boss": ("boss", {}),
     "tabu": ("tabu_search", {}),
@@ -70,10 +69,7 @@ def _run(
         return boss(
             data, **options, restarts=restarts, seed=seed, max_time=max_time, progress=progress
         )
-    if kind == "rsmax2":
-        return rsmax2(data, **extra, **options, progress=False)
-    search = tabu_search if kind == "tabu_search" else hill_climbing
-    return search(data, **options, progress=False)
+    return learners.get(kind)(data, **extra, **options, progress=False)
 
 
 def _fold(candidate: str, data, train_rows, test_rows, options: dict, iss: float):
@@ -397,6 +393,28 @@ def learn(
         ``algorithm`` ("learn"), ``chosen``, ``criterion``, ``folds``, ``reason`` and
         ``candidates``: per candidate the held-out log-likelihood per row of each fold,
         their mean and standard error, the mean number of arcs and the seconds.
+
+    Raises
+    ------
+    ValueError
+        Data a learner cannot take (no rows or columns, a single-level or all-constant
+        table, too many levels), lists that name unknown columns or form a cycle, an option
+        out of its range; each message names the column or the parameter.
+    TypeError
+        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+
+    Warns
+    -----
+    UserWarning
+        Constant columns (kept as isolated nodes), and incomplete data (learned inside
+        :func:`~bnfs.structural_em`).
+
+    See Also
+    --------
+    boss : The search ``learn`` runs by default.
+    hill_climbing, tabu_search : bnlearn's greedy searches.
+    structural_em : Learning from incomplete data.
+    MarkovBlanketSelector : Feature selection by the blanket of a learned network.
 
     Examples
     --------

@@ -147,6 +147,21 @@ def boss(
         nodes before it), the score, passes, moves and helpful BES rounds of each start,
         the local scores computed and cache hits, and the DAG's score (``score_value``).
 
+    Raises
+    ------
+    ValueError
+        Data a learner cannot take (no rows or columns, a single-level or all-constant
+        table, too many levels), lists that name unknown columns or form a cycle, an option
+        out of its range; each message names the column or the parameter.
+    TypeError
+        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+
+    See Also
+    --------
+    grasp : The other permutation search (tucks of single arcs).
+    learn : Runs BOSS with the BDeu score and more starts.
+    hill_climbing : bnlearn's greedy search.
+
     Notes
     -----
     A pass costs 3n grow-shrinks per node (n nodes), each a walk down the node's

@@ -211,6 +211,20 @@ def grasp(
         start, the local scores computed and cache hits, and the DAG's score
         (``score_value``).
 
+    Raises
+    ------
+    ValueError
+        Data a learner cannot take (no rows or columns, a single-level or all-constant
+        table, too many levels), lists that name unknown columns or form a cycle, an option
+        out of its range; each message names the column or the parameter.
+    TypeError
+        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+
+    See Also
+    --------
+    boss : The faster permutation search.
+    learn : The most accurate learner by default.
+
     Notes
     -----
     A tuck rescores only the stretch of the order between ``x`` and ``y``, each node by a

@@ -378,6 +378,29 @@ def hill_climbing(
         ``stopped_early``, ``checkpoint`` and ``resumed``. Resumed searches count the work
         of every run.
 
+    Raises
+    ------
+    ValueError
+        Data a learner cannot take (no rows or columns, a single-level or all-constant
+        table, too many levels), lists that name unknown columns or form a cycle, an option
+        out of its range; each message names the column or the parameter.
+    TypeError
+        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+
+    Warns
+    -----
+    UserWarning
+        Constant columns, incomplete data (learned inside :func:`~bnfs.structural_em`).
+    RuntimeWarning
+        ``max_time`` reached: the graph so far is returned.
+
+    See Also
+    --------
+    tabu_search : The same search escaping local optima by a tabu list.
+    boss : A permutation search that stops in better optima.
+    sparse_candidate : Hill climbing restricted to candidate parents.
+    learn : The most accurate learner by default.
+
     References
     ----------
     M. Scutari, "Learning Bayesian networks with the bnlearn R package", J. Stat. Softw.
@@ -576,6 +599,11 @@ def tabu_search(
     """Tabu search, bnlearn's ``tabu`` move for move: :func:`hill_climbing` (whose other
     parameters it takes) with a tabu list of the last ``tabu`` graphs and up to
     ``max_tabu`` non-improving steps (default ``tabu``).
+
+    See Also
+    --------
+    hill_climbing : Every option, and the greedy search it extends.
+    learn : The most accurate learner by default.
 
     Examples
     --------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from bnfs import constraint
+from bnfs import learners
 from bnfs._data import as_dataset
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
@@ -85,6 +85,20 @@ def rsmax2(
         With ``learning``: the search's provenance plus ``restrict``, ``maximize``,
         ``test``, ``alpha``, ``n_tests`` and ``skeleton_edges`` (pairs left to the search).
 
+    Raises
+    ------
+    ValueError
+        Data a learner cannot take (no rows or columns, a single-level or all-constant
+        table, too many levels), lists that name unknown columns or form a cycle, an option
+        out of its range; each message names the column or the parameter.
+    TypeError
+        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+
+    See Also
+    --------
+    mmhc, h2pc : rsmax2 with bnlearn's restrict and maximize steps fixed.
+    pc_stable, mmpc, hill_climbing : The restrict and maximize steps on their own.
+
     References
     ----------
     I. Tsamardinos, L. E. Brown and C. F. Aliferis, "The max-min hill-climbing Bayesian
@@ -120,7 +134,7 @@ def rsmax2(
         adjust_df=bool(adjust_df) and not whole_blankets and test in LEARNER_ADJUSTS_DF,
     )
     if restrict in LOCAL_RESTRICT:
-        learner = getattr(constraint, restrict)
+        learner = learners.get(restrict).function
         found = {v: set(learner(tester, v, max_cond_size=max_cond_size)) for v in tester.names}
         adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
     else:  # the lists keep forbidden pairs out of the restrict phase's tests
@@ -132,7 +146,7 @@ def rsmax2(
         }
         if restrict != "tpda":
             options["n_jobs"] = n_jobs
-        graph = getattr(constraint, restrict)(tester, **options)
+        graph = learners.get(restrict).function(tester, **options)
         adjacent = {frozenset(pair) for pair in graph.arcs + graph.edges}
     user_black = arc_list(blacklist, "blacklist", names)
     white = arc_list(whitelist, "whitelist", names)

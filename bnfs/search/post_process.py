@@ -68,39 +68,11 @@ def random_post_process(
                 arc_list = grown
             while order.arcs.shape[0] - order.n_arcs <= chunk:
                 order.grow(2 * order.arcs.shape[0])
+            walk = _rs.Walk(
+                forbidden, fixed, arc_list, arc_slot, p_add, p_remove, rng_state, state.by_node
+            )
             n_arcs, ran = _rs.random_hill_climbing(
-                state.codes,
-                state.arities,
-                state.kind,
-                state.iss,
-                state.prior_weights,
-                state.parents,
-                state.npar,
-                state.phash,
-                state.node_score,
-                state.max_parents,
-                forbidden,
-                fixed,
-                order.pos,
-                order.node_at,
-                order.heads,
-                order.arcs,
-                order.meta,
-                order.mark,
-                order.work,
-                state.cfg,
-                state.counts,
-                state.tmp,
-                state.cache,
-                state.counters,
-                arc_list,
-                arc_slot,
-                n_arcs,
-                chunk,
-                p_add,
-                p_remove,
-                rng_state,
-                state.by_node,
+                state.scoring, state.scratch, state.graph, order.arrays, walk, n_arcs, chunk
             )
             if ran < chunk:  # a node needs more parent slots: widen and go on
                 state.widen()

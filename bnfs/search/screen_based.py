@@ -197,17 +197,7 @@ def _edge_dump(state, data, theta: float):
             gains,
         )
     elif pairs.shape[0]:
-        _k.pair_gains(
-            state.codes,
-            state.arities,
-            state.kind,
-            state.iss,
-            pairs,
-            state.node_score,
-            state.cfg2s,
-            state.countss,
-            gains,
-        )
+        _k.pair_gains(state.scoring, state.scratch, pairs, state.node_score, gains)
     best = gains.max(axis=1) if pairs.shape[0] else np.zeros(0)
     positive = best > 1e-9
     pairs, best = pairs[positive], best[positive]
@@ -226,31 +216,7 @@ def _insert_edges(state, dump) -> int:
     forbidden = state.arc_dicts()[0]
     while reached < dump.shape[0]:
         more, reached = _k.insert_edges(
-            state.codes,
-            state.arities,
-            state.kind,
-            state.iss,
-            state.prior_weights,
-            dump,
-            reached,
-            state.parents,
-            state.npar,
-            state.phash,
-            state.node_score,
-            state.max_parents,
-            forbidden,
-            pk.pos,
-            pk.node_at,
-            pk.heads,
-            pk.arcs,
-            pk.meta,
-            pk.mark,
-            pk.work,
-            state.cfg,
-            state.counts,
-            state.tmp,
-            state.cache,
-            state.counters,
+            state.scoring, state.scratch, state.graph, pk.arrays, forbidden, dump, reached
         )
         added += more
         if reached < dump.shape[0]:

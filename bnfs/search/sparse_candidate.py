@@ -32,25 +32,7 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
     for v in tqdm(
         range(state.n), desc="choosing candidates", unit=" nodes", disable=progress, leave=False
     ):
-        _hc.add_gains(
-            state.codes,
-            state.arities,
-            state.kind,
-            state.iss,
-            state.prior_weights,
-            v,
-            state.parents,
-            state.npar,
-            state.phash,
-            state.node_score[v],
-            state.cfg,
-            state.cfg2s,
-            state.countss,
-            state.tmps,
-            state.cache,
-            state.counters,
-            gains,
-        )
+        _hc.add_gains(state.scoring, state.scratch, state.graph, v, gains)
         for u in range(state.n):
             if state.forbidden(u, v):
                 gains[u] = -np.inf
