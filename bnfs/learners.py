@@ -4,9 +4,9 @@ a choice of learner (``bnfs learn/blanket/select`` on the command line, the
 :func:`~bnfs.blanket_frequency`, the tests).
 
 An entry says where the function lives (imported on first use, so ``import bnfs`` stays
-cheap), what it returns and which keyword options it takes. Those options are what callers
-check a user's options against: an option a learner cannot honour is refused by name, never
-swallowed. ``tests/test_learners.py`` checks every entry against its function's signature.
+cheap) and what it returns; the keyword options it takes are read off the function's
+signature. Those options are what callers check a user's options against: an option a
+learner cannot honour is refused by name, never swallowed.
 
 Adding a learner is one module plus one line here (see CONTRIBUTING.md).
 
@@ -25,7 +25,9 @@ ValueError: iamb_mb does not take max_parents; it takes adjust_df, alpha, blackl
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -48,60 +50,28 @@ STRUCTURAL_EM_SEARCH = {
     "hill_climbing": "hill_climbing",
     "tabu_search": "tabu_search",
 }
-#: options of the CI test that the constraint-based learners pass on to it
-TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
-
-_LISTS = ("blacklist", "whitelist")
-_TEST = ("test", "alpha", *TEST_OPTIONS)
-_HILL = (
-    "score",
-    "max_parents",
-    *_LISTS,
-    "start",
-    "iss",
-    "prior",
-    "beta",
-    "tabu",
-    "max_tabu",
-    "restarts",
-    "perturb_moves",
-    "max_iter",
-    "max_time",
-    "checkpoint",
-    "seed",
-    "scan_order",
-    "progress",
-    "n_jobs",
-)
-_HYBRID = (
-    "test",
-    "alpha",
-    "score",
-    "max_cond_size",
-    *_LISTS,
-    "max_parents",
-    "iss",
-    "prior",
-    "beta",
-    "scan_order",
-    "progress",
-    "n_jobs",
-)
-_NETWORK = (*_TEST, "max_cond_size", *_LISTS, "progress")
-_LOCAL = (*_TEST, *_LISTS)
-#: the local learners of :mod:`bnfs.constraint.markov_blanket`, which take ``max_time``
-_LOCAL_TIMED = (*_LOCAL, "max_time")
 
 
 @dataclass(frozen=True)
 class Learner:
-    """One structure learner: its name, module, kind (a key of :data:`KINDS`) and the
-    keyword options it takes besides ``data`` (and ``target`` for local learners)."""
+    """One structure learner: its name, module and kind (a key of :data:`KINDS`)."""
 
     name: str
     module: str
     kind: str
-    options: frozenset[str]
+
+    @functools.cached_property
+    def options(self) -> frozenset[str]:
+        """The keyword options it takes besides ``data`` (and ``target`` for local
+        learners), read off its signature; a learner with ``**test_options`` passes
+        :data:`bnfs.citests.TEST_OPTIONS` on to its CI test. Imports the learner's module."""
+        from bnfs.citests import TEST_OPTIONS
+
+        parameters = inspect.signature(self.function).parameters.values()
+        named = {p.name for p in parameters if p.kind is not p.VAR_KEYWORD}
+        if any(p.kind is p.VAR_KEYWORD for p in parameters):
+            named |= set(TEST_OPTIONS)
+        return frozenset(named - {"data", "target"})
 
     @property
     def function(self) -> Callable:
@@ -137,171 +107,41 @@ class Learner:
         return self.function(data, *args, **options)
 
 
-def _entry(name: str, module: str, kind: str, *options: str) -> tuple[str, Learner]:
-    return name, Learner(name, f"bnfs.{module}", kind, frozenset(options))
+def _entry(name: str, module: str, kind: str) -> tuple[str, Learner]:
+    return name, Learner(name, f"bnfs.{module}", kind)
 
 
 #: name -> :class:`Learner`, in the order listings show them
 REGISTRY: dict[str, Learner] = dict(
     [
-        _entry(
-            "learn",
-            "search.automatic",
-            "score",
-            "score",
-            "candidates",
-            "folds",
-            "one_se",
-            "iss",
-            "max_parents",
-            *_LISTS,
-            "seed",
-            "max_time",
-            "n_jobs",
-            "progress",
-            "checkpoint",
-        ),
-        _entry("hill_climbing", "search.hill_climbing", "score", *_HILL),
-        _entry(
-            "structural_em",
-            "search.structural_em",
-            "score",
-            "score",
-            "maximize",
-            "max_iter",
-            "max_parents",
-            *_LISTS,
-            "iss",
-            "seed",
-            "progress",
-            "return_imputed",
-        ),
-        _entry("tabu_search", "search.hill_climbing", "score", *_HILL),
-        _entry(
-            "sparse_candidate",
-            "search.sparse_candidate",
-            "score",
-            "score",
-            "k",
-            "max_parents",
-            "max_rounds",
-            *_LISTS,
-            "start",
-            "iss",
-            "prior",
-            "beta",
-            "post_process",
-            "seed",
-            "max_time",
-            "scan_order",
-            "progress",
-            "n_jobs",
-        ),
-        _entry(
-            "boss",
-            "search.boss",
-            "score",
-            "score",
-            "max_parents",
-            *_LISTS,
-            "iss",
-            "prior",
-            "beta",
-            "restarts",
-            "seed",
-            "max_time",
-            "progress",
-        ),
-        _entry(
-            "grasp",
-            "search.grasp",
-            "score",
-            "score",
-            "max_parents",
-            *_LISTS,
-            "iss",
-            "prior",
-            "beta",
-            "depth",
-            "restarts",
-            "seed",
-            "max_time",
-            "progress",
-        ),
-        _entry(
-            "screen_based",
-            "search.screen_based",
-            "score",
-            "score",
-            "theta",
-            "max_parents",
-            *_LISTS,
-            "iss",
-            "post_process",
-            "seed",
-            "progress",
-            "n_jobs",
-        ),
-        _entry(
-            "rsmax2",
-            "search.hybrid",
-            "hybrid",
-            "restrict",
-            "maximize",
-            *_HYBRID,
-            "tabu",
-            "adjust_df",
-        ),
-        _entry("mmhc", "search.hybrid", "hybrid", *_HYBRID, "adjust_df"),
-        _entry("h2pc", "search.hybrid", "hybrid", *_HYBRID),
-        _entry(
-            "pc_stable",
-            "constraint.pc",
-            "constraint",
-            *_NETWORK,
-            "orientation",
-            "n_jobs",
-            "max_time",
-        ),
-        _entry("tpda", "constraint.tpda", "constraint", *_NETWORK),
-        _entry("grow_shrink", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
-        _entry("iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
-        _entry("inter_iamb", "constraint.blanket_networks", "constraint", *_NETWORK, "n_jobs"),
-        _entry(
-            "fast_iamb",
-            "constraint.blanket_networks",
-            "constraint",
-            *_NETWORK,
-            "n_jobs",
-            "rows_per_cell",
-        ),
-        _entry("grow_shrink_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED),
-        _entry("iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED),
-        _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED),
-        _entry(
-            "fast_iamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "rows_per_cell"
-        ),
-        _entry("kiamb_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "k", "seed"),
-        _entry("hiton_mb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "max_cond_size"),
-        _entry("mmmb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "max_cond_size"),
-        _entry("pcmb", "constraint.markov_blanket", "blanket", *_LOCAL_TIMED, "max_cond_size"),
-        _entry(
-            "hiton_pc",
-            "constraint.markov_blanket",
-            "neighbours",
-            *_LOCAL_TIMED,
-            "max_cond_size",
-            "symmetry",
-        ),
-        _entry(
-            "mmpc",
-            "constraint.markov_blanket",
-            "neighbours",
-            *_LOCAL_TIMED,
-            "max_cond_size",
-            "symmetry",
-        ),
-        _entry("hpc", "constraint.hpc", "neighbours", *_LOCAL, "max_cond_size"),
+        _entry("learn", "search.automatic", "score"),
+        _entry("hill_climbing", "search.hill_climbing", "score"),
+        _entry("structural_em", "search.structural_em", "score"),
+        _entry("tabu_search", "search.hill_climbing", "score"),
+        _entry("sparse_candidate", "search.sparse_candidate", "score"),
+        _entry("boss", "search.boss", "score"),
+        _entry("grasp", "search.grasp", "score"),
+        _entry("screen_based", "search.screen_based", "score"),
+        _entry("rsmax2", "search.hybrid", "hybrid"),
+        _entry("mmhc", "search.hybrid", "hybrid"),
+        _entry("h2pc", "search.hybrid", "hybrid"),
+        _entry("pc_stable", "constraint.pc", "constraint"),
+        _entry("tpda", "constraint.tpda", "constraint"),
+        _entry("grow_shrink", "constraint.blanket_networks", "constraint"),
+        _entry("iamb", "constraint.blanket_networks", "constraint"),
+        _entry("inter_iamb", "constraint.blanket_networks", "constraint"),
+        _entry("fast_iamb", "constraint.blanket_networks", "constraint"),
+        _entry("grow_shrink_mb", "constraint.markov_blanket", "blanket"),
+        _entry("iamb_mb", "constraint.markov_blanket", "blanket"),
+        _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket"),
+        _entry("fast_iamb_mb", "constraint.markov_blanket", "blanket"),
+        _entry("kiamb_mb", "constraint.markov_blanket", "blanket"),
+        _entry("hiton_mb", "constraint.markov_blanket", "blanket"),
+        _entry("mmmb", "constraint.markov_blanket", "blanket"),
+        _entry("pcmb", "constraint.markov_blanket", "blanket"),
+        _entry("hiton_pc", "constraint.markov_blanket", "neighbours"),
+        _entry("mmpc", "constraint.markov_blanket", "neighbours"),
+        _entry("hpc", "constraint.hpc", "neighbours"),
     ]
 )
 

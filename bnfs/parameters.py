@@ -56,6 +56,20 @@ def fit(
         Discrete data give tables; continuous or mixed data give a conditional-Gaussian
         network (regressions and residual standard deviations).
 
+    Raises
+    ------
+    ValueError
+        Nodes of the graph that are not columns of the data, data a network cannot be
+        fitted on (missing values, a discrete node with a continuous parent), an unknown
+        ``method``; each message names the node or the parameter.
+    TypeError
+        A graph that is not a DAG (a PDAG: ``pdag.to_dag()`` gives one).
+
+    See Also
+    --------
+    predict, predict_proba : Predictions of the fitted network.
+    write_bif : Save a fitted discrete network.
+
     Notes
     -----
     Two departures from bnlearn, both where bnlearn returns NaN: a parent configuration

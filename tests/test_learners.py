@@ -14,28 +14,31 @@ from bnfs.citests import TEST_OPTIONS
 TARGET = "either"
 
 
-def _accepted(function) -> set[str]:
-    params = inspect.signature(function).parameters
-    names = {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD} - {"data", "target"}
-    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        assert "test" in names  # only CI-test options travel as **keywords
-        names |= set(TEST_OPTIONS)
-    return names
-
-
 @pytest.mark.parametrize("name", list(learners.REGISTRY))
-def test_every_entry_lists_exactly_what_its_function_takes(name):
+def test_every_entry_is_its_function_with_the_options_of_its_signature(name):
     entry = learners.get(name)
     assert entry.name == name and entry.kind in learners.KINDS
     assert entry.function is getattr(bnfs, name)
-    assert set(entry.options) == _accepted(entry.function)
+    params = list(inspect.signature(entry.function).parameters)
+    assert params[0] == "data" and (params[1] == "target") == entry.local
+    assert "data" not in entry.options and "target" not in entry.options
+    assert set(params) - {"data", "target", "test_options"} <= entry.options
+    # only CI-test options travel as **keywords, and only to learners that take a test
+    assert ("test_options" in params) == (set(TEST_OPTIONS) <= entry.options)
+    assert "test_options" not in entry.options
+
+
+def test_options_come_from_the_signatures():
+    assert learners.get("pc_stable").options >= {"alpha", "threshold", "orientation", "n_jobs"}
+    assert "seed" in learners.get("hill_climbing").options
+    assert "max_parents" not in learners.get("iamb_mb").options
+    assert learners.get("hpc").options.isdisjoint({"max_time", "seed"})
 
 
 def test_every_public_learner_is_registered():
     exported = set(bnfs.constraint.__all__) | set(bnfs.search.__all__)
     not_learners = {"post_process", "local_structure", "LocalResult", "CANDIDATES"}
     assert exported - not_learners == set(learners.REGISTRY)
-    assert learners.TEST_OPTIONS == TEST_OPTIONS
 
 
 def test_options_a_learner_cannot_honour_are_refused_by_name():
