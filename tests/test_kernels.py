@@ -5,6 +5,9 @@ with ``NUMBA_DISABLE_JIT=1``, where numba's missing bounds checks cannot hide an
 import functools
 import itertools
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -269,3 +272,29 @@ def test_kernels_compile_once_for_a_counter_that_starts_at_zero():
     if hasattr(callee, "signatures"):  # (not under NUMBA_DISABLE_JIT)
         assert [str(t) for t in callee.signatures[0]] == ["int64", "int64"]
         assert len(callee.signatures) == 1
+
+
+def test_a_cached_kernel_goes_stale_when_a_kernel_it_calls_changes(tmp_path):
+    """numba checks a cached kernel against its own file only; bnfs's njit also checks the
+    files beside it, so an edited callee in another file is never run in its old form."""
+    package = tmp_path / "pk"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    callee = "from bnfs._kernels import njit\n\n@njit(cache=True)\ndef value():\n    return {}\n"
+    (package / "a.py").write_text(callee.format(1))
+    (package / "b.py").write_text(
+        "from bnfs._kernels import njit\nfrom pk.a import value\n\n"
+        "@njit(cache=True)\ndef twice():\n    return 2 * value()\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    run = lambda: subprocess.run(  # noqa: E731
+        [sys.executable, "-c", "from pk.b import twice; print(twice())"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout.strip()
+    assert run() == "2"
+    assert run() == "2"  # from the cache
+    (package / "a.py").write_text(callee.format(10))
+    assert run() == "20"

@@ -11,7 +11,10 @@ which happens on first use only (the command line shows it).
 
 from __future__ import annotations
 
+import functools
 import getpass
+import hashlib
+import inspect
 import logging
 import os
 import tempfile
@@ -86,19 +89,49 @@ def _cache_location() -> str | bool:
 CACHE = _cache_location()
 
 
+@functools.cache
+def sources_stamp(folder: str) -> str:
+    """A digest of the names, sizes and modification times of the ``.py`` files of
+    ``folder`` (read once per process)."""
+    files = sorted(
+        (e for e in os.scandir(folder) if e.name.endswith(".py") and e.is_file()),
+        key=lambda e: e.name,
+    )
+    text = repr([(e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in files])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _stamp_with_sources(dispatcher):
+    """Make ``dispatcher``'s cached code stale when any source of its folder changes, not
+    only its own file: numba checks a kernel's own file only, so a kernel cached before a
+    kernel it calls (in another file) was edited would keep running the old callee, or
+    crash when the callee's signature changed. An install or upgrade rewrites every file,
+    so this matters to a source checkout. Left as numba has it if numba's cache is laid
+    out otherwise."""
+    index = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if index is not None and hasattr(index, "_source_stamp"):
+        folder = os.path.dirname(os.path.abspath(inspect.getfile(dispatcher.py_func)))
+        index._source_stamp = (index._source_stamp, sources_stamp(folder))
+    return dispatcher
+
+
 def njit(**options):
-    """``numba.njit(**options)``, its cache put where it can be written (see the module),
+    """``numba.njit(**options)``, its cache put where it can be written (see the module)
+    and made stale by a change to any source beside it (:func:`_stamp_with_sources`),
     compiled for the plain types of its arguments only (:func:`_plain_calls`)."""
 
     def decorate(function):
+        def compiled(settings):
+            return _plain_calls(_stamp_with_sources(numba.njit(**settings)(function)))
+
         if CACHE is True or not options.get("cache"):
-            return _plain_calls(numba.njit(**options)(function))
+            return compiled(options)
         if CACHE is False:
-            return _plain_calls(numba.njit(**{**options, "cache": False})(function))
+            return compiled({**options, "cache": False})
         saved = numba.config.CACHE_DIR
         numba.config.CACHE_DIR = CACHE  # read once, when the dispatcher finds its cache
         try:
-            return _plain_calls(numba.njit(**options)(function))
+            return compiled(options)
         finally:
             numba.config.CACHE_DIR = saved
 
