@@ -22,7 +22,7 @@ import numpy as np
 
 import bnfs
 from bnfs import Dataset, datasets, shd
-from bnfs.metrics import blanket_scores, skeleton_scores
+from bnfs.stats.metrics import blanket_scores, skeleton_scores
 
 warnings.filterwarnings("ignore")  # peers are noisy about their own deprecations
 

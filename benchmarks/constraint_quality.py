@@ -37,7 +37,7 @@ from quality import _causallearn_pc, sample
 
 import bnfs
 from bnfs import shd
-from bnfs.metrics import blanket_scores, skeleton_scores
+from bnfs.stats.metrics import blanket_scores, skeleton_scores
 
 warnings.filterwarnings("ignore")  # the peers are noisy about their own deprecations
 

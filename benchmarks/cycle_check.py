@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
+from bnfs.graphs.order import DFSCycleCheck, OnlineTopologicalOrder
 
 
 def record_sequence(n: int, m: int, seed: int) -> np.ndarray:

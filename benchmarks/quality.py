@@ -34,8 +34,8 @@ import pandas as pd
 
 import bnfs
 from bnfs import datasets
-from bnfs.metrics import blanket_scores, skeleton_scores
-from bnfs.scores import Scorer
+from bnfs.stats.metrics import blanket_scores, skeleton_scores
+from bnfs.stats.scores import Scorer
 
 NETWORKS = ["asia", "child", "insurance", "alarm", "hailfinder", "win95pts", "andes", "pigs"]
 

@@ -33,7 +33,7 @@ import pandas as pd
 
 import bnfs
 from bnfs import datasets, hill_climbing, post_process, screen_based, shd, sparse_candidate
-from bnfs.scores import Scorer
+from bnfs.stats.scores import Scorer
 
 NETWORKS = ["asia", "child", "insurance", "alarm", "hailfinder", "win95pts", "andes"]
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"

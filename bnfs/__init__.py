@@ -6,7 +6,10 @@ until a learner, selector or data set that needs them is touched.
 """
 
 import importlib
+import importlib.abc
+import importlib.util
 import logging
+import sys
 
 __version__ = "0.1.0"
 
@@ -14,8 +17,8 @@ logging.getLogger("bnfs").addHandler(logging.NullHandler())
 
 #: public name -> the module that defines it
 _EXPORTS = {
-    "bnfs._data": ["Dataset", "as_dataset", "discretize"],
-    "bnfs.citests": ["CITest", "AvailableCaseTest", "DSeparation"],
+    "bnfs.tables._data": ["Dataset", "as_dataset", "discretize"],
+    "bnfs.stats.citests": ["CITest", "AvailableCaseTest", "DSeparation"],
     "bnfs.constraint": [
         "pc_stable",
         "tpda",
@@ -36,7 +39,7 @@ _EXPORTS = {
         "local_structure",
         "hpc",
     ],
-    "bnfs.export": ["from_json", "from_networkx", "from_pgmpy", "to_pgmpy"],
+    "bnfs.models.export": ["from_json", "from_networkx", "from_pgmpy", "to_pgmpy"],
     "bnfs.bootstrap": [
         "boot_strength",
         "plot_strength",
@@ -44,16 +47,16 @@ _EXPORTS = {
         "inclusion_threshold",
         "blanket_frequency",
     ],
-    "bnfs.graph": ["DAG", "PDAG"],
-    "bnfs.knowledge": ["tiers_to_blacklist", "blacklist_from"],
-    "bnfs.metrics": ["shd"],
-    "bnfs.network": ["DiscreteNetwork"],
-    "bnfs.parameters": ["fit"],
-    "bnfs.inference": ["predict", "predict_proba"],
-    "bnfs.cg_network": ["ConditionalGaussianNetwork", "random_cg_network"],
-    "bnfs.bif": ["read_bif", "write_bif"],
-    "bnfs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],
-    "bnfs.scores": ["Scorer", "score"],
+    "bnfs.graphs.graph": ["DAG", "PDAG"],
+    "bnfs.graphs.knowledge": ["tiers_to_blacklist", "blacklist_from"],
+    "bnfs.stats.metrics": ["shd"],
+    "bnfs.models.network": ["DiscreteNetwork"],
+    "bnfs.models.parameters": ["fit"],
+    "bnfs.models.inference": ["predict", "predict_proba"],
+    "bnfs.models.cg_network": ["ConditionalGaussianNetwork", "random_cg_network"],
+    "bnfs.models.bif": ["read_bif", "write_bif"],
+    "bnfs.graphs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],
+    "bnfs.stats.scores": ["Scorer", "score"],
     "bnfs.search": [
         "hill_climbing",
         "tabu_search",
@@ -87,6 +90,39 @@ _SUBMODULES = ["datasets", "metrics", "parallel"]
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [*_WHERE, *_SUBMODULES, "__version__"]
+
+
+#: the import paths of public modules before they moved into the rooms of the ground floor
+#: (``bnfs.tables``, ``bnfs.graphs``, ``bnfs.stats``, ``bnfs.models``), which keep working
+MOVED = {
+    **{
+        f"bnfs.{m}": f"bnfs.graphs.{m}" for m in ("graph", "order", "knowledge", "render", "report")
+    },
+    **{f"bnfs.{m}": f"bnfs.stats.{m}" for m in ("scores", "citests", "priors", "metrics")},
+    **{
+        f"bnfs.{m}": f"bnfs.models.{m}"
+        for m in ("network", "cg_network", "bif", "parameters", "inference", "export")
+    },
+}
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports a module by its old path (``import bnfs.scores``) as the module itself
+    (``bnfs.stats.scores``, the same object), so code and pickles written against the old
+    paths keep working."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in MOVED:
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def exec_module(self, module):
+        # the import system returns what sys.modules holds after this call
+        sys.modules[module.__name__] = importlib.import_module(MOVED[module.__name__])
+
+
+if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
+    sys.meta_path.append(_MovedModules())
 
 
 def __getattr__(name: str):

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bnfs._data import Dataset
-from bnfs._files import write_atomically
+from bnfs.tables._data import Dataset
+from bnfs.tables._files import write_atomically
 
 FORMAT = "bnfs-checkpoint-1"
 

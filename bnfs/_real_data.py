@@ -23,9 +23,9 @@ import warnings
 
 import pandas as pd
 
-from bnfs._columns import column_names
-from bnfs._data import Dataset, as_dataset
 from bnfs._validate import arc_list
+from bnfs.tables._columns import column_names
+from bnfs.tables._data import Dataset, as_dataset
 
 __all__ = ["takes_real_data"]
 

@@ -14,11 +14,11 @@ from joblib import Parallel, delayed, effective_n_jobs
 from bnfs import learners
 from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
-from bnfs._data import as_dataset
-from bnfs._files import replacing
 from bnfs._validate import check_float, check_int
-from bnfs.graph import PDAG
-from bnfs.render import save_figure
+from bnfs.graphs.graph import PDAG
+from bnfs.graphs.render import save_figure
+from bnfs.tables._data import as_dataset
+from bnfs.tables._files import replacing
 
 __all__ = [
     "boot_strength",

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_allocation, check_int, check_seed
-from bnfs.bif import read_bif
-from bnfs.graph import DAG
-from bnfs.network import DiscreteNetwork, sampling_bytes
+from bnfs.graphs.graph import DAG
+from bnfs.models.bif import read_bif
+from bnfs.models.network import DiscreteNetwork, sampling_bytes
 
 __all__ = [
     "available_networks",
@@ -399,7 +399,7 @@ def survey_network():
     >>> net.dag.parents("sbp"), net.dag.children("exercise")
     (['smoker', 'age', 'bmi'], ['bmi', 'cholesterol'])
     """
-    from bnfs.cg_network import ConditionalGaussianNetwork
+    from bnfs.models.cg_network import ConditionalGaussianNetwork
 
     parents = {
         "sex": (),

@@ -1,16 +1,16 @@
 """Reading data files: CSV, TSV, Parquet and ARFF into DataFrames (:func:`read_table`, in
 blocks with :func:`iter_blocks`) and straight into a :class:`~bnfs.Dataset`
 (:func:`read_dataset`, block by block for files larger than memory). The readers live in
-:mod:`bnfs._readers`, below :class:`~bnfs.Dataset`, which reads files through them."""
+:mod:`bnfs.tables._readers`, below :class:`~bnfs.Dataset`, which reads files through them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-from bnfs._data import Dataset
-from bnfs._files import refuse_overwriting
-from bnfs._readers import FORMATS, MISSING_VALUES, iter_blocks, parse_arff, read_table
+from bnfs.tables._data import Dataset
+from bnfs.tables._files import refuse_overwriting
+from bnfs.tables._readers import FORMATS, MISSING_VALUES, iter_blocks, parse_arff, read_table
 
 __all__ = ["read_table", "read_dataset", "iter_blocks", "parse_arff", "FORMATS", "MISSING_VALUES"]
 

@@ -64,8 +64,8 @@ class Learner:
     def options(self) -> frozenset[str]:
         """The keyword options it takes besides ``data`` (and ``target`` for local
         learners), read off its signature; a learner with ``**test_options`` passes
-        :data:`bnfs.citests.TEST_OPTIONS` on to its CI test. Imports the learner's module."""
-        from bnfs.citests import TEST_OPTIONS
+        :data:`bnfs.stats.citests.TEST_OPTIONS` on to its CI test. Imports the learner's module."""
+        from bnfs.stats.citests import TEST_OPTIONS
 
         parameters = inspect.signature(self.function).parameters.values()
         named = {p.name for p in parameters if p.kind is not p.VAR_KEYWORD}

@@ -10,7 +10,7 @@ import argparse
 import time
 
 import bnfs
-from bnfs.metrics import blanket_scores
+from bnfs.stats.metrics import blanket_scores
 
 NETWORK_LEARNERS = {
     "hill_climbing": lambda d: bnfs.hill_climbing(d, "bic"),

@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 import bnfs
+import bnfs.graphs.report
 import bnfs.io
 import bnfs.parallel
-import bnfs.report
 
 
 @pytest.fixture(scope="module")
@@ -123,12 +123,17 @@ REFUSED = [
     ("strengths above 1", lambda f: bnfs.inclusion_threshold([0.5, 2.0]), ValueError, r"\[0, 1\]"),
     ("from_json of a number", lambda f: bnfs.from_json(42), TypeError, "JSON text or a path"),
     ("from_json of a list", lambda f: bnfs.from_json("[1, 2]"), ValueError, "bnfs-graph"),
-    ("draw a frame", lambda f: bnfs.export.draw(f, "x.svg"), TypeError, "DAG or PDAG"),
-    ("networkx of a frame", lambda f: bnfs.export.to_networkx(f), TypeError, "DAG or PDAG"),
-    ("dot of a list", lambda f: bnfs.export.to_dot([("a", "b")]), TypeError, "DAG or PDAG"),
-    ("json of a string", lambda f: bnfs.export.to_json("a -> b"), TypeError, "DAG or PDAG"),
-    ("roles of None", lambda f: bnfs.export.blanket_roles(None, "a"), TypeError, "DAG or PDAG"),
-    ("report picture of a frame", lambda f: bnfs.report.svg_of(f), TypeError, "DAG or PDAG"),
+    ("draw a frame", lambda f: bnfs.models.export.draw(f, "x.svg"), TypeError, "DAG or PDAG"),
+    ("networkx of a frame", lambda f: bnfs.models.export.to_networkx(f), TypeError, "DAG or PDAG"),
+    ("dot of a list", lambda f: bnfs.models.export.to_dot([("a", "b")]), TypeError, "DAG or PDAG"),
+    ("json of a string", lambda f: bnfs.models.export.to_json("a -> b"), TypeError, "DAG or PDAG"),
+    (
+        "roles of None",
+        lambda f: bnfs.models.export.blanket_roles(None, "a"),
+        TypeError,
+        "DAG or PDAG",
+    ),
+    ("report picture of a frame", lambda f: bnfs.graphs.report.svg_of(f), TypeError, "DAG or PDAG"),
     ("ARFF from bytes", lambda f: bnfs.io.parse_arff(b"@relation r"), TypeError, "ARFF"),
     (
         "dask without a client",
@@ -138,7 +143,7 @@ REFUSED = [
     ),
     (
         "draw into no folder",
-        lambda f: bnfs.export.draw(bnfs.datasets.network("asia"), "no/such/folder/x.svg"),
+        lambda f: bnfs.models.export.draw(bnfs.datasets.network("asia"), "no/such/folder/x.svg"),
         ValueError,
         "folder",
     ),
@@ -246,11 +251,19 @@ def test_documented_handling_of_odd_but_valid_input(asia):
 def _public_functions():
     import inspect
 
-    import bnfs.export
-    import bnfs.metrics
-    import bnfs.network
+    import bnfs.models.export
+    import bnfs.models.network
+    import bnfs.stats.metrics
 
-    modules = [bnfs, bnfs.io, bnfs.export, bnfs.metrics, bnfs.parallel, bnfs.report, bnfs.network]
+    modules = [
+        bnfs,
+        bnfs.io,
+        bnfs.models.export,
+        bnfs.stats.metrics,
+        bnfs.parallel,
+        bnfs.graphs.report,
+        bnfs.models.network,
+    ]
     seen = {}
     for module in modules:
         for name in getattr(module, "__all__", ()):
@@ -375,7 +388,7 @@ def test_messages_name_the_problem(asia, tmp_path):
         bnfs.from_json("")
     with pytest.raises(ValueError, match="nested too deeply"):
         bnfs.from_json("[" * 200_000 + "]" * 200_000)
-    page = bnfs.report.selection_report(title="t", features=[1, 2], facts={})
+    page = bnfs.graphs.report.selection_report(title="t", features=[1, 2], facts={})
     assert "<code>1</code>, <code>2</code>" in page
     X = pd.DataFrame({0: ["a", "b"] * 10, "0": ["c", "d"] * 10})
     with pytest.raises(ValueError, match="two columns named '0'"):
@@ -469,7 +482,11 @@ def test_the_command_line_refuses_a_cyclic_whitelist(tmp_path, asia):
         (lambda: bnfs.datasets.corral(46, n=10**12), "corral with n=1000000000000"),
         (lambda: bnfs.datasets.regression(138, n=10**12), "regression with n="),
         (
-            lambda: __import__("bnfs.cg_network").cg_network.random_cg_network(2, 3).sample(10**13),
+            lambda: (
+                __import__("bnfs.models.cg_network")
+                .cg_network.random_cg_network(2, 3)
+                .sample(10**13)
+            ),
             "of memory here",
         ),
     ],

@@ -8,7 +8,7 @@ import pytest
 
 import bnfs
 from bnfs import datasets
-from bnfs.priors import graph_prior
+from bnfs.stats.priors import graph_prior
 
 pybnlearn = pytest.importorskip(
     "pybnlearn",

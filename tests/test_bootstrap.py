@@ -39,7 +39,7 @@ def test_inclusion_threshold_follows_bnlearn():
 
 
 def test_averaged_network_beats_one_search_on_alarm():
-    from bnfs.metrics import skeleton_scores
+    from bnfs.stats.metrics import skeleton_scores
 
     truth = bnfs.datasets.network("alarm")
     # 1,000 rows: where one search varies most from sample to sample, averaging pays (with

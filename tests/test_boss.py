@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import bnfs
-from bnfs.cg_network import random_cg_network
+from bnfs.models.cg_network import random_cg_network
 
 
 def _sample(name, rows, seed):

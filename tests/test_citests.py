@@ -13,7 +13,7 @@ from scipy import stats
 import bnfs
 import reference
 from bnfs import datasets
-from bnfs.citests import CITest, DSeparation
+from bnfs.stats.citests import CITest, DSeparation
 from strategies import random_dags
 
 pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py

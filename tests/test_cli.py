@@ -641,7 +641,7 @@ def test_blanket_lists_the_undirected_neighbours_of_a_pdag(asia_file, monkeypatc
     }
     assert rows["undirected"] == pdag.undirected(target)
     assert set(rows) == {"parents", "children", "undirected", "spouses"}
-    page = bnfs.report.network_report(pdag, title="t", highlight=target)
+    page = bnfs.graphs.report.network_report(pdag, title="t", highlight=target)
     assert "<th>undirected</th><td>" + ", ".join(pdag.undirected(target)) in page
 
 
@@ -741,7 +741,7 @@ def test_learn_says_what_to_do_with_missing_or_continuous_values(tmp_path, args,
 
 def test_the_cli_offers_every_score():
     from bnfs.cli.parser import SCORE_CHOICES
-    from bnfs.scores import SCORES
+    from bnfs.stats.scores import SCORES
 
     assert sorted(SCORE_CHOICES) == sorted(SCORES)
 

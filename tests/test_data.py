@@ -172,7 +172,7 @@ def test_discretize_errors():
 
 
 def test_integer_columns_encoded_in_blocks_as_one_by_one():
-    from bnfs._columns import INTEGER_BLOCK, encode_column
+    from bnfs.tables._columns import INTEGER_BLOCK, encode_column
 
     rng = np.random.default_rng(4)
     width = INTEGER_BLOCK + 5  # two blocks
@@ -200,7 +200,7 @@ def test_integer_columns_refused_as_one_by_one(column, message):
 def test_tall_integer_data_is_encoded_in_narrow_blocks(monkeypatch):
     """The block holds at most INTEGER_BLOCK_CELLS values: a tall frame goes a few columns
     at a time, with the same codes."""
-    from bnfs import _columns
+    from bnfs.tables import _columns
 
     monkeypatch.setattr(_columns, "INTEGER_BLOCK_CELLS", 100)  # 2 columns of 40 rows
     frame = pd.DataFrame(np.random.default_rng(0).integers(0, 3, (40, 7)), columns=list("abcdefg"))

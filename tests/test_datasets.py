@@ -88,7 +88,7 @@ def test_lucas0():
 
 
 def test_planted_blanket_plants_its_blanket():
-    from bnfs.citests import CITest
+    from bnfs.stats.citests import CITest
 
     X, y, truth = datasets.planted_blanket(60, 3000, seed=2)
     again = datasets.planted_blanket(60, 3000, seed=2)

@@ -6,7 +6,7 @@ import pytest
 from matplotlib.patches import FancyArrowPatch
 
 import bnfs
-from bnfs.render import figure
+from bnfs.graphs.render import figure
 
 
 def _crosses(a, b, box, inset: float = 1.0) -> bool:

@@ -15,8 +15,8 @@ from hypothesis import given
 
 import bnfs
 from bnfs import DAG, PDAG, Dataset, datasets, from_json, from_networkx, from_pgmpy, to_pgmpy
-from bnfs.bif import parse_bif, read_bif, write_bif
-from bnfs.network import DiscreteNetwork
+from bnfs.models.bif import parse_bif, read_bif, write_bif
+from bnfs.models.network import DiscreteNetwork
 from strategies import random_dags
 
 
@@ -49,7 +49,7 @@ def test_networkx_errors_and_undirected():
 def test_json_file_round_trip(tmp_path):
     g = datasets.network("asia")
     path = tmp_path / "asia.json"
-    from bnfs.export import to_json
+    from bnfs.models.export import to_json
 
     to_json(g, path)
     assert from_json(path) == g

@@ -13,7 +13,7 @@ import pytest
 
 import bnfs
 import bnfs.io
-from bnfs._files import replacing, write_atomically
+from bnfs.tables._files import replacing, write_atomically
 
 
 @pytest.fixture(scope="module")
@@ -57,20 +57,20 @@ def test_a_failed_write_leaves_the_previous_file_whole(tmp_path):
 
 
 def test_a_failed_drawing_keeps_the_previous_picture(tmp_path, monkeypatch):
-    import bnfs.render
+    import bnfs.graphs.render
 
     dag = bnfs.datasets.network("asia")
     picture = tmp_path / "asia.svg"
-    bnfs.render.draw(dag, picture, engine="matplotlib")
+    bnfs.graphs.render.draw(dag, picture, engine="matplotlib")
     before = picture.read_bytes()
 
     def broken(graph, path, fmt, highlight):
         path.write_text("<svg")  # half a picture, then the failure
         raise MemoryError
 
-    monkeypatch.setattr(bnfs.render, "_draw_matplotlib", broken)
+    monkeypatch.setattr(bnfs.graphs.render, "_draw_matplotlib", broken)
     with pytest.raises(MemoryError):
-        bnfs.render.draw(dag, picture, engine="matplotlib")
+        bnfs.graphs.render.draw(dag, picture, engine="matplotlib")
     assert picture.read_bytes() == before
 
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bnfs import Dataset, datasets, write_bif
-from bnfs.bif import parse_bif
 from bnfs.io import parse_arff
+from bnfs.models.bif import parse_bif
 
 ALPHABET = "{}[]();,|=\"'% \n\t.-+0123456789eabc?@"
 

@@ -159,7 +159,7 @@ def test_gaussian_hybrids_are_bnlearns(learner):
 
 
 def test_learn_and_the_held_out_likelihood_on_continuous_data():
-    from bnfs.metrics import log_likelihood
+    from bnfs.stats.metrics import log_likelihood
 
     frame, truth = _sample("ecoli70", 2000, 3)
     data = bnfs.Dataset(frame)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import bnfs
-from bnfs.cg_network import random_cg_network
+from bnfs.models.cg_network import random_cg_network
 from tests.test_boss import _check_grow_shrink_optimum, _sample
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import bnfs
 from bnfs import datasets
-from bnfs.citests import CITest
+from bnfs.stats.citests import CITest
 
 
 @pytest.fixture(scope="module")

@@ -98,7 +98,7 @@ def test_arff_defects_found_by_fuzzing(text, message):
 @pytest.mark.parametrize("cut", [10, 60, 120, 400])
 def test_truncated_bif_is_a_value_error(cut):
     from bnfs import datasets, write_bif
-    from bnfs.bif import parse_bif
+    from bnfs.models.bif import parse_bif
 
     text = write_bif(datasets.network_model("asia"))
     with pytest.raises(ValueError, match="BIF"):

@@ -16,7 +16,7 @@ from scipy.special import gammaln
 
 import bnfs
 from bnfs import DAG, Scorer, datasets
-from bnfs.citests import CITest
+from bnfs.stats.citests import CITest
 
 pytestmark = pytest.mark.kernels
 

@@ -67,3 +67,48 @@ def test_no_private_name_is_imported_across_modules():
         if name is not None and name.startswith("_") and not name.startswith("__")
     ]
     assert not private, private
+
+
+#: the rooms of the ground floor, lowest first: each imports only the rooms before it, the
+#: compiled kernels and the shared argument checks (``bnfs._validate``)
+ROOMS = ["tables", "graphs", "stats", "models"]
+
+
+def _room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ROOMS) else module
+
+
+def test_the_rooms_of_the_ground_floor_import_only_the_rooms_below():
+    modules = _modules()
+    for room in ROOMS:  # every room holds modules
+        assert any(m.startswith(f"bnfs.{room}.") for m in modules), room
+    allowed = {room: {*ROOMS[:k], "_kernels", "bnfs._validate"} for k, room in enumerate(ROOMS)}
+    wrong = [
+        (importer, imported)
+        for importer, imported, _ in _imports(modules)
+        if _room(importer) in allowed
+        and _room(imported) not in (_room(importer), "bnfs")
+        and _room(imported) not in allowed[_room(importer)]
+    ]
+    assert not wrong, wrong
+
+
+def test_the_ground_floor_holds_few_loose_modules():
+    loose = [m for m in _modules() if m.count(".") == 1 and m.split(".")[1] not in ROOMS]
+    packages = {"_kernels", "cli", "constraint", "search", "select", "data"}
+    loose = [m for m in loose if m.split(".")[1] not in packages]
+    assert 5 <= len(loose) <= 12, loose
+
+
+def test_the_old_import_paths_of_moved_modules_give_the_modules_themselves():
+    import importlib
+
+    import bnfs
+
+    for old, new in bnfs.MOVED.items():
+        assert importlib.import_module(old) is importlib.import_module(new)
+    from bnfs.graph import DAG  # noqa: F401  (the paths a user's code has)
+    from bnfs.scores import Scorer
+
+    assert Scorer.__module__ == "bnfs.stats.scores" and bnfs.scores is bnfs.stats.scores

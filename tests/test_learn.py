@@ -11,8 +11,8 @@ import pytest
 
 import bnfs
 from bnfs import DAG, as_dataset, datasets
-from bnfs.metrics import log_likelihood
 from bnfs.search.automatic import COMPARED
+from bnfs.stats.metrics import log_likelihood
 
 
 @pytest.fixture(scope="module")
@@ -259,7 +259,7 @@ def test_learn_compares_boss_with_the_others_and_picks_it_where_it_predicts_best
 
 
 def test_learns_boss_candidate_takes_the_given_score_on_continuous_data():
-    from bnfs.cg_network import random_cg_network
+    from bnfs.models.cg_network import random_cg_network
 
     frame = random_cg_network(0, 6, seed=2).sample(600, seed=2)
     dag = bnfs.learn(frame, candidates=["boss"], folds=2, seed=3, progress=False)

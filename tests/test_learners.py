@@ -9,7 +9,7 @@ import pytest
 
 import bnfs
 from bnfs import cli, learners
-from bnfs.citests import TEST_OPTIONS
+from bnfs.stats.citests import TEST_OPTIONS
 
 TARGET = "either"
 

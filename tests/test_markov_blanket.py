@@ -8,8 +8,8 @@ import pytest
 import bnfs
 import reference
 from bnfs import datasets, shd
-from bnfs.citests import CITest, DSeparation
-from bnfs.metrics import blanket_scores
+from bnfs.stats.citests import CITest, DSeparation
+from bnfs.stats.metrics import blanket_scores
 
 BLANKET = [
     bnfs.grow_shrink_mb,
@@ -264,7 +264,7 @@ class _Separates:
         self.given, self.seen = set(given), []
 
     def test_indices(self, x, y, z=()):
-        from bnfs.citests import CIResult
+        from bnfs.stats.citests import CIResult
 
         self.seen.append(tuple(sorted(z)))
         independent = set(z) == self.given

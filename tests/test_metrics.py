@@ -3,7 +3,7 @@
 import pytest
 
 from bnfs import DAG, PDAG, datasets
-from bnfs.metrics import arc_scores, blanket_scores, shd, skeleton_scores
+from bnfs.stats.metrics import arc_scores, blanket_scores, shd, skeleton_scores
 
 NODES = ["a", "b", "c", "d"]
 

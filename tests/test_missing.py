@@ -8,7 +8,7 @@ import pytest
 
 import bnfs
 from bnfs import datasets
-from bnfs.cg_network import random_cg_network
+from bnfs.models.cg_network import random_cg_network
 
 
 def _mcar(frame, rate, seed):

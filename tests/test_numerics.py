@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from bnfs import Dataset, Scorer
-from bnfs.citests import CITest
+from bnfs.stats.citests import CITest
 
 mpmath = pytest.importorskip("mpmath")
 mpmath.mp.dps = 50
@@ -146,8 +146,8 @@ def test_every_gaussian_path_at_the_ends_of_the_float_range(gaussian_frame, scal
     data_u, data_e = bnfs.Dataset(unit), bnfs.Dataset(extreme)
     train = np.arange(200)
     test = np.arange(200, 300)
-    ll_u = bnfs.metrics.log_likelihood(dag, data_u.take(train), data_u.take(test))
-    ll_e = bnfs.metrics.log_likelihood(dag, data_e.take(train), data_e.take(test))
+    ll_u = bnfs.stats.metrics.log_likelihood(dag, data_u.take(train), data_u.take(test))
+    ll_e = bnfs.stats.metrics.log_likelihood(dag, data_e.take(train), data_e.take(test))
     assert ll_e == pytest.approx(ll_u - unit.shape[1] * math.log(scale), rel=1e-9)
     # pgmpy's linear-Gaussian network: coefficients and deviations in the columns' units
     fitted = {c.variable: c for c in bnfs.to_pgmpy(dag, data_e).get_cpds()}

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bnfs.order import DFSCycleCheck, OnlineTopologicalOrder
+from bnfs.graphs.order import DFSCycleCheck, OnlineTopologicalOrder
 
 pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
 

@@ -20,8 +20,8 @@ from bnfs import (
 )
 from bnfs._kernels import screen as _screen
 from bnfs._kernels.score_cache import Scoring, new_scratch
-from bnfs.scores import resolve_score
 from bnfs.search.screen_based import co_occurrence
+from bnfs.stats.scores import resolve_score
 
 
 @pytest.fixture(scope="module")

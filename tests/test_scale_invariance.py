@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import bnfs
-from bnfs.cg_network import random_cg_network
+from bnfs.models.cg_network import random_cg_network
 
 SCALES = [1e-6, 1e-3, 0.01, 1e3, 1e5]
 

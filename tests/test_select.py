@@ -27,8 +27,8 @@ from bnfs import (
     TBNClassifier,
     datasets,
 )
-from bnfs.metrics import blanket_scores
 from bnfs.select import EmptySelectionWarning
+from bnfs.stats.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
 

@@ -9,9 +9,9 @@ import pytest
 
 import bnfs
 from bnfs import datasets
-from bnfs.citests import CITest, make_test
 from bnfs.constraint._sets import subsets
 from bnfs.constraint.local_structure import local_structure
+from bnfs.stats.citests import CITest, make_test
 
 TESTS = [("g2", {"adjust_df": True}), ("x2", {}), ("mi_adf", {}), ("mi_threshold", {})]
 

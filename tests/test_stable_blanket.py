@@ -7,7 +7,7 @@ import pytest
 
 import reference
 from bnfs import MarkovBlanketSelector, StableBlanketSelector, blanket_frequency, datasets
-from bnfs.metrics import blanket_scores
+from bnfs.stats.metrics import blanket_scores
 
 TARGET = "HYPOVOLEMIA"
 

@@ -4,8 +4,8 @@ import pytest
 
 import reference
 from bnfs import datasets, shd, tpda
-from bnfs.citests import CITest, DSeparation
-from bnfs.metrics import skeleton_scores
+from bnfs.stats.citests import CITest, DSeparation
+from bnfs.stats.metrics import skeleton_scores
 
 
 @pytest.mark.parametrize("name", reference.NETWORKS)

@@ -276,7 +276,7 @@ def chi2_sf(df, x):
 
 @njit(cache=True)
 def decide(stat, df, cells, n, mode, alpha, threshold, min_rows_per_cell):
-    """Whether a test counts as independent, as :class:`bnfs.citests.CITest` decides:
+    """Whether a test counts as independent, as :class:`bnfs.stats.citests.CITest` decides:
     dependent without enough rows per cell; else mutual information (stat / 2n) at most
     ``threshold``, or a p-value above ``alpha`` (with ``BY_P_VALUE_WITH_POWER``: independent
     too when there are fewer than 5 rows per cell, as bnlearn's mi-adf and x2-adf)."""

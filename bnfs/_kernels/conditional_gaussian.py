@@ -73,7 +73,7 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
     index is left out); -inf when singular.
 
     One pass accumulates each configuration's moments of (1, x, y); the columns are centred
-    and unit-scaled beforehand (``bnfs.scores.cg_statistics``), so the raw moments lose no
+    and unit-scaled beforehand (``bnfs.stats.scores.cg_statistics``), so the raw moments lose no
     precision that matters."""
     n = table.shape[1] - table.shape[0]
     d = n_x + 2  # intercept, regressors, response

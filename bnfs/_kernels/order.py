@@ -7,7 +7,7 @@ threaded on a doubly linked out-list of its source and in-list of its target;
 ``heads[v] = (first out-arc, first in-arc)``. Free rows form a chain through
 ``OUT_NEXT`` starting at ``meta[FREE]``. Memory is O(n + arcs), so 20,000-node graphs
 cost kilobytes, not a dense n x n matrix. The caller grows the pool before adding when
-``meta[FREE] == -1`` (see :class:`bnfs.order.OnlineTopologicalOrder`).
+``meta[FREE] == -1`` (see :class:`bnfs.graphs.order.OnlineTopologicalOrder`).
 
 References
 ----------

@@ -21,12 +21,12 @@ CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 #: what the local scores read (read-only): the discrete ``codes`` and their ``arities``, or
 #: the Gaussian statistics (:mod:`bnfs._kernels.dispatch`), the score's ``kind`` and
 #: ``iss``, and the graph prior's log-weight of each arc ``[u, v]`` (``prior``, 1-by-1 when
-#: every arc weighs the same; :meth:`bnfs.priors.GraphPrior.weights`)
+#: every arc weighs the same; :meth:`bnfs.stats.priors.GraphPrior.weights`)
 Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior"])
 #: what scoring writes: the local-score ``cache`` and the int64 ``counters`` (slots in
 #: :mod:`bnfs._kernels.codes`), and scratch: ``cfg`` (one per row of data) for the current
 #: parent configurations, and one row per scoring thread of ``cfg2`` (rows of data),
-#: ``counts`` (:func:`bnfs.scores.counts_scratch_size`) and ``tmp`` (a parent list); the
+#: ``counts`` (:func:`bnfs.stats.scores.counts_scratch_size`) and ``tmp`` (a parent list); the
 #: single-threaded kernels use row 0
 Scratch = namedtuple("Scratch", ["cache", "counters", "cfg", "cfg2", "counts", "tmp"])
 
@@ -84,7 +84,7 @@ def store(cache, key, value):
 @njit(cache=True)
 def arc_weight(prior, u, v):
     """The graph prior's log-weight of the arc ``u -> v`` (``prior``: 1-by-1 when every arc
-    weighs the same, else n-by-n; :meth:`bnfs.priors.GraphPrior.weights`)."""
+    weighs the same, else n-by-n; :meth:`bnfs.stats.priors.GraphPrior.weights`)."""
     return prior[0, 0] if prior.shape[0] == 1 else prior[u, v]
 
 

@@ -5,7 +5,7 @@ them (HITON-PC's and MMPC's forward and backward phases, the spouse search, IAMB
 marginal screens over all features), in one call with no Python between the tests.
 
 Each test is :func:`bnfs._kernels.citests.discrete_statistic`'s, on the pair ordered as
-:class:`bnfs.citests.CITest` orders it (smaller index first), so a statistic is the same to
+:class:`bnfs.stats.citests.CITest` orders it (smaller index first), so a statistic is the same to
 the last bit as the per-test path's, and a conditioning set's strata are counted once for
 all the candidates tested given it.
 """
@@ -54,7 +54,7 @@ Outcomes = namedtuple(
 
 @njit(cache=True)
 def outcome(test, stat, df, cells):
-    """(p-value, statistic, independent) of a raw test as :class:`~bnfs.citests.CITest`
+    """(p-value, statistic, independent) of a raw test as :class:`~bnfs.stats.citests.CITest`
     reports it: bnlearn's power rule for the adf tests (statistic 0, p-value 1 below 5 rows
     per cell), mutual information (statistic / 2n) against the threshold, or the p-value
     against alpha."""

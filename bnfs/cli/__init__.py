@@ -14,7 +14,6 @@ import threading
 import warnings
 from pathlib import Path
 
-from bnfs._files import same_file
 from bnfs.cli._inputs import (
     CONSTRAINT_LEARNERS,
     LOCAL_LEARNERS,
@@ -22,6 +21,7 @@ from bnfs.cli._inputs import (
     SCORE_LEARNERS,
 )
 from bnfs.cli.parser import build_parser
+from bnfs.tables._files import same_file
 
 __all__ = [
     "main",

@@ -251,7 +251,7 @@ def learner_options(algorithm: str, args, names=None) -> dict:
             raise ValueError(f"{next(iter(knowledge))} does not apply to {algorithm}")
         if names is None:
             raise ValueError(f"{next(iter(knowledge))} applies to bnfs learn and bnfs blanket")
-        from bnfs.knowledge import blacklist_from
+        from bnfs.graphs.knowledge import blacklist_from
 
         options["blacklist"] = blacklist_from(
             list(names or ()),

@@ -9,9 +9,9 @@ from pathlib import Path
 def example_command(args) -> int:
     from bnfs import datasets
     from bnfs._validate import check_allocation
-    from bnfs.metrics import blanket_scores, shd
-    from bnfs.network import sampling_bytes
+    from bnfs.models.network import sampling_bytes
     from bnfs.search import learn
+    from bnfs.stats.metrics import blanket_scores, shd
 
     truth = datasets.network(args.network)
     target = args.target or default_target(args.network, truth)

@@ -32,7 +32,7 @@ def score_command(args) -> int:
 
 
 def compare_command(args) -> int:
-    from bnfs.metrics import arc_scores, shd, skeleton_scores
+    from bnfs.stats.metrics import arc_scores, shd, skeleton_scores
 
     learned, truth = read_graph(args.learned), read_graph(args.truth)
     print(f"{args.learned.name} against {args.truth.name}: SHD {shd(learned, truth)}")

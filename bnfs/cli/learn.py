@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from bnfs import learners
-from bnfs._files import replacing, write_atomically
 from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, read_frame
+from bnfs.tables._files import replacing, write_atomically
 
 
 def learn_graph(frame, args):
@@ -24,8 +24,8 @@ def learn_graph(frame, args):
             )
         out = None
     if out is not None and out.suffix.lower() == ".bif":  # before minutes of learning
-        from bnfs.bif import check_bif_names
-        from bnfs.network import check_table_size
+        from bnfs.models.bif import check_bif_names
+        from bnfs.models.network import check_table_size
 
         check_bif_names(data.names, data.states)
         if args.max_parents is not None:  # the largest table max_parents allows must fit
@@ -49,7 +49,7 @@ def learn_graph(frame, args):
 
 def write_graph(graph, data, out: Path) -> None:
     from bnfs import DiscreteNetwork, write_bif
-    from bnfs.export import to_json, to_networkx
+    from bnfs.models.export import to_json, to_networkx
 
     suffix = out.suffix.lower()
     if suffix == ".json":
@@ -99,7 +99,7 @@ def learn_command(args) -> int:
         print(f"  {line}")
     if args.report:
         from bnfs import score
-        from bnfs.report import network_report
+        from bnfs.graphs.report import network_report
 
         highlight = column_name(frame, args.highlight) if args.highlight is not None else None
         dag = graph.to_dag()

@@ -19,7 +19,7 @@ from bnfs.cli.graphs import compare_command, draw_command, score_command
 from bnfs.cli.learn import learn_command
 from bnfs.cli.select import CLASSIFIERS, SELECT_METHODS, select_command
 
-#: bnfs.scores.SCORES, written out so that parsing the command line imports no kernel
+#: bnfs.stats.scores.SCORES, written out so that parsing the command line imports no kernel
 #: (tests/test_cli.py checks they are the same)
 SCORE_CHOICES = (
     "bic",

@@ -7,9 +7,9 @@ import sys
 import time
 import warnings
 
-from bnfs._files import write_atomically
 from bnfs.cli._inputs import LEARNER_FLAGS, column_name, learner_options, read_frame
 from bnfs.cli._status import status_line
+from bnfs.tables._files import write_atomically
 
 SELECT_METHODS = (
     "markov_blanket",
@@ -235,7 +235,7 @@ def select_command(args) -> int:
             ]
             facts["curve"] = "features chosen once on all rows, classifier cross-validated"
     if args.report:
-        from bnfs.report import selection_report
+        from bnfs.graphs.report import selection_report
 
         graph = getattr(selector, "network_", None)  # None for a local learner
         if graph is None:

@@ -23,7 +23,7 @@ import numpy as np
 from bnfs.constraint._bnlearn_cpdag import IMMUTABLE, PRESENT
 from bnfs.constraint._bnlearn_cpdag import propagate as bnlearn_propagate
 from bnfs.constraint._sets import subsets
-from bnfs.graph import PDAG
+from bnfs.graphs.graph import PDAG
 
 logger = logging.getLogger("bnfs")
 

@@ -7,7 +7,7 @@ import itertools
 
 from bnfs._budget import Budget
 from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle
-from bnfs.citests import Separation, rows_report
+from bnfs.stats.citests import Separation, rows_report
 
 
 def target_index(tester, target) -> int:
@@ -176,7 +176,7 @@ class NodeLists:
         return self.tester.tests_given(g[t], [g[x] for x in candidates], [g[v] for v in z])
 
     def separations(self, t: int, candidates, pool, max_size=None, **options):
-        """The tester's :meth:`~bnfs.citests.CITest.separations` on the view's indices."""
+        """The tester's :meth:`~bnfs.stats.citests.CITest.separations` on the view's indices."""
         g = self._global
         if options.get("must") is not None:
             options["must"] = g[options["must"]]

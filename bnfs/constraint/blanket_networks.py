@@ -12,14 +12,14 @@ from tqdm.auto import tqdm
 
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_float
-from bnfs.citests import TestName, make_test, rows_report
 from bnfs.constraint._orient import colliders_from_blankets, orient
 from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.constraint._sets import Knowledge
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import subsets as _subsets
 from bnfs.constraint.searches import fast_iamb_search, grow_shrink_search, iamb_search, on_tester
-from bnfs.graph import PDAG
+from bnfs.graphs.graph import PDAG
+from bnfs.stats.citests import TestName, make_test, rows_report
 
 __all__ = ["grow_shrink", "iamb", "inter_iamb", "fast_iamb"]
 
@@ -149,13 +149,13 @@ def grow_shrink(
     equal; on alarm-3000 samples a few blankets differ for that reason. bnlearn's collider
     search and propagation scan the columns in the data's order; bnfs scans them sorted by
     name (the graph is the same for any column order), so the graph is bnlearn's on the
-    columns in that order, or on the data's order with a :class:`~bnfs.citests.CITest` built
+    columns in that order, or on the data's order with a :class:`~bnfs.stats.citests.CITest` built
     on the data.
 
     Parameters
     ----------
     data : discrete data, continuous data (with ``test="fisher_z"``), or a
-        :class:`~bnfs.citests.CITest` / :class:`~bnfs.citests.DSeparation` oracle
+        :class:`~bnfs.stats.citests.CITest` / :class:`~bnfs.stats.citests.DSeparation` oracle
     test : {"g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"}
     alpha : float in (0, 1)
     max_cond_size : int, optional
@@ -168,7 +168,7 @@ def grow_shrink(
         joblib workers for the per-node blankets and the per-pair separation tests
         (-1: every core). The result is the same for any value.
     **test_options
-        ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
+        ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.stats.citests.CITest`.
 
     Returns
     -------
@@ -177,7 +177,7 @@ def grow_shrink(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> truth = datasets.network("asia")
     >>> grow_shrink(DSeparation(truth)) == truth.cpdag()
     True
@@ -217,7 +217,7 @@ def iamb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> iamb(DSeparation(datasets.network("asia")))  # the CPDAG of asia
     PDAG(8 nodes, 5 arcs, 3 edges)
     """
@@ -256,7 +256,7 @@ def inter_iamb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> inter_iamb(DSeparation(datasets.network("asia"))).n_arcs
     5
     """
@@ -297,7 +297,7 @@ def fast_iamb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> fast_iamb(DSeparation(datasets.network("asia"))).n_edges
     3
     """

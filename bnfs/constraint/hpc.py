@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 
 from bnfs._real_data import takes_real_data
-from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists, cond_size, subsets, target_index
+from bnfs.stats.citests import TestName, make_test
 
 __all__ = ["hpc"]
 
@@ -227,7 +227,7 @@ def hpc(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> hpc(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'xray', 'dysp']
     """

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 
-from bnfs.citests import TestName, make_test
 from bnfs.constraint._orient import colliders_from_sepsets, orient
 from bnfs.constraint._sets import NodeLists
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import target_index as _target
 from bnfs.constraint.searches import PC_SEARCHES, spouses
-from bnfs.graph import PDAG
+from bnfs.graphs.graph import PDAG
+from bnfs.stats.citests import TestName, make_test
 
 __all__ = ["local_structure"]
 
@@ -44,7 +44,7 @@ def local_structure(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> local = local_structure(DSeparation(datasets.network("asia")), "either")
     >>> sorted(local.arcs)
     [('bronc', 'dysp'), ('either', 'dysp'), ('either', 'xray'), ('lung', 'either'), ('tub', 'either')]

@@ -1,7 +1,7 @@
 """Local Markov-blanket learners (GS, IAMB, inter-IAMB, fast-IAMB, KIAMB, HITON-PC/MB,
 MMPC/MMMB, PCMB): the blanket, or the parents and children, of one target.
 
-Every learner takes data (or a :class:`~bnfs.citests.CITest` / d-separation oracle), a
+Every learner takes data (or a :class:`~bnfs.stats.citests.CITest` / d-separation oracle), a
 ``target`` and a test, and returns a list of names in column order
 (:class:`~bnfs.constraint.LocalResult`, with its ``learning`` provenance). The searches
 themselves are in :mod:`bnfs.constraint.searches`.
@@ -28,7 +28,6 @@ import time
 from bnfs._budget import Budget
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_float, check_seed
-from bnfs.citests import TestName, make_test
 from bnfs.constraint._sets import LocalResult, NodeLists
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import target_index as _target
@@ -44,6 +43,7 @@ from bnfs.constraint.searches import (
     mmpc_search,
     pcmb_pc_search,
 )
+from bnfs.stats.citests import TestName, make_test
 
 __all__ = [
     "grow_shrink_mb",
@@ -115,7 +115,7 @@ def grow_shrink_mb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> grow_shrink_mb(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
@@ -156,7 +156,7 @@ def iamb_mb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
@@ -192,7 +192,7 @@ def inter_iamb_mb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> inter_iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
@@ -250,7 +250,7 @@ def hiton_pc(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> hiton_pc(oracle, "either")
     ['tub', 'lung', 'xray', 'dysp']
@@ -291,7 +291,7 @@ def hiton_mb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> hiton_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
@@ -339,7 +339,7 @@ def mmpc(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> mmpc(oracle, "either")
     ['tub', 'lung', 'xray', 'dysp']
@@ -380,7 +380,7 @@ def mmmb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> mmmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
@@ -426,7 +426,7 @@ def fast_iamb_mb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> fast_iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
@@ -473,7 +473,7 @@ def kiamb_mb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> kiamb_mb(DSeparation(datasets.network("asia")), "either", k=0.5, seed=1)
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
@@ -517,7 +517,7 @@ def pcmb(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> oracle = DSeparation(datasets.network("asia"))  # or data
     >>> pcmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']

@@ -15,7 +15,6 @@ from bnfs._budget import Budget
 from bnfs._kernels import pc as _pc_kernel
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
-from bnfs.citests import CITest, TestName, make_test, rows_report
 from bnfs.constraint._orient import (
     all_separating_sets,
     colliders_from_sepsets,
@@ -24,9 +23,10 @@ from bnfs.constraint._orient import (
 )
 from bnfs.constraint._parallel import check_n_jobs, map_tests
 from bnfs.constraint._sets import Knowledge
-from bnfs.graph import PDAG
+from bnfs.graphs.graph import PDAG
 from bnfs.parallel import numba_threads
-from bnfs.scores import counts_scratch_size
+from bnfs.stats.citests import CITest, TestName, make_test, rows_report
+from bnfs.stats.scores import counts_scratch_size
 
 logger = logging.getLogger("bnfs")
 
@@ -69,7 +69,7 @@ def pc_stable(
     Parameters
     ----------
     data : discrete data, continuous data (with ``test="fisher_z"``), or a
-        :class:`~bnfs.citests.CITest` / :class:`~bnfs.citests.DSeparation` oracle
+        :class:`~bnfs.stats.citests.CITest` / :class:`~bnfs.stats.citests.DSeparation` oracle
     test : {"g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z"}
     alpha : float in (0, 1)
     max_cond_size : int, optional
@@ -81,7 +81,7 @@ def pc_stable(
         bnlearn's own propagation (its ``cpdag()`` scan, which settles conflicting edges as
         undirected where Meek's rules would orient them). bnlearn's scan depends on the
         column order; bnfs scans the columns sorted by name, so the graph is bnlearn's on
-        the columns in that order (pass a :class:`~bnfs.citests.CITest` built on the data
+        the columns in that order (pass a :class:`~bnfs.stats.citests.CITest` built on the data
         to keep the data's order, as the parity tests do).
     blacklist, whitelist : list of (from, to) pairs, optional
         As in :func:`bnfs.hill_climbing`. A pair blacklisted both ways is never adjacent
@@ -99,9 +99,9 @@ def pc_stable(
         edges not yet removed stay (the skeleton so far, a superset of the full search's)
         and are oriented, with a RuntimeWarning and ``learning["stopped"]``.
     **test_options
-        ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
+        ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.stats.citests.CITest`.
         ``adjust_df`` is True by default (for ``"g2"``, ``"mi"``, ``"x2"``; see
-        :func:`~bnfs.citests.make_test`): degrees of freedom over the levels each stratum
+        :func:`~bnfs.stats.citests.make_test`): degrees of freedom over the levels each stratum
         shows, as causal-learn counts them. On 60
         samples (child, insurance, alarm, hailfinder, hepar2, win95pts x 2 seeds x 200,
         500, 1,000, 5,000, 20,000 rows, alpha 0.01) its total SHD was 6-18% below the unadjusted test's at every
@@ -144,7 +144,7 @@ def pc_stable(
     Examples
     --------
     >>> from bnfs import DAG
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> truth = DAG(["a", "b", "c", "d"], [("a", "c"), ("b", "c"), ("c", "d")])
     >>> pdag = pc_stable(DSeparation(truth))
     >>> pdag.arcs

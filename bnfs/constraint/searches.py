@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bnfs.citests import strength as _strength
 from bnfs.constraint._sets import NodeLists
+from bnfs.stats.citests import strength as _strength
 
 __all__ = [
     "grow_shrink_search",

@@ -19,10 +19,10 @@ from tqdm.auto import tqdm
 
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
-from bnfs.citests import TestName, make_test, rows_report
 from bnfs.constraint._orient import colliders_from_sepsets, orient
 from bnfs.constraint._sets import Knowledge
-from bnfs.graph import PDAG
+from bnfs.graphs.graph import PDAG
+from bnfs.stats.citests import TestName, make_test, rows_report
 
 __all__ = ["tpda"]
 
@@ -53,7 +53,7 @@ def tpda(
     Parameters
     ----------
     data : discrete data, continuous data (with ``test="fisher_z"``), or a
-        :class:`~bnfs.citests.CITest` / :class:`~bnfs.citests.DSeparation` oracle
+        :class:`~bnfs.stats.citests.CITest` / :class:`~bnfs.stats.citests.DSeparation` oracle
     test : {"mi_threshold", "g2", "mi", "x2", "fisher_z"}, default "mi_threshold"
         TPDA's own test is ``"mi_threshold"``: dependent when conditional mutual information
         exceeds ``threshold`` (default 0.01 nats, as in the hybrid paper).
@@ -67,7 +67,7 @@ def tpda(
         one with a whitelisted arc is in the graph from the start and never thinned.
     progress : bool, optional
     **test_options
-        ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.citests.CITest`.
+        ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.stats.citests.CITest`.
 
     Returns
     -------
@@ -84,7 +84,7 @@ def tpda(
     Examples
     --------
     >>> from bnfs import datasets
-    >>> from bnfs.citests import DSeparation
+    >>> from bnfs.stats.citests import DSeparation
     >>> truth = datasets.network("asia")
     >>> tpda(DSeparation(truth)) == truth.cpdag()
     True
@@ -197,7 +197,7 @@ def _draft(tester, known: Knowledge, graph: _Skeleton, strength, disable):
 
 class _Skeleton:
     """TPDA's working skeleton on variable indices: undirected adjacency sets with the path
-    queries its edge tests ask (the public graphs, on names, are in :mod:`bnfs.graph`)."""
+    queries its edge tests ask (the public graphs, on names, are in :mod:`bnfs.graphs.graph`)."""
 
     def __init__(self, n: int):
         self.adjacency = [set() for _ in range(n)]

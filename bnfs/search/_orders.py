@@ -16,10 +16,10 @@ from bnfs._budget import Budget
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._validate import arc_list, check_int, check_seed
-from bnfs.graph import DAG
-from bnfs.priors import graph_prior
+from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import prepare
+from bnfs.stats.priors import graph_prior
 
 __all__ = ["Orders", "TREE_BYTES", "learn_from_starts"]
 

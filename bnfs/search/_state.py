@@ -10,12 +10,12 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from bnfs._data import Dataset
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import cycle_text, directed_cycle
-from bnfs.graph import DAG
-from bnfs.order import OnlineTopologicalOrder
-from bnfs.scores import counts_scratch_size, model_statistics, resolve_score
+from bnfs.graphs.graph import DAG
+from bnfs.graphs.order import OnlineTopologicalOrder
+from bnfs.stats.scores import counts_scratch_size, model_statistics, resolve_score
+from bnfs.tables._data import Dataset
 
 INITIAL_WIDTH = 8  # parent slots per node before the table is widened
 SCAN_ORDERS = ("names", "columns", "scores")
@@ -27,7 +27,7 @@ class SearchState:
     Parameters
     ----------
     data : Dataset (discrete)
-    score, iss : as :class:`bnfs.scores.Scorer`
+    score, iss : as :class:`bnfs.stats.scores.Scorer`
     max_parents : int
     blacklist, whitelist : list of (from, to) name pairs (already validated)
     start : DAG or None
@@ -138,7 +138,7 @@ class SearchState:
             data.n_rows, counts_scratch_size(data.n_rows), width, threads
         )
         self.node_score = np.zeros(n)
-        #: the graph prior's arc weights (:meth:`bnfs.priors.GraphPrior.weights`), in every
+        #: the graph prior's arc weights (:meth:`bnfs.stats.priors.GraphPrior.weights`), in every
         #: node score and delta; set before the candidates, by :meth:`set_prior`
         self.prior_weights = np.zeros((1, 1))
         self.scoring = _hc.Scoring(
@@ -313,7 +313,7 @@ class SearchState:
         self.refresh_all()
 
     def set_prior(self, graph) -> None:
-        """Score with the graph prior ``graph`` (a :class:`bnfs.priors.GraphPrior`): its arc
+        """Score with the graph prior ``graph`` (a :class:`bnfs.stats.priors.GraphPrior`): its arc
         weights enter every node score and delta, its constant the reported total. Call it
         before the candidates are set."""
         self.prior_weights = graph.weights(learning=True)

@@ -14,14 +14,14 @@ from tqdm.auto import tqdm
 
 from bnfs import learners
 from bnfs._checkpoint import Checkpoint, fingerprint
-from bnfs._data import as_dataset
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float, check_int
-from bnfs.graph import DAG
-from bnfs.metrics import log_likelihood
+from bnfs.graphs.graph import DAG
 from bnfs.parallel import check_n_jobs
-from bnfs.scores import ScoreName
 from bnfs.search.boss import boss
+from bnfs.stats.metrics import log_likelihood
+from bnfs.stats.scores import ScoreName
+from bnfs.tables._data import as_dataset
 
 __all__ = ["learn", "CANDIDATES"]
 
@@ -337,7 +337,7 @@ def learn(
 
     With several ``candidates`` learn compares them: each runs on ``folds``-1 folds of the
     rows and its structure (with parameters estimated on those folds) is scored by the
-    log-likelihood of the held-out fold (:func:`bnfs.metrics.log_likelihood`); the
+    log-likelihood of the held-out fold (:func:`bnfs.stats.metrics.log_likelihood`); the
     candidate with the best mean wins and runs on all the rows. With ``one_se`` the winner
     is the candidate with the fewest arcs whose mean is within one standard error of the
     best (Breiman's one-standard-error rule). Held-out likelihood rewards a network that

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from bnfs.graph import DAG, PDAG
+from bnfs.graphs.graph import DAG, PDAG
 
 __all__ = ["backward_equivalence_search"]
 

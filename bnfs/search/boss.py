@@ -10,10 +10,10 @@ import numpy as np
 
 from bnfs._kernels import permutation as _p
 from bnfs._real_data import takes_real_data
-from bnfs.graph import DAG
-from bnfs.scores import ScoreName
+from bnfs.graphs.graph import DAG
 from bnfs.search._orders import Orders, learn_from_starts
 from bnfs.search.bes import backward_equivalence_search
+from bnfs.stats.scores import ScoreName
 
 __all__ = ["boss"]
 
@@ -123,7 +123,7 @@ def boss(
         Imaginary sample size of BDeu.
     prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
         Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior``
-        (:mod:`bnfs.priors`): ``"vsp"`` adds log(beta / (1 - beta)) per parent, which keeps
+        (:mod:`bnfs.stats.priors`): ``"vsp"`` adds log(beta / (1 - beta)) per parent, which keeps
         BDeu from growing large parent sets on many-valued variables; ``"cs"`` takes
         beliefs about single arcs (soft knowledge, where black/whitelists are hard).
     beta : float or arcs, optional

@@ -13,9 +13,9 @@ from bnfs._budget import Budget
 from bnfs._kernels import permutation as _p
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
-from bnfs.graph import DAG
-from bnfs.scores import ScoreName
+from bnfs.graphs.graph import DAG
 from bnfs.search._orders import Orders, learn_from_starts
+from bnfs.stats.scores import ScoreName
 
 __all__ = ["grasp"]
 

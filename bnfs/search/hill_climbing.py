@@ -14,15 +14,15 @@ from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
-from bnfs._data import as_dataset
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_int, check_seed
-from bnfs.graph import DAG
+from bnfs.graphs.graph import DAG
 from bnfs.parallel import compiled_threads
-from bnfs.priors import graph_prior
-from bnfs.scores import ScoreName
 from bnfs.search._state import SearchState
+from bnfs.stats.priors import graph_prior
+from bnfs.stats.scores import ScoreName
+from bnfs.tables._data import as_dataset
 
 __all__ = ["hill_climbing", "tabu_search"]
 
@@ -332,7 +332,7 @@ def hill_climbing(
         Imaginary sample size of BDeu.
     prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
         Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior`` (see
-        :mod:`bnfs.priors`). Graphs equal bnlearn's ``hc`` with each prior and its ``tabu``
+        :mod:`bnfs.stats.priors`). Graphs equal bnlearn's ``hc`` with each prior and its ``tabu``
         with vsp; bnlearn's ``tabu`` with marginal or cs keeps stale node scores, so there
         bnfs's graph may differ, scoring no lower (tested).
     beta : float or arcs, optional

@@ -6,13 +6,13 @@ from __future__ import annotations
 import time
 
 from bnfs import learners
-from bnfs._data import as_dataset
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
-from bnfs.citests import LEARNER_ADJUSTS_DF, CITest, TestName
-from bnfs.graph import DAG
-from bnfs.scores import ScoreName
+from bnfs.graphs.graph import DAG
 from bnfs.search.hill_climbing import hill_climbing
+from bnfs.stats.citests import LEARNER_ADJUSTS_DF, CITest, TestName
+from bnfs.stats.scores import ScoreName
+from bnfs.tables._data import as_dataset
 
 __all__ = ["rsmax2", "mmhc", "h2pc"]
 
@@ -67,7 +67,7 @@ def rsmax2(
         maximise phase then uses the linear-Gaussian score, ``"bic"`` meaning ``"bic-g"``;
         ``"mi_cg"`` on mixed data, maximised with the conditional-Gaussian ``"bic-cg"``). With ``pc_stable``, ``mmpc`` and
         ``hiton_pc``, g2 and x2 adjust their degrees of freedom, as those learners do by
-        default (:func:`~bnfs.citests.make_test`): on child, insurance, alarm, hailfinder
+        default (:func:`~bnfs.stats.citests.make_test`): on child, insurance, alarm, hailfinder
         and win95pts at 1,000 and 5,000 rows this took the total SHD of rsmax2 + tabu from
         427 to 346 with pc_stable and from 415 to 346 with mmpc. (With hpc it also helped,
         391 to 335, but its FDR-IAMB step then runs dozens of times the tests: hpc keeps

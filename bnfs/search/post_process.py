@@ -10,10 +10,10 @@ from tqdm.auto import tqdm
 from bnfs._budget import Budget
 from bnfs._kernels import random_search as _rs
 from bnfs._validate import check_float, check_int, check_seed
-from bnfs.graph import DAG
-from bnfs.priors import graph_prior
-from bnfs.scores import ScoreName
+from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState
+from bnfs.stats.priors import graph_prior
+from bnfs.stats.scores import ScoreName
 
 __all__ = ["post_process", "random_post_process"]
 

@@ -7,14 +7,14 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from bnfs._data import Dataset
 from bnfs._kernels import screen as _k
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
-from bnfs.graph import DAG
-from bnfs.scores import ScoreName
+from bnfs.graphs.graph import DAG
 from bnfs.search.hill_climbing import prepare
 from bnfs.search.post_process import random_post_process
+from bnfs.stats.scores import ScoreName
+from bnfs.tables._data import Dataset
 
 __all__ = ["screen_based", "co_occurrence", "off_codes"]
 

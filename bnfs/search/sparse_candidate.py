@@ -12,12 +12,12 @@ from bnfs._budget import Budget
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
-from bnfs.graph import DAG
-from bnfs.priors import graph_prior
-from bnfs.scores import ScoreName
+from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import climb, prepare
 from bnfs.search.post_process import random_post_process
+from bnfs.stats.priors import graph_prior
+from bnfs.stats.scores import ScoreName
 
 __all__ = ["sparse_candidate"]
 

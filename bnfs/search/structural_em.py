@@ -25,13 +25,13 @@ import time
 import numpy as np
 import pandas as pd
 
-from bnfs._columns import column_names
-from bnfs._data import Dataset
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
-from bnfs.graph import DAG
-from bnfs.scores import ScoreName
+from bnfs.graphs.graph import DAG
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
+from bnfs.stats.scores import ScoreName
+from bnfs.tables._columns import column_names
+from bnfs.tables._data import Dataset
 
 __all__ = ["structural_em"]
 

@@ -21,8 +21,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from bnfs import learners
 from bnfs._budget import Budget
-from bnfs._columns import INTEGER_BLOCK_CELLS, code_dtype
-from bnfs._data import Dataset, discretize
+from bnfs.tables._columns import INTEGER_BLOCK_CELLS, code_dtype
+from bnfs.tables._data import Dataset, discretize
 
 DISCRETIZERS = ("quantile", "interval", "mdl")
 #: what a selector does when it selects no feature (see Selector._set_support)

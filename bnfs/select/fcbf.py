@@ -7,10 +7,10 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from bnfs._binning import entropy_of_counts
 from bnfs._budget import Budget
-from bnfs._data import Dataset
 from bnfs.select._base import DiscreteSelector
+from bnfs.tables._binning import entropy_of_counts
+from bnfs.tables._data import Dataset
 
 __all__ = ["FCBF", "fcbf", "mutual_information", "symmetrical_uncertainty"]
 

@@ -13,10 +13,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from bnfs._binning import entropy_of_counts
-from bnfs._data import Dataset
-from bnfs.graph import DAG
+from bnfs.graphs.graph import DAG
 from bnfs.select._base import DiscreteSelector, EmptySelectionWarning
+from bnfs.tables._binning import entropy_of_counts
+from bnfs.tables._data import Dataset
 
 __all__ = ["SLFS", "TBNClassifier"]
 

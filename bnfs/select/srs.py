@@ -10,13 +10,13 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from bnfs.citests import CITest
 from bnfs.constraint._parallel import map_tests
 from bnfs.constraint.markov_blanket import hiton_pc
 from bnfs.parallel import check_n_jobs
 from bnfs.select._base import DiscreteSelector
 from bnfs.select._kernel_input import feature_blocks
 from bnfs.select.sparse_group_lasso import penalty_scale, sparse_group_lasso
+from bnfs.stats.citests import CITest
 
 __all__ = ["SRS"]
 

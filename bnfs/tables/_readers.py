@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._files import read_once
+from bnfs.tables._files import read_once
 
 __all__ = ["read_table", "iter_blocks", "parse_arff", "format_of", "FORMATS", "MISSING_VALUES"]
 

@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_int, check_seed
-from bnfs.cg_network import ConditionalGaussianNetwork
-from bnfs.network import DiscreteNetwork
+from bnfs.models.cg_network import ConditionalGaussianNetwork
+from bnfs.models.network import DiscreteNetwork
 
 __all__ = ["predict", "predict_proba"]
 

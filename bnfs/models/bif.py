@@ -1,6 +1,6 @@
 """BIF, the Bayesian Interchange Format of the classic networks (bnlearn's repository,
 pgmpy's bundled files): :func:`read_bif`, :func:`parse_bif` and :func:`write_bif`, for
-:class:`~bnfs.network.DiscreteNetwork`."""
+:class:`~bnfs.models.network.DiscreteNetwork`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from bnfs._files import replacing, write_atomically
-from bnfs.graph import DAG
-from bnfs.network import DiscreteNetwork, check_table_size
+from bnfs.graphs.graph import DAG
+from bnfs.models.network import DiscreteNetwork, check_table_size
+from bnfs.tables._files import replacing, write_atomically
 
 __all__ = ["read_bif", "write_bif", "parse_bif", "check_bif_names"]
 

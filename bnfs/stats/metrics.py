@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from bnfs._data import Dataset, least_squares
-from bnfs.graph import DAG, PDAG
+from bnfs.graphs.graph import DAG, PDAG
+from bnfs.tables._data import Dataset, least_squares
 
 __all__ = ["shd", "skeleton_scores", "arc_scores", "blanket_scores", "log_likelihood"]
 

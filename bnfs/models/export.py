@@ -1,7 +1,7 @@
 """Export and import of DAG/PDAG: networkx, pgmpy, graphviz DOT, JSON, pictures.
 
-BIF (structure with probability tables) lives in :mod:`bnfs.network`; the writers of text
-and pictures in :mod:`bnfs.render`, re-exported here.
+BIF (structure with probability tables) lives in :mod:`bnfs.models.network`; the writers of text
+and pictures in :mod:`bnfs.graphs.render`, re-exported here.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import json
 import os
 from pathlib import Path
 
-from bnfs._data import as_dataset, least_squares
-from bnfs.graph import DAG, PDAG
-from bnfs.network import DiscreteNetwork, pgmpy_model_class
-from bnfs.render import ROLE_COLOURS, blanket_roles, draw, to_dot, to_json, to_networkx
+from bnfs.graphs.graph import DAG, PDAG
+from bnfs.graphs.render import ROLE_COLOURS, blanket_roles, draw, to_dot, to_json, to_networkx
+from bnfs.models.network import DiscreteNetwork, pgmpy_model_class
+from bnfs.tables._data import as_dataset, least_squares
 
 __all__ = [
     "to_networkx",
@@ -78,7 +78,7 @@ def from_networkx(graph) -> DAG | PDAG:
 def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
     """A pgmpy ``DiscreteBayesianNetwork``; with ``data`` its tables are fitted too
     (maximum likelihood, plus ``pseudo_count`` per cell; see
-    :meth:`bnfs.network.DiscreteNetwork.fit`). With continuous ``data``, a pgmpy
+    :meth:`bnfs.models.network.DiscreteNetwork.fit`). With continuous ``data``, a pgmpy
     ``LinearGaussianBayesianNetwork``: each node regressed on its parents by least squares
     (intercept and coefficients) with the maximum-likelihood residual standard deviation,
     sqrt(RSS / n), the variance of bnfs's ``bic-g``.

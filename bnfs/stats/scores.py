@@ -14,13 +14,13 @@ from typing import Literal
 
 import numpy as np
 
-from bnfs._data import Dataset, as_dataset, unit_scaled
 from bnfs._kernels import scores as _k
 from bnfs._kernels.conditional_gaussian import CG
 from bnfs._kernels.covariance import BGE, BNLEARN_VARIANCE
 from bnfs._kernels.dispatch import continuous_score
-from bnfs.graph import DAG
-from bnfs.priors import GRAPH_PRIORS, graph_prior
+from bnfs.graphs.graph import DAG
+from bnfs.stats.priors import GRAPH_PRIORS, graph_prior
+from bnfs.tables._data import Dataset, as_dataset, unit_scaled
 
 __all__ = ["Scorer", "score", "SCORES", "GRAPH_PRIORS"]
 
@@ -77,7 +77,7 @@ def test_scratch_size(n_rows: int) -> int:
     than its strata, and its dense count scans only the strata the rows fall in, so a
     mostly empty table costs little more than its rows, where sorting costs some fifty
     nanoseconds a row (coil2000's 10-level columns, 9,822 rows: a test given three of them
-    took 1 ms sorted). A :class:`~bnfs.citests.CITest` allocates it once; PC-stable's level
+    took 1 ms sorted). A :class:`~bnfs.stats.citests.CITest` allocates it once; PC-stable's level
     kernel, which allocates a scratch per chunk of pairs, keeps :func:`counts_scratch_size`
     (zeroing 64 n cells per chunk made it 30% slower on alarm at 20,000 rows)."""
     return max(min(64 * n_rows, 1 << 22), 1 << 12)
@@ -131,7 +131,7 @@ def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, floa
 def gaussian_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(covariance matrix, [rows, variables], log of the scales): what the Gaussian scores
     need. The likelihood scores use the unit-scaled columns: a local score of column v on
-    them differs from the raw one by -rows * log_scale[v] (see :func:`bnfs._data.unit_scaled`).
+    them differs from the raw one by -rows * log_scale[v] (see :func:`bnfs.tables._data.unit_scaled`).
     BGe is not scale-free (its prior is), so it gets the raw covariance and zero scales."""
     values, log_scale = (
         (data.values, np.zeros(data.values.shape[1])) if kind == BGE else unit_scaled(data.values)
@@ -207,7 +207,7 @@ class Scorer:
         Imaginary sample size of BDeu.
     prior : {"uniform", "vsp", "marginal", "cs"}, default "uniform"
         Graph prior of the Bayesian scores (bde, bge), bnlearn's ``prior``
-        (:mod:`bnfs.priors`): ``"vsp"`` adds log(beta / (1 - beta)) per parent; ``"cs"``
+        (:mod:`bnfs.stats.priors`): ``"vsp"`` adds log(beta / (1 - beta)) per parent; ``"cs"``
         takes beliefs about single arcs.
     beta : float or arcs, optional
         The vsp prior's probability of each arc (default 1 / (n - 1)), the marginal prior's
@@ -240,7 +240,7 @@ class Scorer:
     ):
         self.data = as_dataset(data)
         self.score, self.kind, self.iss = resolve_score(self.data, score, iss)
-        #: the graph prior (:class:`bnfs.priors.GraphPrior`)
+        #: the graph prior (:class:`bnfs.stats.priors.GraphPrior`)
         self.prior = graph_prior(self.score, prior, beta, self.data.names)
         self._weights = self.prior.weights(learning=False)
         self.gaussian = not self.data.is_discrete
@@ -260,7 +260,7 @@ class Scorer:
 
     def local(self, node: str, parents: Sequence[str] = ()) -> float:
         """Local score of ``node`` given ``parents``, plus the graph prior's log-weight of
-        each arc into it (log p(arc) - log p(no arc); :mod:`bnfs.priors`). The prior's
+        each arc into it (log p(arc) - log p(no arc); :mod:`bnfs.stats.priors`). The prior's
         constant is left out, so with a non-uniform prior the local scores sum to
         :meth:`total` up to that constant (an arc believed certain, p(no arc) = 0, weighs
         +inf here; :meth:`total` is exact)."""

@@ -17,9 +17,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from bnfs._binning import bin_columns
-from bnfs._chunks import encode_chunks
-from bnfs._columns import (
+from bnfs._validate import check_int
+from bnfs.tables._binning import bin_columns
+from bnfs.tables._chunks import encode_chunks
+from bnfs.tables._columns import (
     CONSTANT_ADVICE,
     ConstantColumnError,
     code_dtype,
@@ -28,8 +29,7 @@ from bnfs._columns import (
     integer_codes,
     missing_message,
 )
-from bnfs._readers import format_of, iter_blocks, read_table
-from bnfs._validate import check_int
+from bnfs.tables._readers import format_of, iter_blocks, read_table
 
 __all__ = ["Dataset", "as_dataset", "discretize"]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs._columns import (
+from bnfs.tables._columns import (
     CONSTANT_ADVICE,
     ConstantColumnError,
     check_one_type,
@@ -30,7 +30,7 @@ from bnfs._columns import (
     column_names,
     observed_categories,
 )
-from bnfs._files import replacing
+from bnfs.tables._files import replacing
 
 __all__ = ["encode_chunks"]
 

@@ -22,14 +22,14 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from bnfs._columns import column_names
-from bnfs._data import as_dataset, unit_scaled
 from bnfs._kernels import citests as _k
 from bnfs._kernels import conditional_gaussian as _cg
 from bnfs._kernels import separation as _sep
 from bnfs._validate import check_float
-from bnfs.graph import DAG
-from bnfs.scores import cg_statistics, test_scratch_size
+from bnfs.graphs.graph import DAG
+from bnfs.stats.scores import cg_statistics, test_scratch_size
+from bnfs.tables._columns import column_names
+from bnfs.tables._data import as_dataset, unit_scaled
 
 __all__ = [
     "CITest",

@@ -1,5 +1,5 @@
 """Encoding one column of data: names, level codes and the errors that name the column.
-Shared by :class:`~bnfs.Dataset` and the block-by-block encoder (:mod:`bnfs._chunks`)."""
+Shared by :class:`~bnfs.Dataset` and the block-by-block encoder (:mod:`bnfs.tables._chunks`)."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_allocation, check_int, check_seed
-from bnfs.graph import DAG
-from bnfs.network import sampling_bytes
+from bnfs.graphs.graph import DAG
+from bnfs.models.network import sampling_bytes
 
 __all__ = ["ConditionalGaussianNetwork", "random_cg_network"]
 

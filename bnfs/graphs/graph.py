@@ -2,7 +2,7 @@
 
 Nodes are strings; the structure is kept as adjacency sets over node indices (O(n + arcs)
 memory, so 20,000-node graphs are cheap) plus a Pearce-Kelly online topological order
-(:class:`bnfs.order.OnlineTopologicalOrder`) that rejects any arc closing a directed cycle.
+(:class:`bnfs.graphs.order.OnlineTopologicalOrder`) that rejects any arc closing a directed cycle.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from bnfs._graph_base import GraphBase
+from bnfs.graphs._graph_base import GraphBase
 
 __all__ = ["DAG", "PDAG"]
 

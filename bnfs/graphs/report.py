@@ -10,7 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from bnfs.render import check_graph, overview_svg, save_figure
+from bnfs.graphs.render import check_graph, overview_svg, save_figure
 
 __all__ = ["network_report", "selection_report", "svg_of"]
 
@@ -97,7 +97,7 @@ NOTEBOOK_FACTS = (
 def notebook_html(graph) -> str:
     """What a notebook shows for a graph (``_repr_html_``): its size and how it was learned,
     the picture (up to :data:`NOTEBOOK_DRAWN` nodes; beyond, the adjacency-matrix overview
-    of :func:`bnfs.render.overview_svg` and the best-connected nodes with their numbers of
+    of :func:`bnfs.graphs.render.overview_svg` and the best-connected nodes with their numbers of
     neighbours), and the whole ``learning`` record folded away.
 
     Examples

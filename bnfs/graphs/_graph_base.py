@@ -1,4 +1,4 @@
-"""What DAG and PDAG share (:mod:`bnfs.graph`): node names, the directed adjacency sets,
+"""What DAG and PDAG share (:mod:`bnfs.graphs.graph`): node names, the directed adjacency sets,
 the Pearce-Kelly online order, the one vocabulary (``parents``, ``children``,
 ``neighbours``, ``markov_blanket``, ``arcs``, ``edges``) and the export methods."""
 
@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from bnfs import render
 from bnfs._validate import check_names
-from bnfs.order import OnlineTopologicalOrder
+from bnfs.graphs import render
+from bnfs.graphs.order import OnlineTopologicalOrder
 
 __all__ = ["GraphBase", "check_nodes", "kahn_order"]
 
@@ -297,7 +297,7 @@ class GraphBase:
         )
         return mat if sparse else mat.toarray()
 
-    # -- export (implemented in bnfs.render) -------------------------------------------------
+    # -- export (implemented in bnfs.graphs.render) -------------------------------------------------
     def to_networkx(self):
         """A :class:`networkx.DiGraph` (undirected edges as arcs both ways)."""
         return render.to_networkx(self)
@@ -311,19 +311,19 @@ class GraphBase:
 
     def draw(self, path=None, highlight: str | None = None, engine: str = "auto"):
         """Write a picture (SVG/PNG/PDF by extension), or return SVG text without a path;
-        see :func:`bnfs.render.draw`."""
+        see :func:`bnfs.graphs.render.draw`."""
         return render.draw(self, path, highlight=highlight, engine=engine)
 
     def _repr_html_(self) -> str:
         """What a Jupyter notebook shows: size, how the graph was learned, the picture
-        (:func:`bnfs.report.notebook_html`)."""
-        from bnfs.report import notebook_html
+        (:func:`bnfs.graphs.report.notebook_html`)."""
+        from bnfs.graphs.report import notebook_html
 
         return notebook_html(self)
 
     def _repr_svg_(self) -> str:
         """The picture a Jupyter notebook shows (graphviz when installed, else matplotlib);
-        over 150 nodes, the adjacency-matrix overview (:func:`bnfs.render.overview_svg`)."""
+        over 150 nodes, the adjacency-matrix overview (:func:`bnfs.graphs.render.overview_svg`)."""
         if self.n_nodes > 150:
             return render.overview_svg(self)
         return render.draw(self)

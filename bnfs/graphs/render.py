@@ -1,7 +1,7 @@
 """Text and pictures of a graph: networkx, DOT, JSON, drawings, and the roles of a target's
 blanket. They work on anything with the graph interface (``nodes``, ``arcs``, ``edges``,
 ``parents``, ``children``, ``undirected``, ``markov_blanket``, ``learning``), so
-:mod:`bnfs.graph` offers them as methods without a cycle; :mod:`bnfs.export` re-exports
+:mod:`bnfs.graphs.graph` offers them as methods without a cycle; :mod:`bnfs.models.export` re-exports
 them beside the readers."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bnfs._files import replacing, write_atomically
-from bnfs._layout import layered_layout
+from bnfs.graphs._layout import layered_layout
+from bnfs.tables._files import replacing, write_atomically
 
 __all__ = [
     "to_networkx",
@@ -154,7 +154,7 @@ def to_json(graph, path=None) -> str:
     --------
     >>> from bnfs import datasets
     >>> dag = datasets.network("asia")
-    >>> from bnfs.export import from_json
+    >>> from bnfs.models.export import from_json
     >>> from_json(to_json(dag)) == dag
     True
     """
@@ -282,7 +282,7 @@ FONT_SIZE, PAD = 8, 0.3
 
 def figure(graph, highlight: str | None = None):
     """The matplotlib ``Figure`` of the drawing without graphviz: a layered layout
-    (:func:`bnfs._layout.layered_layout`) whose links never cross a node's box. Node labels
+    (:func:`bnfs.graphs._layout.layered_layout`) whose links never cross a node's box. Node labels
     carry ``gid="node-<name>"``, links ``gid="link-<u>-<v>"``."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure

@@ -13,11 +13,11 @@ from typing import Literal
 
 import numpy as np
 
-from bnfs._data import as_dataset
 from bnfs._validate import check_float
-from bnfs.cg_network import ConditionalGaussianNetwork
-from bnfs.graph import DAG, PDAG
-from bnfs.network import DiscreteNetwork, conditional_tables
+from bnfs.graphs.graph import DAG, PDAG
+from bnfs.models.cg_network import ConditionalGaussianNetwork
+from bnfs.models.network import DiscreteNetwork, conditional_tables
+from bnfs.tables._data import as_dataset
 
 __all__ = ["fit"]
 

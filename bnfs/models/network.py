@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_allocation, check_seed
-from bnfs.graph import DAG
+from bnfs.graphs.graph import DAG
 
 __all__ = [
     "DiscreteNetwork",
@@ -46,7 +46,7 @@ def conditional_tables(
     shape (parent arities..., arity), with ``pseudo_count`` per cell plus ``prior_size``
     spread over the cells; unseen parent configurations are uniform. The nodes' parents
     must be discrete; constant columns set aside by the data are one-state nodes."""
-    from bnfs._data import Dataset
+    from bnfs.tables._data import Dataset
 
     if not isinstance(dag, DAG):
         raise TypeError(f"dag must be a bnfs.DAG, got {type(dag).__name__}")
@@ -152,7 +152,7 @@ class DiscreteNetwork:
         column the data set aside (``Dataset(..., constant="isolate")``, as the learners
         do) is a one-state node.
         """
-        from bnfs._data import as_dataset
+        from bnfs.tables._data import as_dataset
 
         data = as_dataset(data)
         data.require_discrete("DiscreteNetwork.fit")
