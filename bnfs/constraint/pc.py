@@ -118,11 +118,10 @@ def pc_stable(
     Raises
     ------
     ValueError
-        Data a learner cannot take (no rows or columns, a single-level or all-constant
-        table, too many levels), lists that name unknown columns or form a cycle, an option
-        out of its range; each message names the column or the parameter.
+        An unknown test or orientation, ``alpha`` outside (0, 1], lists that name unknown
+        columns; the message names the parameter or the column.
     TypeError
-        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+        ``data`` of a type bnfs cannot read.
 
     Warns
     -----

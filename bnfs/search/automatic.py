@@ -397,11 +397,11 @@ def learn(
     Raises
     ------
     ValueError
-        Data a learner cannot take (no rows or columns, a single-level or all-constant
-        table, too many levels), lists that name unknown columns or form a cycle, an option
-        out of its range; each message names the column or the parameter.
+        An unknown candidate or score, ``folds`` below 2, lists that name unknown columns or
+        form a cycle, data with no rows or only constant columns; the message names the
+        parameter or the column.
     TypeError
-        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+        ``data`` of a type bnfs cannot read.
 
     Warns
     -----

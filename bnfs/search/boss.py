@@ -150,11 +150,11 @@ def boss(
     Raises
     ------
     ValueError
-        Data a learner cannot take (no rows or columns, a single-level or all-constant
-        table, too many levels), lists that name unknown columns or form a cycle, an option
-        out of its range; each message names the column or the parameter.
+        An unknown score or prior, lists that name unknown columns or form a cycle,
+        ``restarts`` or ``max_parents`` below 0; the message names the parameter or the
+        column.
     TypeError
-        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+        ``data`` of a type bnfs cannot read.
 
     See Also
     --------

@@ -381,11 +381,11 @@ def hill_climbing(
     Raises
     ------
     ValueError
-        Data a learner cannot take (no rows or columns, a single-level or all-constant
-        table, too many levels), lists that name unknown columns or form a cycle, an option
-        out of its range; each message names the column or the parameter.
+        An unknown score or prior, a start graph or whitelist with a cycle or a blacklisted
+        arc, ``max_parents`` below what the whitelist needs, data with no rows; the message
+        names the parameter, the arc or the column.
     TypeError
-        ``data`` of a type bnfs cannot read, or an option of the wrong type.
+        ``data`` of a type bnfs cannot read.
 
     Warns
     -----
