@@ -7,6 +7,8 @@ command line treat real files alike:
   without arcs (as causal-learn and Tetrad keep it), with one warning, rather than a
   refusal. Real files have such columns, and a rare level can leave a column constant in a
   subsample. The learner itself sees the data without those columns.
+- What a learner returns is stamped once, here: its ``learning`` record gets the learner's
+  name (``algorithm``) first and the seconds it took last.
 - An incomplete DataFrame goes where it can be learned from: hill climbing, tabu search and
   ``learn`` run inside structural EM (with a warning that says so), the CI-test learners
   test on the rows observed in each test's variables, and the others refuse it, naming the
@@ -18,7 +20,9 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import logging
 import os
+import time
 import warnings
 
 import pandas as pd
@@ -28,6 +32,8 @@ from bnfs.tables._columns import column_names
 from bnfs.tables._data import Dataset, as_dataset
 
 __all__ = ["takes_real_data"]
+
+logger = logging.getLogger("bnfs")
 
 
 def takes_real_data(learner):
@@ -48,11 +54,11 @@ def takes_real_data(learner):
             order = column_names(data.columns)
             return _isolating(learner, bound, kept, constant, order, run=_incomplete)
         if not _encodable(data):
-            return learner(*args, **kwargs)
+            return _run(learner, bound)
         dataset = as_dataset(data, constant="isolate")
         if not dataset.isolated:
             bound.arguments["data"] = dataset
-            return learner(*bound.args, **bound.kwargs)
+            return _run(learner, bound)
         reduced = copy.copy(dataset)
         reduced.isolated = {}
         return _isolating(learner, bound, reduced, dataset.isolated, dataset.columns)
@@ -82,11 +88,24 @@ def _constant_where_observed(frame: pd.DataFrame) -> dict:
     return found
 
 
-def _call(learner, bound: inspect.BoundArguments):
-    return learner(*bound.args, **bound.kwargs)
+def _run(learner, bound: inspect.BoundArguments):
+    """Run ``learner`` and stamp what it returns: its ``learning`` record gets the learner's
+    name first and the seconds it took last, here and nowhere else (a learner that calls
+    another gets its own stamp over the other's); the log says when it is done."""
+    started = time.perf_counter()
+    result = learner(*bound.args, **bound.kwargs)
+    graph = result[0] if isinstance(result, tuple) else result  # (network, imputed data)
+    learning = getattr(graph, "learning", None)
+    seconds = time.perf_counter() - started
+    if isinstance(learning, dict):
+        rest = {k: v for k, v in learning.items() if k not in ("algorithm", "seconds")}
+        learning.clear()
+        learning.update({"algorithm": learner.__name__, **rest, "seconds": seconds})
+    logger.info("%s: done in %.2f s", learner.__name__, seconds)
+    return result
 
 
-def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, order, run=_call):
+def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, order, run=_run):
     """Learn on ``kept`` (the data without the constant columns ``isolated``, name ->
     value) by ``run``, then put those columns back as isolated nodes in ``order``."""
     names = list(isolated)
@@ -176,7 +195,7 @@ def _incomplete(learner, bound: inspect.BoundArguments):
         )
         return learners.get("structural_em")(frame, maximize=maximize, **given)
     if learners.get(name).takes_missing:
-        return learner(*bound.args, **bound.kwargs)  # available-case tests
+        return _run(learner, bound)  # available-case tests
     column = frame.columns[frame.isna().any().to_numpy()][0]
     raise ValueError(
         f"{name} needs complete rows, and {int(rows.sum())} of {rows.size} have missing "

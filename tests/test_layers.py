@@ -112,3 +112,31 @@ def test_the_old_import_paths_of_moved_modules_give_the_modules_themselves():
     from bnfs.scores import Scorer
 
     assert Scorer.__module__ == "bnfs.stats.scores" and bnfs.scores is bnfs.stats.scores
+
+
+def _functions():
+    for module, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield module, node
+
+
+def test_functions_are_short_and_kernels_take_few_parameters():
+    """CONTRIBUTING's limits: at most 150 lines of code in a function (its docstring not
+    counted: a learner's numpydoc grows with its options) and at most 12 parameters in a
+    kernel (the rest travel in named bundles)."""
+    long, wide = [], []
+    for module, node in _functions():
+        first = node.body[0]
+        docstring = isinstance(first, ast.Expr) and isinstance(
+            getattr(first, "value", None), ast.Constant
+        )
+        lines = node.end_lineno - node.lineno + 1
+        if docstring and isinstance(first.value.value, str):
+            lines -= first.end_lineno - first.lineno + 1
+        if lines > 150:
+            long.append((module, node.name, lines))
+        parameters = len(node.args.args) + len(node.args.kwonlyargs)
+        if module.startswith("bnfs._kernels") and parameters > 12:
+            wide.append((module, node.name, parameters))
+    assert not long and not wide, (long, wide)

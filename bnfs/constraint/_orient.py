@@ -194,8 +194,7 @@ def orient(
     if order is not None and tuple(order) != tuple(names):
         pdag = PDAG(order, arcs=pdag.arcs, edges=pdag.edges, learning=pdag.learning)
     logger.info(
-        "%s: %d tests, %d adjacencies: %d arcs and %d undirected edges",
-        learning.get("algorithm"),
+        "oriented after %d tests: %d adjacencies, %d arcs and %d undirected edges",
         learning.get("n_tests", 0),
         pdag.n_arcs + pdag.n_edges,
         pdag.n_arcs,

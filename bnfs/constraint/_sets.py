@@ -83,9 +83,10 @@ class Knowledge:
 
 class LocalResult(list):
     """What a local learner returns: the variable names found (a plain list to every
-    caller), with ``learning``, the provenance the network learners carry: the algorithm,
-    target, test, alpha, options, the tests it ran (``n_tests``; cached repeats not
-    counted) and its seconds.
+    caller), with ``learning``, the provenance the network learners carry: the target,
+    test, alpha, options and the tests it ran (``n_tests``; cached repeats not counted);
+    the learners' door (:func:`bnfs._real_data.takes_real_data`) adds the algorithm and the
+    seconds.
 
     Examples
     --------
@@ -99,15 +100,12 @@ class LocalResult(list):
         self,
         names,
         tester,
-        algorithm: str,
         target,
         n_tests: int,
-        seconds: float,
         options: dict | None = None,
     ):
         super().__init__(names)
         self.learning = {
-            "algorithm": algorithm,
             "target": target,
             "test": tester.test,
             "alpha": tester.alpha,
@@ -115,7 +113,6 @@ class LocalResult(list):
             "arguments": dict(options or {}),
             "n_tests": n_tests,
             **rows_report(tester),
-            "seconds": seconds,
         }
 
 

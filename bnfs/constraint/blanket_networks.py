@@ -5,7 +5,6 @@ neighbours among blanket members, bnlearn's collider rule and its propagation of
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable
 
 from tqdm.auto import tqdm
@@ -60,7 +59,6 @@ def _from_blankets(
     the symmetry correction, neighbours = blanket members no subset of the smaller blanket
     separates (in parallel), bnlearn's collider rule (:func:`colliders_from_blankets`),
     bnlearn's propagation of directions (:mod:`bnfs.constraint._bnlearn_cpdag`)."""
-    started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     max_cond_size = _cond_size(max_cond_size)
     known = Knowledge(tester, blacklist, whitelist)
@@ -91,7 +89,6 @@ def _from_blankets(
             adjacency[y].add(x)
     colliders = colliders_from_blankets(adjacency, mbs, tester.test_indices, max_cond_size)
     learning = {
-        "algorithm": algorithm,
         "test": tester.test,
         "alpha": tester.alpha,
         "arguments": {
@@ -114,7 +111,6 @@ def _from_blankets(
         propagation="bnlearn",
         lists=bool(blacklist or whitelist),
     )
-    pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
 

@@ -6,8 +6,6 @@ false negatives. It keeps more true neighbours than MMPC on small samples.
 
 from __future__ import annotations
 
-import time
-
 from bnfs._real_data import takes_real_data
 from bnfs.constraint._sets import LocalResult, NodeLists, cond_size, subsets, target_index
 from bnfs.stats.citests import TestName, make_test
@@ -231,7 +229,6 @@ def hpc(
     >>> hpc(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'xray', 'dysp']
     """
-    started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     target_index(tester, target)
     view = NodeLists(tester, target, blacklist, whitelist)
@@ -240,9 +237,7 @@ def hpc(
     return LocalResult(
         tester.in_column_order(view.names[i] for i in found),
         tester,
-        "hpc",
         target,
         tester.n_tests - before,
-        time.perf_counter() - started,
         {"max_cond_size": max_cond_size, **view.lists, **test_options},
     )

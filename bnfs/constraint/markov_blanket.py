@@ -23,7 +23,6 @@ to test are not.
 from __future__ import annotations
 
 import functools
-import time
 
 from bnfs._budget import Budget
 from bnfs._real_data import takes_real_data
@@ -66,7 +65,6 @@ _WHOLE_BLANKET = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", 
 def _local(
     algorithm, fn, data, target, test, alpha, test_options, blacklist, whitelist, max_time
 ) -> LocalResult:
-    started = time.perf_counter()
     budget = Budget(max_time)
     tester = make_test(
         data, test, alpha, adjust_by_default=algorithm not in _WHOLE_BLANKET, **test_options
@@ -79,10 +77,8 @@ def _local(
     result = LocalResult(
         found,
         tester,
-        algorithm,
         target,
         tester.n_tests - before,
-        time.perf_counter() - started,
         {**view.lists, **({} if max_time is None else {"max_time": max_time}), **test_options},
     )
     if budget.reason is not None:

@@ -6,7 +6,6 @@ import functools
 import itertools
 import logging
 import math
-import time
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -149,7 +148,6 @@ def pc_stable(
     >>> pdag.arcs
     [('a', 'c'), ('b', 'c'), ('c', 'd')]
     """
-    started = time.perf_counter()
     tester = make_test(data, test, alpha, adjust_by_default=True, **test_options)
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     names = tester.names
@@ -169,7 +167,6 @@ def pc_stable(
         found = {pair: [sep] for pair, sep in sepsets.items()}
     colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
     learning = {
-        "algorithm": "pc_stable",
         "test": tester.test,
         "alpha": tester.alpha,
         "arguments": {
@@ -197,7 +194,6 @@ def pc_stable(
         propagation="meek" if orientation == "evidence" else "bnlearn",
         lists=bool(blacklist or whitelist),
     )
-    pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
 

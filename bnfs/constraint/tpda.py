@@ -13,7 +13,6 @@ heuristic missed, so the result is exact under an independence oracle.
 from __future__ import annotations
 
 import itertools
-import time
 
 from tqdm.auto import tqdm
 
@@ -89,7 +88,6 @@ def tpda(
     >>> tpda(DSeparation(truth)) == truth.cpdag()
     True
     """
-    started = time.perf_counter()
     tester = make_test(data, test, alpha, **test_options)
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     n = len(tester.names)
@@ -142,7 +140,6 @@ def tpda(
         adjacency, {pair: [sep] for pair, sep in sepsets.items()}, tester.test_indices
     )
     learning = {
-        "algorithm": "tpda",
         "test": tester.test,
         "alpha": tester.alpha,
         "arguments": {"max_cond_size": max_cond_size, **known.lists, **test_options},
@@ -153,7 +150,6 @@ def tpda(
         "final_edges": graph.n_edges,
     }
     pdag = orient(tester.names, adjacency, colliders, learning, tester.column_order, known.arcs)
-    pdag.learning["seconds"] = time.perf_counter() - started
     return pdag
 
 

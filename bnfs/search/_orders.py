@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import heapq
 import logging
-import time
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -214,7 +213,6 @@ def learn_from_starts(
     ``make_search(state, arc weights, budget, bar).run_from`` from ``restarts`` + 1 random
     starting orders (drawn by name, so the column order does not matter), keep the best DAG
     and record the provenance (``arguments``: the search's own)."""
-    started = time.perf_counter()
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, who)
     restarts = check_int(restarts, "restarts", 0)
     graph = graph_prior(state.score, prior, beta, state.names)
@@ -241,7 +239,6 @@ def learn_from_starts(
     total, parents, npar, order = best
     names = state.names
     learning = {
-        "algorithm": who,
         "score": state.score,
         "arguments": {
             "max_parents": state.max_parents,
@@ -260,6 +257,5 @@ def learn_from_starts(
         "n_scores": int(state.counters[_c.N_SCORES]),
         "cache_hits": int(state.counters[_c.N_HITS]),
         "score_value": total + offset,
-        "seconds": time.perf_counter() - started,
     }
     return search.dag(parents, npar, learning)

@@ -151,7 +151,7 @@ def _recheck(store, candidate, resumed, found, data, assignment, options, iss) -
         )
 
 
-def _alone(candidate: str, data, options: dict, seed, max_time, progress, started) -> DAG:
+def _alone(candidate: str, data, options: dict, seed, max_time, progress) -> DAG:
     """``learn`` with one candidate: its final run on all the rows (BOSS with its further
     starts and ``max_time``), no folds."""
     budget = {"max_time": max_time, "progress": progress} if candidate == "boss" else {}
@@ -159,7 +159,6 @@ def _alone(candidate: str, data, options: dict, seed, max_time, progress, starte
     own = dict(dag.learning)
     dag.learning.update(
         {
-            "algorithm": "learn",
             "learner": own.get("algorithm"),
             "chosen": candidate,
             "criterion": None,
@@ -168,7 +167,6 @@ def _alone(candidate: str, data, options: dict, seed, max_time, progress, starte
             "reason": "the only candidate: nothing to compare",
             "candidates": {},
             "skipped": [],
-            "seconds": time.perf_counter() - started,
         }
     )
     return dag
@@ -450,7 +448,7 @@ def learn(
     n_jobs = check_n_jobs(n_jobs)
     check_int(seed, "seed", 0, allow_none=True)
     if len(candidates) == 1:  # nothing to compare: the learner runs on all the rows
-        return _alone(candidates[0], data, options, seed, max_time, progress, started)
+        return _alone(candidates[0], data, options, seed, max_time, progress)
     rng = np.random.default_rng(seed)
     assignment = rng.permutation(data.n_rows) % folds
     tasks = [(c, k) for c in candidates for k in range(folds)]
@@ -468,7 +466,6 @@ def learn(
     own = dict(dag.learning)
     dag.learning.update(
         {
-            "algorithm": "learn",
             "learner": own.get("algorithm"),
             "chosen": chosen,
             "criterion": "held-out log-likelihood per row",
@@ -478,7 +475,6 @@ def learn(
             "reason": reason,
             "candidates": summary,
             "skipped": skipped,
-            "seconds": time.perf_counter() - started,
         }
     )
     return dag

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import math
 import numbers
-import time
 import warnings
 from dataclasses import dataclass
 
@@ -415,7 +414,6 @@ def hill_climbing(
     >>> dag.learning["algorithm"], dag.n_arcs >= 5
     ('hill_climbing', True)
     """
-    started = time.perf_counter()
     state = prepare(
         data,
         score,
@@ -438,10 +436,10 @@ def hill_climbing(
     with budget.catching_interrupts():
         _climb_and_restart(state, search, budget, rng, how, progress)
     budget.warn("hill_climbing")
-    learning = _record(state, graph, how, budget, store, search, started)
+    learning = _record(state, graph, how, budget, store, search)
     logger.info(
         "%s: %d moves, %d local scores, score %.4f",
-        learning["algorithm"],
+        how.name,
         learning["moves"],
         learning["n_scores"],
         state.total,
@@ -544,10 +542,9 @@ def _climb_and_restart(state, search, budget, rng, how: _How, progress) -> None:
         search.next_climb(how.restarts)
 
 
-def _record(state, graph, how: _How, budget, store, search, started: float) -> dict:
+def _record(state, graph, how: _How, budget, store, search) -> dict:
     """The ``learning`` record of a hill-climbing or tabu search."""
     return {
-        "algorithm": how.name,
         "score": state.score,
         "arguments": {
             "max_parents": state.max_parents,
@@ -568,7 +565,6 @@ def _record(state, graph, how: _How, budget, store, search, started: float) -> d
         "n_jobs": state.threads,
         **state.work_done(),
         "score_value": state.total,
-        "seconds": time.perf_counter() - started,
     }
 
 

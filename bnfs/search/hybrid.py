@@ -3,8 +3,6 @@ constraint-based search finds, then maximise the score over them (restrict-maxim
 
 from __future__ import annotations
 
-import time
-
 from bnfs import learners
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
@@ -112,7 +110,6 @@ def rsmax2(
     ...     "skeleton_edges"]
     ('rsmax2', 'pc_stable', True)
     """
-    started = time.perf_counter()
     if restrict not in LOCAL_RESTRICT + NETWORK_RESTRICT:
         raise ValueError(
             f"restrict must be one of {list(LOCAL_RESTRICT + NETWORK_RESTRICT)}, got {restrict!r}"
@@ -177,7 +174,6 @@ def rsmax2(
             "alpha": tester.alpha,
             "n_tests": tester.n_tests,
             "skeleton_edges": len(adjacent),
-            "seconds": time.perf_counter() - started,
         }
     )
     dag.learning["arguments"].update(
@@ -233,7 +229,6 @@ def mmhc(
         n_jobs=n_jobs,
         adjust_df=adjust_df,
     )
-    dag.learning["algorithm"] = "mmhc"
     return dag
 
 
@@ -283,5 +278,4 @@ def h2pc(
         progress=progress,
         n_jobs=n_jobs,
     )
-    dag.learning["algorithm"] = "h2pc"
     return dag

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import scipy.sparse as sp
 
@@ -134,7 +132,6 @@ def screen_based(
     >>> dag.learning["algorithm"], dag.n_arcs > 0
     ('screen_based', True)
     """
-    started = time.perf_counter()
     state = prepare(
         data, score, iss, max_parents, blacklist, whitelist, None, "screen_based", n_jobs
     )
@@ -152,7 +149,6 @@ def screen_based(
     if post_process:
         kept = random_post_process(state, post_process, rng, progress=disable)
     learning = {
-        "algorithm": "screen_based",
         "score": state.score,
         "arguments": {
             "theta": theta,
@@ -169,7 +165,6 @@ def screen_based(
         "post_process_kept": kept,
         **state.work_done(),
         "score_value": state.total,
-        "seconds": time.perf_counter() - started,
     }
     return state.to_dag(learning)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -126,7 +125,6 @@ def sparse_candidate(
     >>> dag.learning["algorithm"], all(len(dag.parents(v)) <= 3 for v in dag.nodes)
     ('sparse_candidate', True)
     """
-    started = time.perf_counter()
     k = check_int(k, "k", 1)
     if max_parents is None:
         max_parents = k
@@ -175,7 +173,6 @@ def sparse_candidate(
             kept = random_post_process(state, post_process, rng, progress=disable, budget=budget)
     budget.warn("sparse_candidate")
     learning = {
-        "algorithm": "sparse_candidate",
         "score": state.score,
         "arguments": {
             "k": k,
@@ -194,6 +191,5 @@ def sparse_candidate(
         **state.work_done(),
         "post_process_kept": kept,
         "score_value": state.total,
-        "seconds": time.perf_counter() - started,
     }
     return state.to_dag(learning)

@@ -20,8 +20,6 @@ the result is deterministic.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
 
@@ -100,7 +98,6 @@ def structural_em(
     >>> int(completed.isna().sum().sum()), completed.shape == holes.shape
     (0, True)
     """
-    started = time.perf_counter()
     if maximize not in MAXIMIZE:
         raise ValueError(f"maximize must be one of {list(MAXIMIZE)}, got {maximize!r}")
     max_iter = check_int(max_iter, "max_iter", 1)
@@ -120,7 +117,7 @@ def structural_em(
     model = _Model(frame)
     if not model.missing.any():
         dag = search(model.completed(), **options)
-        dag.learning.update(_record(model, 0, True, started))
+        dag.learning.update(_record(model, 0, True))
         return (dag, frame.copy()) if return_imputed else dag
     dag = DAG(model.names)
     model.fit(dag)  # the empty network on the observed values
@@ -146,23 +143,21 @@ def structural_em(
     dag.learning.clear()
     dag.learning.update(
         {
-            "algorithm": "structural_em",
             "maximize": maximize,
             "search": learning,
-            **_record(model, rounds, converged, started),
+            **_record(model, rounds, converged),
         }
     )
     return (dag, model.imputed_frame(frame)) if return_imputed else dag
 
 
-def _record(model: _Model, rounds: int, converged: bool, started: float) -> dict:
+def _record(model: _Model, rounds: int, converged: bool) -> dict:
     return {
         "rounds": rounds,
         "converged": converged,
         "missing_cells": int(model.missing.sum()),
         "incomplete_rows": int(model.missing.any(axis=1).sum()),
         "rows_used": model.n_rows,
-        "seconds": time.perf_counter() - started,
     }
 
 
