@@ -307,3 +307,60 @@ def test_graph_priors_in_the_search_are_bnlearns(algorithm, prior, beta):
     learner = {"hc": bnfs.hill_climbing, "tabu": bnfs.tabu_search}[algorithm]
     dag = learner(frame, "bde", prior=prior, beta=beta, progress=False)
     assert dag.learning["score_value"] == pytest.approx(exact(dag.arcs), rel=1e-9)
+
+
+def _bnlearn_graph(dag):
+    """bnlearn's object of a bnfs DAG (through its model string)."""
+    return pybnlearn.model2network(
+        "".join(
+            f"[{v}" + ("|" + ":".join(sorted(dag.parents(v))) if dag.parents(v) else "") + "]"
+            for v in dag.nodes
+        )
+    )
+
+
+@pytest.mark.parametrize("network", ["asia", "child"])
+def test_shd_and_arc_scores_are_bnlearns(network):
+    """shd is bnlearn's shd; arc_scores counts what bnlearn's compare counts on the CPDAGs."""
+    from bnfs.stats.metrics import arc_scores
+
+    true = datasets.network(network)
+    frame = datasets.sample(network, 500, seed=1)
+    for learned in (
+        bnfs.hill_climbing(frame, progress=False),
+        bnfs.tabu_search(frame, "bde", progress=False),
+        bnfs.pc_stable(frame, progress=False).to_dag(),
+    ):
+        theirs_true, theirs = _bnlearn_graph(true), _bnlearn_graph(learned)
+        assert bnfs.shd(learned, true) == pybnlearn.shd(theirs, theirs_true)
+        counts = pybnlearn.compare(pybnlearn.cpdag(theirs_true), pybnlearn.cpdag(theirs))
+        ours = arc_scores(learned, true)
+        assert (ours["tp"], ours["fp"], ours["fn"]) == (counts["tp"], counts["fp"], counts["fn"])
+
+
+@pytest.mark.parametrize(
+    "network, rows, hybrid",
+    [
+        ("child", 1000, "mmhc"),
+        ("insurance", 1000, "mmhc"),
+        ("child", 1000, "h2pc"),
+        ("insurance", 1000, "pc_tabu"),
+        ("alarm", 2000, "pc_tabu"),
+    ],
+)
+def test_the_hybrids_are_bnlearns_where_their_restrict_steps_agree(network, rows, hybrid):
+    """rsmax2, mmhc and h2pc with bnlearn's unadjusted test and column scan order, on
+    columns in name order, give bnlearn's graphs (where mmpc's symmetric default or hpc's
+    fix does not change the skeleton: the docstring of rsmax2)."""
+    frame = datasets.sample(network, rows, seed=3)
+    frame = frame[sorted(c for c in frame.columns if frame[c].nunique() > 1)].astype(str)
+    factors = frame.astype("category")
+    same = {"scan_order": "columns", "progress": False}
+    if hybrid == "mmhc":
+        ours, theirs = bnfs.mmhc(frame, adjust_df=False, **same), pybnlearn.mmhc(factors)
+    elif hybrid == "h2pc":
+        ours, theirs = bnfs.h2pc(frame, **same), pybnlearn.h2pc(factors)
+    else:
+        ours = bnfs.rsmax2(frame, "pc_stable", "tabu", adjust_df=False, **same)
+        theirs = pybnlearn.rsmax2(factors, restrict="pc.stable", maximize="tabu")
+    assert set(ours.arcs) == _bnlearn_arcs(theirs)

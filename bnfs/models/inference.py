@@ -9,7 +9,9 @@ Three ways, as bnlearn offers them:
 - ``"lw"``: likelihood weighting (bnlearn's ``"bayes-lw"``) on the variables a row does
   observe, for discrete networks: ``n`` particles per row are drawn forward with the
   observed values clamped and weighted by their likelihood. A row's missing values are
-  simply unobserved.
+  simply unobserved. Its draws come from numpy's generator (``seed``), not R's, so its
+  answers equal bnlearn's only in the limit of many particles; it is tested against exact
+  enumeration of the joint, not against bnlearn.
 
 A discrete node is predicted by its most probable level (:func:`predict_proba` gives the
 probabilities); a continuous node by its posterior mean.

@@ -45,7 +45,7 @@ def _marks(graph: DAG | PDAG) -> dict[frozenset, tuple]:
 
 def shd(learned: DAG | PDAG, true: DAG | PDAG) -> int:
     """Structural Hamming distance between the CPDAGs of two graphs, as R bnlearn's
-    ``shd`` counts it.
+    ``shd`` counts it (tested against bnlearn-port).
 
     Both graphs are turned into their CPDAGs (a PDAG through a consistent extension when
     it has one). Every pair of nodes whose status differs counts once: missing, extra,
@@ -90,8 +90,9 @@ def skeleton_scores(learned: DAG | PDAG, true: DAG | PDAG) -> dict[str, float]:
 
 
 def arc_scores(learned: DAG | PDAG, true: DAG | PDAG) -> dict[str, float]:
-    """Precision/recall/F1 over the CPDAGs' pairs counted with their marks (bnlearn's
-    ``compare``): a pair is a true positive when both CPDAGs have it with the same mark.
+    """Precision/recall/F1 over the CPDAGs' pairs counted with their marks (the counts of
+    bnlearn's ``compare`` on the two CPDAGs, tested against bnlearn-port): a pair is a true
+    positive when both CPDAGs have it with the same mark.
 
     Examples
     --------
