@@ -16,9 +16,9 @@ Local scores are cached in a typed dict keyed by a Zobrist hash of (node, parent
 The cache holds at most ``CACHE_ENTRIES`` scores (about 63 bytes each, so ~130 MB) and is
 emptied when full: scores are recomputed, never changed, so only speed depends on it.
 The cache is read and written by one thread; the scores it misses in a row are computed
-together by :func:`score_families` on as many threads as there are scratch rows (the
-``cfg2``, ``counts`` and ``tmp`` arguments are 2-D: one row per thread), each score on its
-own, so the result does not depend on the thread count.
+together by :func:`score_families` on as many threads as the :class:`Scratch` has rows
+(one per thread), each score on its own, so the result does not depend on the thread
+count.
 
 With ``tabu_len > 0`` the search is bnlearn's tabu search (equal graphs tested against
 bnlearn-port in ``tests/test_bnlearn_parity.py``): it may take the best

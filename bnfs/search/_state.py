@@ -191,11 +191,6 @@ class SearchState:
             self.best_parents = best
 
     @property
-    def cache(self):
-        """The local-score cache (shared by every kernel of this search)."""
-        return self.scratch.cache
-
-    @property
     def counters(self) -> np.ndarray:
         """The kernels' int64 counters (slots in :mod:`bnfs._kernels.codes`)."""
         return self.scratch.counters
