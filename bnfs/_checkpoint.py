@@ -175,5 +175,5 @@ class Checkpoint:
             "digest": state_digest(self.fingerprint, state),
             "state": state,
         }
-        write_atomically(self.path, json.dumps(document, default=_to_json))
+        write_atomically(self.path, json.dumps(document, default=_to_json), regular_only=True)
         self.last_write = time.perf_counter()

@@ -4,6 +4,7 @@ the previous output whole, and an input that can be read only once (a FIFO) is r
 import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -174,3 +175,123 @@ def test_the_command_line_reads_fifos_once(asia_csv, tmp_path):
     assert done.returncode == 0, done.stderr
     learned = bnfs.from_json(out.read_text())
     assert not learned.has_arc("smoke", "lung") and not learned.has_arc("lung", "smoke")
+
+
+# -- outputs that are not regular files: streamed into, written through, or refused ----------
+
+
+def _drain(path):
+    """A thread that reads a FIFO to its end; ``.got`` holds the bytes."""
+    got = bytearray()
+
+    def read():
+        with open(path, "rb") as source:
+            got.extend(source.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    thread.got = got
+    return thread
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("through_link", [False, True])
+def test_a_fifo_output_is_streamed_into_not_replaced(tmp_path, through_link):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    target = fifo
+    if through_link:
+        target = tmp_path / "link.svg"
+        target.symlink_to(fifo)
+    reader = _drain(fifo)
+    _within(30, lambda: write_atomically(target, "streamed") or True)
+    reader.join(30)
+    assert bytes(reader.got) == b"streamed"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO
+    assert target.is_symlink() == through_link
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.skipif(not hasattr(os, "mknod") or os.geteuid() != 0, reason="mknod needs root")
+def test_a_character_device_output_is_written_through_not_replaced(tmp_path):
+    null = tmp_path / "null.svg"  # a look-alike of /dev/null (major 1, minor 3)
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    write_atomically(null, "into the void")
+    assert stat.S_ISCHR(os.stat(null).st_mode) and os.stat(null).st_rdev == os.makedev(1, 3)
+    import bnfs.graphs.render
+
+    bnfs.graphs.render.draw(bnfs.datasets.network("asia"), null, engine="matplotlib")
+    assert stat.S_ISCHR(os.stat(null).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.svg"]
+
+
+def test_a_symlink_to_a_regular_file_is_written_through(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    os.chmod(real, 0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_atomically(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == "new" and (real.stat().st_mode & 0o777) == 0o600
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "not-yet.json")
+    write_atomically(dangling, "created")  # as the shell's > would: the link's target
+    assert dangling.is_symlink() and (tmp_path / "not-yet.json").read_text() == "created"
+
+
+def test_outputs_that_cannot_be_written_through_are_refused_by_name(tmp_path):
+    import socket
+
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="it is a folder"):
+        write_atomically(folder, "x")
+    assert folder.is_dir()
+    path = tmp_path / "s.sock"
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(path))
+        with pytest.raises(ValueError, match="it is a socket"):
+            write_atomically(path, "x")
+        assert stat.S_ISSOCK(os.stat(path).st_mode)
+    finally:
+        server.close()
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(ValueError, match="cannot write"):
+        write_atomically(loop, "x")
+    assert loop.is_symlink()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_outputs_that_are_read_back_refuse_a_stream(asia_csv, tmp_path):
+    """A memory map and a checkpoint are read back: a FIFO cannot hold them."""
+    root, _ = asia_csv
+    fifo = tmp_path / "codes.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="it is a FIFO, and this output needs a regular file"):
+        bnfs.io.read_dataset(root / "asia.csv", memmap=fifo)
+    checkpoint = tmp_path / "hc.fifo"
+    os.mkfifo(checkpoint)
+    frame = bnfs.datasets.sample("asia", 300, seed=2)
+    with pytest.raises(ValueError, match="is not a regular file"):
+        bnfs.hill_climbing(frame, checkpoint=checkpoint, progress=False)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and stat.S_ISFIFO(os.stat(checkpoint).st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_the_command_line_streams_its_report_into_a_fifo(asia_csv, tmp_path):
+    root, _ = asia_csv
+    report = tmp_path / "report.html"
+    os.mkfifo(report)
+    reader = _drain(report)
+    out = tmp_path / "o.json"
+    command = [sys.executable, "-m", "bnfs.cli", "learn", str(root / "asia.csv")]
+    command += ["--out", str(out), "--report", str(report), "--quiet"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    reader.join(60)
+    assert bytes(reader.got).lstrip().lower().startswith(b"<!doctype html")
+    assert stat.S_ISFIFO(os.stat(report).st_mode)
+    assert len(bnfs.from_json(out.read_text()).nodes) == 8

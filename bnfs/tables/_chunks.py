@@ -280,7 +280,7 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> t
                 codes[start : start + part.shape[0], k] = remap[part[:, j]]
     else:  # column-major file written with plain writes, then mapped without touching it
         size = np.dtype(final_dtype).itemsize
-        with replacing(target) as temporary, open(temporary, "wb") as out:
+        with replacing(target, regular_only=True) as temporary, open(temporary, "wb") as out:
             out.truncate(n_rows * max(width, 1) * size)
             for start, part in blocks.slices(len(columns), block_dtype):
                 for k, (j, remap) in enumerate(zip(kept_codes, remaps)):
