@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import bnfs
+import bnfs.cli.parser
 from bnfs import cli
 
 
@@ -36,6 +37,7 @@ def folder(tmp_path_factory):
     (root / "bad.parquet").write_bytes(b"not parquet")
     (root / "bad.arff").write_text("@relation x\n@attribute a {x,y}\n@data\nx\nz\n")
     (root / "cycle.csv").write_text("from,to\nasia,tub\ntub,asia\n")
+    (root / "beliefs.csv").write_text("from,to,prob\nsmoke,lung,0.9\n")
     (root / "unknown.csv").write_text("from,to\nasia,nope\n")
     (root / "three.csv").write_text("from,to,why\nasia,tub,x\n")
     frame.assign(lung="yes").to_csv(root / "oneclass.csv", index=False)
@@ -211,6 +213,16 @@ CASES = [
         "--report 'asia.csv' is also the data file",
     ),
     (["draw", "net.json", "--out", "net.json"], "--out 'net.json' is also the network file"),
+    (
+        ["learn", "asia.csv", "--out", "o.json", "--report", "beliefs.csv"]
+        + ["--beliefs", "beliefs.csv"],
+        "--report 'beliefs.csv' is also the beliefs file",
+    ),
+    (
+        ["select", "asia.csv", "--target", "lung", "--beliefs", "beliefs.csv"]
+        + ["--report", "./beliefs.csv"],
+        "--report 'beliefs.csv' is also the beliefs file",
+    ),
     (["learn", "ctrl.csv", "--out", "o.graphml"], "holds the control character U+0001"),
     # sizes computed from the input are bounded before anything is allocated
     (["draw", "deep.json", "--out", "x.svg"], "nested too deeply"),
@@ -407,3 +419,68 @@ def test_argument_errors_are_one_line_without_the_usage(capsys):
         err = capsys.readouterr().err
         assert stop.value.code == 2 and err.count("\n") == 1, err
         assert err.startswith(message) and "usage:" not in err, err
+
+
+#: each command that writes, with an output option to aim at an input
+_WRITERS = {
+    "learn": ["learn", "data.csv", "--out", "o.json", "--report", "r.html"]
+    + ["--algorithm", "tabu_search", "--checkpoint", "c.json"],
+    "select": ["select", "data.csv", "--target", "lung", "--report", "r.html"],
+    "draw": ["draw", "net.json", "--out", "x.svg"],
+}
+
+
+def _input_options():
+    """(command, dest, option or None for a positional, label) of every file the parser
+    says a writing command reads: the list the output check is derived from."""
+    parser = cli.build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    for name in _WRITERS:
+        for action in commands[name]._actions:
+            kind = action.type
+            if isinstance(kind, cli.parser.FileArgument) and kind.reads:
+                option = action.option_strings[-1] if action.option_strings else None
+                yield name, action.dest, option, kind.label
+
+
+def test_every_argument_naming_a_file_is_typed_as_read_or_written():
+    """A path argument typed plainly would escape the check that no output is an input."""
+    from pathlib import Path
+
+    parser = cli.build_parser()
+    for name, command in parser._subparsers._group_actions[0].choices.items():
+        for action in command._actions:
+            assert action.type is not Path, (name, action.dest)
+    assert {(c, d) for c, d, _, _ in _input_options()} >= {
+        ("learn", "beliefs"),
+        ("select", "beliefs"),
+        ("learn", "whitelist"),
+        ("select", "tiers"),
+    }
+
+
+@pytest.mark.parametrize("command, dest, option, label", list(_input_options()))
+def test_no_output_option_writes_over_any_input_option(
+    folder, tmp_path, monkeypatch, capsys, command, dest, option, label
+):
+    """Every input the parser knows, aimed at by every output option of the command."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data.csv").write_bytes((folder / "asia.csv").read_bytes())
+    (tmp_path / "net.json").write_text(bnfs.datasets.network("asia").to_json())
+    (tmp_path / "shared.csv").write_text("from,to,prob\nsmoke,lung,0.9\n")
+    base = list(_WRITERS[command])
+    outputs = [k for k, a in enumerate(base) if a in ("--out", "--report", "--checkpoint")]
+    for at in outputs:
+        args = list(base)
+        if option is None:  # the positional input: the first path after the command
+            args[1] = "shared.csv"
+        else:
+            args += [option, "shared.csv"]
+        args[at + 1] = "shared.csv"
+        before = (tmp_path / "shared.csv").read_bytes()
+        with pytest.raises(SystemExit) as stop:
+            cli.main(args + (["--quiet"] if command != "draw" else []))
+        err = capsys.readouterr().err
+        assert stop.value.code == 2, err
+        assert f"{args[at]} 'shared.csv' is also the {label}" in err
+        assert (tmp_path / "shared.csv").read_bytes() == before

@@ -35,34 +35,14 @@ __all__ = [
 log = logging.getLogger("bnfs")
 
 
-#: arguments naming files a command reads, and files it writes
-INPUT_FILES = (
-    ("data", "data file"),
-    ("network", "network file"),
-    ("learned", "network file"),
-    ("truth", "network file"),
-    ("blacklist", "blacklist"),
-    ("whitelist", "whitelist"),
-    ("tiers", "tiers file"),
-)
-
-
-OUTPUT_FILES = (("out", "--out"), ("report", "--report"), ("checkpoint", "--checkpoint"))
-
-
 def _check_outputs(args) -> None:
     """Before any work: every output's folder exists, and no command writes over a file it
-    reads, nor two outputs over each other."""
-    inputs = [
-        (label, path)
-        for name, label in INPUT_FILES
-        if isinstance(path := getattr(args, name, None), Path)
-    ]
-    outputs = [
-        (flag, path)
-        for name, flag in OUTPUT_FILES
-        if isinstance(path := getattr(args, name, None), Path)
-    ]
+    reads (every argument typed ``reads`` in the parser), nor two outputs over each other."""
+    inputs, outputs = [], []
+    for name, kind in args.file_arguments:
+        path = getattr(args, name, None)
+        if isinstance(path, Path):
+            (inputs if kind.reads else outputs).append((kind.label, path))
     for flag, out in outputs:
         if not out.parent.is_dir():
             raise ValueError(

@@ -85,6 +85,43 @@ COMPARE_EPILOG = """examples:
 """
 
 
+class FileArgument:
+    """The argparse type of an argument that names a file: ``reads`` for the files a
+    command reads, else a file it writes (a checkpoint, read back, counts as written).
+    :func:`build_parser` lists each command's file arguments from these, so that the check
+    that no output is an input (``bnfs.cli._check_outputs``) covers every input option,
+    including the next one added."""
+
+    def __init__(self, label: str, reads: bool):  # label: "data file" or "--out"
+        self.label, self.reads = label, reads
+
+    def __call__(self, text: str) -> Path:
+        return Path(text)
+
+    def __repr__(self) -> str:  # argparse names the type in its errors
+        return "path"
+
+
+def reads(label: str) -> FileArgument:
+    """The type of an argument naming a file the command reads (``label`` names it in
+    messages: "data file", "blacklist")."""
+    return FileArgument(label, reads=True)
+
+
+def writes(flag: str) -> FileArgument:
+    """The type of an argument naming a file the command writes."""
+    return FileArgument(flag, reads=False)
+
+
+def file_arguments(command: argparse.ArgumentParser) -> tuple[tuple[str, FileArgument], ...]:
+    """The ``(dest, type)`` of every argument of ``command`` that names a file."""
+    return tuple(
+        (action.dest, action.type)
+        for action in command._actions  # argparse keeps no public list of a parser's arguments
+        if isinstance(action.type, FileArgument)
+    )
+
+
 def common_options(quiet: bool = True) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     if quiet:
@@ -145,7 +182,7 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--beliefs",
-        type=Path,
+        type=reads("beliefs file"),
         metavar="CSV",
         help="the cs prior's beliefs about single arcs: a CSV with columns from, to, prob "
         "(implies --prior cs)",
@@ -165,19 +202,19 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--blacklist",
-        type=Path,
+        type=reads("blacklist"),
         help="CSV of forbidden arcs (from,to); for a local learner, "
         "variables to leave out, one name per line",
     )
     learning.add_argument(
         "--whitelist",
-        type=Path,
+        type=reads("whitelist"),
         help="CSV of required arcs (from,to); for a local learner, "
         "variables to keep in the set, one name per line",
     )
     learning.add_argument(
         "--tiers",
-        type=Path,
+        type=reads("tiers file"),
         help="temporal tiers, one per line, names separated by commas: no arc from a later "
         "tier into an earlier one (network learners)",
     )
@@ -196,7 +233,7 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--checkpoint",
-        type=Path,
+        type=writes("--checkpoint"),
         metavar="FILE",
         help="hill_climbing/tabu_search: save progress here and resume from it when it exists",
     )
@@ -251,16 +288,18 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=LEARN_EPILOG,
         formatter_class=raw,
     )
-    learn.add_argument("data", type=Path, help="data file")
+    learn.add_argument("data", type=reads("data file"), help="data file")
     learn.add_argument(
         "--out",
-        type=Path,
+        type=writes("--out"),
         required=True,
         help="output: .json, .dot, .bif or .graphml; a .bif holds tables fitted by maximum "
         "likelihood plus a pseudo-count of 1 per cell, so that no state has probability 0 "
         "(bnfs.to_pgmpy(dag, data, pseudo_count=1) fits the same)",
     )
-    learn.add_argument("--report", type=Path, help="also write a self-contained HTML report")
+    learn.add_argument(
+        "--report", type=writes("--report"), help="also write a self-contained HTML report"
+    )
     learn.add_argument("--highlight", help="column whose blanket the report colours")
     learn.set_defaults(func=learn_command)
 
@@ -276,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=BLANKET_EPILOG,
         formatter_class=raw,
     )
-    blanket.add_argument("data", type=Path, help="data file")
+    blanket.add_argument("data", type=reads("data file"), help="data file")
     blanket.add_argument("--target", required=True, help="column name or index (-1: the last)")
     blanket.set_defaults(func=blanket_command)
 
@@ -289,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=SELECT_EPILOG,
         formatter_class=raw,
     )
-    select.add_argument("data", type=Path, help="data file")
+    select.add_argument("data", type=reads("data file"), help="data file")
     select.add_argument("--target", required=True, help="column name or index (-1: the last)")
     select.add_argument(
         "--method",
@@ -306,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     select.add_argument(
         "--report",
-        type=Path,
+        type=writes("--report"),
         help="also write a self-contained HTML report (with --cv: accuracy "
         "against the number of features)",
     )
@@ -320,8 +359,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=DRAW_EPILOG,
         formatter_class=raw,
     )
-    draw.add_argument("network", type=Path, help="network file (.json or .bif)")
-    draw.add_argument("--out", type=Path, required=True, help="picture: .svg, .png or .pdf")
+    draw.add_argument("network", type=reads("network file"), help="network file (.json or .bif)")
+    draw.add_argument(
+        "--out", type=writes("--out"), required=True, help="picture: .svg, .png or .pdf"
+    )
     draw.add_argument("--highlight", help="node whose blanket is coloured")
     draw.set_defaults(func=draw_command)
 
@@ -333,8 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=SCORE_EPILOG,
         formatter_class=raw,
     )
-    score.add_argument("data", type=Path, help="data file")
-    score.add_argument("network", type=Path, help="network file (.json or .bif)")
+    score.add_argument("data", type=reads("data file"), help="data file")
+    score.add_argument("network", type=reads("network file"), help="network file (.json or .bif)")
     score.add_argument("--score", default="bic", choices=SCORE_CHOICES)
     score.add_argument("--iss", type=float, default=1.0, help="BDeu imaginary sample size")
     score.add_argument(
@@ -353,8 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=COMPARE_EPILOG,
         formatter_class=raw,
     )
-    compare.add_argument("learned", type=Path)
-    compare.add_argument("truth", type=Path)
+    compare.add_argument("learned", type=reads("network file"))
+    compare.add_argument("truth", type=reads("network file"))
     compare.set_defaults(func=compare_command)
 
     example = sub.add_parser(
@@ -374,10 +415,12 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
     example.add_argument(
         "--out",
-        type=Path,
+        type=writes("--out"),
         default=Path("bnfs-example.svg"),
         help="picture to write: .svg, .png or .pdf (default bnfs-example.svg in "
         "the current folder)",
     )
     example.set_defaults(func=example_command)
+    for command in sub.choices.values():
+        command.set_defaults(file_arguments=file_arguments(command))
     return parser
