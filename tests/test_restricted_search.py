@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import reference
 from bnfs import (
@@ -234,3 +236,80 @@ def test_sparse_candidate_and_post_processing_take_a_graph_prior(prior, beta):
     assert better.learning["score_value"] > exact(start)
     with pytest.raises(ValueError, match="applies to the Bayesian scores"):
         bnfs.sparse_candidate(frame, "bic", prior=prior, beta=beta)
+
+
+_ASIA = ("asia", "tub", "smoke", "lung", "bronc", "either", "xray", "dysp")
+
+
+@st.composite
+def _beliefs(draw):
+    """Beliefs about single arcs of asia: certainties, both directions of a pair summing to
+    anything up to 1.01 (sums above 1 are rescaled), single directions."""
+    edge = st.sampled_from([0.0, 1.0, 0.5, 1e-12, 1 - 1e-12])
+    probability = st.one_of(edge, st.floats(0.0, 1.0))
+    rows, seen = [], set()
+    for _ in range(draw(st.integers(1, 5))):
+        u, v = draw(st.permutations(_ASIA))[:2]
+        if frozenset((u, v)) in seen:
+            continue
+        seen.add(frozenset((u, v)))
+        p = draw(probability)
+        rows.append((u, v, p))
+        if draw(st.booleans()):  # the other direction too, the pair's sum at most 1.01
+            excess = draw(st.one_of(st.just(1e-7), st.just(0.0), st.floats(-1.0, 0.0099)))
+            rows.append((v, u, min(1.0, max(0.0, 1.0 - p + excess))))
+    return rows
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(beta=_beliefs())
+def test_every_learner_reports_bnfs_score_under_any_cs_beliefs(beta):
+    """The prior's weights are finite whatever the beliefs, and every score-based learner
+    reports the score bnfs.score gives its graph (-inf only for a graph that breaks a
+    certainty)."""
+    import bnfs
+    from bnfs.stats.priors import graph_prior
+
+    frame = _asia_600()
+    assert np.isfinite(graph_prior("bde", "cs", beta, list(frame.columns)).weights()).all()
+    options = {"prior": "cs", "beta": beta}
+    for learner in (bnfs.hill_climbing, bnfs.tabu_search, bnfs.boss, bnfs.grasp):
+        dag = learner(frame, "bde", **options)
+        assert not np.isnan(dag.learning["score_value"]), learner.__name__
+        exact = bnfs.score(dag, frame, "bde", **options)
+        assert dag.learning["score_value"] == pytest.approx(exact, rel=1e-9) or (
+            dag.learning["score_value"] == exact == -np.inf
+        ), learner.__name__
+    plain = bnfs.tabu_search(frame, "bde")
+    if not any(p in (0.0, 1.0) for _, _, p in beta):  # beliefs that all leave room
+        believed = bnfs.tabu_search(frame, "bde", **options)
+        assert np.isfinite(believed.learning["score_value"])
+        assert len(believed.arcs) >= len(plain.arcs) - 2 * len(beta)
+
+
+_FRAMES = {}
+
+
+def _asia_600():
+    if "asia" not in _FRAMES:
+        import bnfs
+
+        _FRAMES["asia"] = bnfs.datasets.sample("asia", 600, seed=0)
+    return _FRAMES["asia"]
+
+
+@pytest.mark.parametrize("backward", [0.4 + 1e-7, 0.405, 0.4099, 0.4])
+@pytest.mark.parametrize("learner", ["tabu_search", "hill_climbing", "boss", "grasp"])
+def test_a_pair_of_beliefs_summing_just_above_1_poisons_no_score(learner, backward):
+    """p(smoke -> lung) = 0.6 and p(lung -> smoke) a hair to 0.01 above 0.4: every weight
+    finite, the graph as rich as without beliefs (one arc was left), the score a number."""
+    import bnfs
+
+    frame = _asia_600()
+    run = getattr(bnfs, learner)
+    plain = run(frame, "bde")
+    beta = [("smoke", "lung", 0.6), ("lung", "smoke", backward)]
+    believed = run(frame, "bde", prior="cs", beta=beta)
+    assert np.isfinite(believed.learning["score_value"])
+    assert len(believed.arcs) >= len(plain.arcs) - 1
+    assert believed.has_arc("smoke", "lung") or believed.has_arc("lung", "smoke")

@@ -222,7 +222,6 @@ def test_the_marginal_uniform_prior_is_bnlearns(beta):
 CS_BELIEFS = [
     [("asia", "tub", 0.8), ("either", "lung", 0.4), ("tub", "either", 0.3)],
     [("lung", "either", 0.5), ("either", "lung", 0.5), ("smoke", "bronc", 0.05)],
-    [("asia", "tub", 0.6), ("tub", "asia", 0.405)],  # a sum just above 1, rescaled
     [("asia", "tub", 1.0), ("bronc", "dysp", 0.0)],  # certainties: -inf where broken
 ]
 
@@ -249,6 +248,34 @@ def test_the_castelo_siebes_prior_is_bnlearns(rows):
         ]
         assert ours[0] == ours[1] == ours[2]
         assert ours[0] == pytest.approx(theirs, rel=1e-10) or ours[0] == theirs == -np.inf
+
+
+def test_beliefs_summing_just_above_1_are_rescaled_by_one_sum():
+    """bnlearn rescales p(asia -> tub) = 0.6 and p(tub -> asia) = 0.405 one after the other,
+    which leaves their sum above 1 (and p(no arc) below 0); bnfs divides both by 1.005. The
+    forward arc and no arc score as in bnlearn; the backward arc differs by exactly that."""
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = bnfs.datasets.sample("asia", 2000, seed=0).astype(str)
+    rows = [("asia", "tub", 0.6), ("tub", "asia", 0.405)]
+    beliefs = pd.DataFrame(rows, columns=["from", "to", "prob"])
+    truth = bnfs.datasets.network("asia")
+    flipped = bnfs.DAG(truth.nodes, [(v, u) if u == "asia" else (u, v) for u, v in truth.arcs])
+    forward = 0.6 / 1.005
+    theirs_backward, ours_backward = 0.405 / (forward + 0.405), 0.405 / 1.005
+    assert forward + ours_backward == pytest.approx(1.0, abs=1e-15)
+    for dag, shift in [
+        (truth, 0.0),
+        (flipped, math.log(ours_backward) - math.log(theirs_backward)),
+        (bnfs.DAG(frame.columns), 0.0),
+    ]:
+        net = _bnlearn_network(pybnlearn, dag)
+        theirs = pybnlearn.score(
+            net, frame.astype("category"), type="bde", prior="cs", beta=beliefs
+        )
+        ours = bnfs.score(dag, frame, "bde", prior="cs", beta=rows)
+        assert ours == pytest.approx(theirs + shift, rel=1e-12) or ours == theirs == -np.inf
 
 
 def test_the_vsp_prior_of_bge_is_bnlearns():

@@ -256,6 +256,8 @@ def learn_from_starts(
         "stopped_early": budget.reason,
         "n_scores": int(state.counters[_c.N_SCORES]),
         "cache_hits": int(state.counters[_c.N_HITS]),
-        "score_value": total + offset,
+        "score_value": total
+        + offset
+        - graph.shrinking({v: parents[v, : npar[v]].tolist() for v in range(state.n)}),
     }
     return search.dag(parents, npar, learning)

@@ -141,6 +141,7 @@ class SearchState:
         #: the graph prior's arc weights (:meth:`bnfs.stats.priors.GraphPrior.weights`), in every
         #: node score and delta; set before the candidates, by :meth:`set_prior`
         self.prior_weights = np.zeros((1, 1))
+        self.graph_prior = None
         self.scoring = _hc.Scoring(
             self.codes, self.arities, self.kind, self.iss, self.prior_weights
         )
@@ -311,6 +312,7 @@ class SearchState:
         """Score with the graph prior ``graph`` (a :class:`bnfs.stats.priors.GraphPrior`): its arc
         weights enter every node score and delta, its constant the reported total. Call it
         before the candidates are set."""
+        self.graph_prior = graph
         self.prior_weights = graph.weights(learning=True)
         self.scoring = self.scoring._replace(prior=self.prior_weights)
         self.score_offset += graph.constant(learning=True)
@@ -478,6 +480,16 @@ class SearchState:
     def total(self) -> float:
         """The graph's score (on Gaussian data, of the unscaled columns)."""
         return self.kernel_total + self.score_offset
+
+    @property
+    def score_value(self) -> float:
+        """The graph's score as :func:`bnfs.score` gives it: :attr:`total` under the exact
+        graph prior, where the search scores "cs" certainties shrunk a hair toward 1/3
+        (:meth:`bnfs.stats.priors.GraphPrior.shrinking`)."""
+        if self.graph_prior is None:
+            return self.total
+        parents = {v: self.current_parents(v).tolist() for v in range(self.n)}
+        return self.total - self.graph_prior.shrinking(parents)
 
     @property
     def kernel_total(self) -> float:

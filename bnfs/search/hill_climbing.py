@@ -564,7 +564,7 @@ def _record(state, graph, how: _How, budget, store, search) -> dict:
         "resumed": search.resumed,
         "n_jobs": state.threads,
         **state.work_done(),
-        "score_value": state.total,
+        "score_value": state.score_value,
     }
 
 

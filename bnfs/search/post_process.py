@@ -173,7 +173,7 @@ def post_process(
         "score_after": state.total,
         "seconds": time.perf_counter() - started,
     }
-    learning["score_value"] = state.total
+    learning["score_value"] = state.score_value
     return state.to_dag(learning)
 
 

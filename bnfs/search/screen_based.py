@@ -164,7 +164,7 @@ def screen_based(
         "score_after_insert": score_after_insert,
         "post_process_kept": kept,
         **state.work_done(),
-        "score_value": state.total,
+        "score_value": state.score_value,
     }
     return state.to_dag(learning)
 

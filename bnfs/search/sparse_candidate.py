@@ -190,6 +190,6 @@ def sparse_candidate(
         "rounds": rounds,
         **state.work_done(),
         "post_process_kept": kept,
-        "score_value": state.total,
+        "score_value": state.score_value,
     }
     return state.to_dag(learning)

@@ -106,6 +106,8 @@ class GraphPrior:
             forward, backward, none = self._pair((i, j), learning)
             table[i, j] = _log(forward) - _log(none)
             table[j, i] = _log(backward) - _log(none)
+        if learning and not np.isfinite(table).all():  # shrunk probabilities are all > 0
+            raise AssertionError("a cs prior weight is not finite when learning")
         return table
 
     def constant(self, learning: bool = True) -> float:
@@ -113,6 +115,15 @@ class GraphPrior:
         if self.name != "cs":
             return self._constant
         return sum(_log(self._pair(k, learning)[2]) - _THIRD for k in self.pairs)
+
+    def shrinking(self, parents: Mapping[int, Sequence[int]]) -> float:
+        """What the searches' prior (``learning=True``: certainties shrunk a hair toward 1/3)
+        adds to the score of the DAG given by ``parents`` beyond the exact prior: subtract it
+        from a search's total to get the score :func:`bnfs.score` gives (``-inf`` when the
+        DAG has a state of probability 0)."""
+        if self.name != "cs":
+            return 0.0
+        return self.log_prior(parents, learning=True) - self.log_prior(parents, learning=False)
 
     def log_prior(self, parents: Mapping[int, Sequence[int]], learning: bool = False) -> float:
         """The log-prior of a DAG given by each node's parents (column indices), as bnlearn
@@ -175,9 +186,12 @@ def _cs_rows(beta, names: Sequence[str]) -> list[tuple[str, str, float]]:
 def _completed(rows, names: Sequence[str]) -> dict[tuple[int, int], tuple[float, float]]:
     """Castelo & Siebes's completion as bnlearn does it (``castelo_completion``): per pair
     ``i < j`` (column order), (p(i -> j), p(j -> i)); a direction not given is (1 - p) / 2;
-    sums above 1 by less than 0.01 are rescaled, larger ones refused. The rescaling is
-    bnlearn's, forward probability first and the backward one by the new sum, which leaves
-    the pair's sum a hair from 1; bnfs keeps it so that scores equal bnlearn's."""
+    sums above 1 by less than 0.01 are rescaled to 1, larger ones refused.
+
+    bnlearn rescales the forward probability first and the backward one by the new sum,
+    which leaves the pair's sum above 1: p(no arc) comes out negative, and every score it
+    enters is NaN. bnfs divides both by the same sum, so that no arc is left with
+    probability 0 (and, when learning, a hair above it)."""
     place = {v: k for k, v in enumerate(names)}
     given: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
     for u, v, p in rows:
@@ -202,8 +216,8 @@ def _completed(rows, names: Sequence[str]) -> dict[tuple[int, int], tuple[float,
                     f"the prior probabilities of {names[i]!r} -> {names[j]!r} and back sum "
                     f"to {forward + backward:g}, more than 1"
                 )
-            forward = forward / (forward + backward)
-            backward = backward / (forward + backward)  # bnlearn's order: forward first
+            total = forward + backward  # both by the same sum, so that p(no arc) >= 0
+            forward, backward = forward / total, min(backward / total, 1.0 - forward / total)
         pairs[i, j] = (forward, backward)
     return pairs
 
