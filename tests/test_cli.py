@@ -1012,3 +1012,86 @@ def test_cross_validation_folds_match_scikit_learn_and_show_progress():
     written = stream.getvalue()
     assert "cross-validating with all features, fold 4 of 4:" in written
     assert written.endswith("\r\033[K")  # wiped at the end
+
+
+_NODES = ["asia", "tub", "smoke", "lung", "bronc", "either", "xray", "dysp", "NA"]
+
+
+@pytest.mark.parametrize(
+    "text, arcs",
+    [
+        ("asia,dysp\nxray,smoke\n", [("asia", "dysp"), ("xray", "smoke")]),  # no header
+        ("asia,dysp\n", [("asia", "dysp")]),  # one line, no header
+        ("from,to\nasia,dysp\n", [("asia", "dysp")]),
+        ("to,from\ndysp,asia\n", [("asia", "dysp")]),  # a header in another order
+        ("FROM,TO\r\nasia,dysp\r\n", [("asia", "dysp")]),
+        ("parent,child\nasia,dysp\n", [("asia", "dysp")]),  # a header of other names
+        ("\ufefffrom,to\nasia,dysp\n", [("asia", "dysp")]),  # Notepad's byte-order mark
+        ("# forbidden\n\nasia , dysp\n", [("asia", "dysp")]),
+        ("asia\tdysp\nNA\tsmoke\n", [("asia", "dysp"), ("NA", "smoke")]),  # tabs; NA a name
+        ("NA,asia\n", [("NA", "asia")]),
+        ("from,to\n", []),
+    ],
+)
+def test_knowledge_files_keep_their_first_arc(tmp_path, text, arcs):
+    from bnfs.cli._inputs import arc_file
+
+    path = tmp_path / "arcs.csv"
+    path.write_text(text)
+    assert arc_file(path, "whitelist", _NODES) == arcs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "asia,dysp,0.7\nNA,smoke,0.7\n",
+        "from,to,prob\nasia,dysp,0.7\nNA,smoke,0.7\n",
+        "prob,to,from\n0.7,dysp,asia\n0.7,smoke,NA\n",
+        "\ufeffa,b,p\nasia,dysp,0.7\nNA,smoke,0.7\n",
+    ],
+)
+def test_belief_files_keep_their_first_belief(tmp_path, text):
+    from bnfs.cli._inputs import belief_file
+
+    path = tmp_path / "beliefs.csv"
+    path.write_text(text)
+    assert belief_file(path, _NODES) == [("asia", "dysp", 0.7), ("NA", "smoke", 0.7)]
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        (
+            b"asai,dysp\nxray,smoke\n",
+            "the first row of the blacklist file .* \\(asai, dysp\\) is "
+            "neither a header \\(from, to\\) nor an arc between nodes of the data: 'asai'",
+        ),
+        (b"asia,dysp,xray\n", "needs 2 columns \\(from, to\\); row 1 has 3"),
+        (b"from,to\nasia\n", "row 1 has 1"),
+        (b"asia,d\xfcsp\n", "the blacklist file .* is not UTF-8 text \\(byte 0xfc at offset 6\\)"),
+    ],
+)
+def test_knowledge_files_that_cannot_be_read_as_arcs_are_refused_by_name(tmp_path, raw, message):
+    from bnfs.cli._inputs import arc_file
+
+    path = tmp_path / "arcs.csv"
+    path.write_bytes(raw)
+    with pytest.raises(ValueError, match=message):
+        arc_file(path, "blacklist", _NODES)
+
+
+def test_a_headerless_whitelist_keeps_its_first_arc_on_the_command_line(
+    asia_file, monkeypatch, capsys
+):
+    import bnfs
+    from bnfs import cli
+
+    root, _ = asia_file
+    monkeypatch.chdir(root)
+    (root / "wl.csv").write_text("asia,dysp\n")
+    (root / "bl.csv").write_text("smoke,lung\n")
+    args = ["learn", "asia.csv", "--out", "wl.json", "--algorithm", "hill_climbing", "--quiet"]
+    assert cli.main(args + ["--whitelist", "wl.csv", "--blacklist", "bl.csv"]) == 0
+    learned = bnfs.from_json((root / "wl.json").read_text())
+    assert learned.has_arc("asia", "dysp")
+    assert not learned.has_arc("smoke", "lung")

@@ -101,7 +101,7 @@ CASES = [
     ),
     (
         ["learn", "asia.csv", "--out", "o.json", "--blacklist", "three.csv"],
-        "needs two columns (from, to), has 3",
+        "needs 2 columns (from, to); row 1 has 3",
     ),
     (["learn", "asia.csv", "--out", "o.json", "--blacklist", "missing.csv"], "no such file"),
     (

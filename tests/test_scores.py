@@ -340,3 +340,15 @@ def test_a_graph_prior_is_refused_where_bnlearn_refuses_it(score):
     with pytest.raises(ValueError, match="applies to the Bayesian scores"):
         bnfs.score(truth, frame, score, prior="vsp")
     pybnlearn.score(net, frame.astype("category"), type="bde", prior="vsp")  # taken there
+
+
+def test_a_cs_beta_frame_is_read_by_column_name_in_any_order():
+    frame = datasets.sample("asia", 500, seed=1)
+    dag = datasets.network("asia")
+    rows = [("smoke", "lung", 0.8), ("asia", "dysp", 0.1)]
+    beliefs = pd.DataFrame(rows, columns=["from", "to", "prob"])
+    expected = score(dag, frame, "bde", prior="cs", beta=rows)
+    for columns in (["prob", "from", "to"], ["to", "prob", "from"]):
+        assert score(dag, frame, "bde", prior="cs", beta=beliefs[columns]) == expected
+    with pytest.raises(ValueError, match="must have the columns 'from', 'to' and 'prob'"):
+        score(dag, frame, "bde", prior="cs", beta=beliefs.rename(columns={"prob": "p"}))

@@ -134,50 +134,94 @@ def dataset_of(frame, args, algorithm: str | None = None):
     return data
 
 
-def arc_file(path: Path | None, what: str):
+def _text_of(path: Path, what: str) -> str:
+    """A knowledge file's text: UTF-8 (a byte-order mark skipped), read once (a FIFO
+    too); anything else is refused naming the file and its option."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"no such file: the {what} file {str(path)!r}") from None
+    except OSError as error:
+        raise ValueError(f"cannot read the {what} file {str(path)!r}: {error.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"the {what} file {str(path)!r} is not UTF-8 text (byte 0x{raw[error.start]:02x} "
+            f"at offset {error.start}); save it as UTF-8"
+        ) from None
+
+
+def _lines(path: Path, what: str) -> list[str]:
+    """The lines of a knowledge file that say something: blank ones and # comments left out."""
+    lines = [line.strip() for line in _text_of(path, what).splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def _rows(path: Path, what: str, header: tuple[str, ...], names) -> list[list[str]]:
+    """The rows of a (from, to[, prob]) knowledge file, cells as text (``NA`` is a name, not a
+    missing value). The first row is a header when it is ``header`` (in any order: the
+    columns are then taken by name) or names no node of the data (``names``); it is data
+    when its from and to are nodes; anything between is refused by name, so that a
+    mistyped first arc is never taken for a header and lost."""
+    import csv
+
+    lines = _lines(path, what)
+    tab = Path(path).suffix.lower() == ".tsv" or (
+        lines and "\t" in lines[0] and "," not in lines[0]
+    )
+    rows = [
+        [cell.strip() for cell in row] for row in csv.reader(lines, "excel-tab" if tab else "excel")
+    ]
+    order = list(range(len(header)))
+    if rows and sorted(c.lower() for c in rows[0]) == sorted(header):
+        order = [[c.lower() for c in rows[0]].index(h) for h in header]
+        rows = rows[1:]
+    elif rows and len(rows[0]) == len(header):
+        known = [cell in names for cell in rows[0][:2]]
+        if not any(known):
+            rows = rows[1:]  # a header of other names (parent, child)
+        elif not all(known):
+            unknown = rows[0][known.index(False)]
+            raise ValueError(
+                f"the first row of the {what} file {str(path)!r} ({', '.join(rows[0])}) is "
+                f"neither a header ({', '.join(header)}) nor an arc between nodes of the "
+                f"data: {unknown!r} is not a column"
+            )
+    for number, row in enumerate(rows, 1):
+        if len(row) != len(header):
+            raise ValueError(
+                f"the {what} file {str(path)!r} needs {len(header)} columns "
+                f"({', '.join(header)}); row {number} has {len(row)}: {', '.join(row)!r}"
+            )
+    return [[row[k] for k in order] for row in rows]
+
+
+def arc_file(path: Path | None, what: str, names):
+    """The (from, to) arcs of a blacklist or whitelist file (see :func:`_rows`)."""
     if path is None:
         return None
-    frame = read_frame(path, dropna=None)
-    if frame.shape[1] != 2:
-        raise ValueError(
-            f"the {what} file {str(path)!r} needs two columns (from, to), has {frame.shape[1]}"
-        )
-    if set(frame.columns) == {"from", "to"}:  # by name, else the first column is 'from'
-        frame = frame[["from", "to"]]
-    return [tuple(map(str, row)) for row in frame.itertuples(index=False)]
+    return [tuple(row) for row in _rows(path, what, ("from", "to"), set(names))]
 
 
-def belief_file(path: Path) -> list[tuple[str, str, float]]:
-    """The cs prior's beliefs: (from, to, prob) rows of a CSV (by those column names, else
-    in that order)."""
-    frame = read_frame(path, dropna=None)
-    if frame.shape[1] != 3:
-        raise ValueError(
-            f"the beliefs file {str(path)!r} needs three columns (from, to, prob), "
-            f"has {frame.shape[1]}"
-        )
-    if set(frame.columns) == {"from", "to", "prob"}:
-        frame = frame[["from", "to", "prob"]]
+def belief_file(path: Path, names) -> list[tuple[str, str, float]]:
+    """The cs prior's beliefs: (from, to, prob) rows of a CSV (see :func:`_rows`)."""
     rows = []
-    for u, v, p in frame.itertuples(index=False):
+    for u, v, p in _rows(path, "beliefs", ("from", "to", "prob"), set(names)):
         try:
             p = float(p)
-        except (TypeError, ValueError):
+        except ValueError:
             raise ValueError(
                 f"the beliefs file {str(path)!r} gives {u} -> {v} the probability {p!r}, "
                 "not a number"
             ) from None
-        rows.append((str(u), str(v), p))
+        rows.append((u, v, p))
     return rows
 
 
 def name_file(path: Path, what: str, algorithm: str) -> list[str]:
     """A local learner's node list: one variable name per line (bnlearn's learn.mb lists)."""
-    try:
-        lines = [line.strip() for line in Path(path).read_text().splitlines()]
-    except OSError as error:
-        raise ValueError(f"cannot read the {what} file {str(path)!r}: {error.strerror}") from None
-    names = [line for line in lines if line and not line.startswith("#")]
+    names = _lines(path, what)
     if any("," in name for name in names):
         raise ValueError(
             f"the {what} of {algorithm} (a local learner) lists variable names, "
@@ -205,13 +249,14 @@ LEARNER_FLAGS = (
 )
 
 
-def learner_options(algorithm: str, args, names=None) -> dict:
+def learner_options(algorithm: str, args, names) -> dict:
     """The keyword arguments of learner ``algorithm`` from the command line.
 
     Options the user gave are passed when the learner takes them and refused by name when
     it does not; options left out keep the learner's own defaults (as in Python). The seed,
     the number of jobs and progress bars go to every learner that takes them. Tiers, roots
-    and leaves join the blacklist of a network learner (``names``: the data's columns).
+    and leaves join the blacklist of a network learner (``names``: the data's columns,
+    which also tell a knowledge file's header from its first arc).
     """
     accepted = learners.get(algorithm).options
     options = {}
@@ -225,7 +270,7 @@ def learner_options(algorithm: str, args, names=None) -> dict:
             value = (
                 name_file(value, name, algorithm)
                 if algorithm in LOCAL_LEARNERS
-                else arc_file(value, name)
+                else arc_file(value, name, names)
             )
         options[name] = value
     beliefs = getattr(args, "beliefs", None)
@@ -236,7 +281,7 @@ def learner_options(algorithm: str, args, names=None) -> dict:
             raise ValueError(f"--beliefs are the cs prior's, not --prior {options['prior']}'s")
         if "beta" in options:
             raise ValueError("--beta and --beliefs both set the graph prior's parameter")
-        options["prior"], options["beta"] = "cs", belief_file(beliefs)
+        options["prior"], options["beta"] = "cs", belief_file(beliefs, names)
     knowledge = {
         flag: value
         for flag, value in (
@@ -249,12 +294,10 @@ def learner_options(algorithm: str, args, names=None) -> dict:
     if knowledge:
         if "blacklist" not in accepted or algorithm in LOCAL_LEARNERS:
             raise ValueError(f"{next(iter(knowledge))} does not apply to {algorithm}")
-        if names is None:
-            raise ValueError(f"{next(iter(knowledge))} applies to bnfs learn and bnfs blanket")
         from bnfs.graphs.knowledge import blacklist_from
 
         options["blacklist"] = blacklist_from(
-            list(names or ()),
+            list(names),
             tiers=tier_file(knowledge["--tiers"]) if "--tiers" in knowledge else (),
             roots=knowledge.get("--roots", ()),
             leaves=knowledge.get("--leaves", ()),
@@ -284,14 +327,8 @@ def learner_options(algorithm: str, args, names=None) -> dict:
 
 def tier_file(path: Path) -> list[list[str]]:
     """Temporal tiers: one per line, names separated by commas (blank lines and # skipped)."""
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError as error:
-        raise ValueError(f"cannot read the tiers file {str(path)!r}: {error.strerror}") from None
     tiers = [
-        [name.strip() for name in line.split(",") if name.strip()]
-        for line in lines
-        if line.strip() and not line.lstrip().startswith("#")
+        [name.strip() for name in line.split(",") if name.strip()] for line in _lines(path, "tiers")
     ]
     if not tiers:
         raise ValueError(f"the tiers file {str(path)!r} lists no tier")

@@ -17,7 +17,7 @@ def blanket_command(args) -> int:
     algorithm = args.algorithm
     if algorithm in LOCAL_LEARNERS:
         data = dataset_of(frame, args, algorithm)
-        options = learner_options(algorithm, args)
+        options = learner_options(algorithm, args, list(frame.columns))
         members = learners.get(algorithm)(data, target, **options)
         kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
         print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")

@@ -184,8 +184,9 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
         "--beliefs",
         type=reads("beliefs file"),
         metavar="CSV",
-        help="the cs prior's beliefs about single arcs: a CSV with columns from, to, prob "
-        "(implies --prior cs)",
+        help="the cs prior's beliefs about single arcs (implies --prior cs): a CSV, one "
+        "from,to,prob per line (smoke,lung,0.9); a first line 'from,to,prob' (or other names "
+        "that are not columns) is a header, # starts a comment",
     )
     learning.add_argument(
         "--threshold",
@@ -203,13 +204,14 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     learning.add_argument(
         "--blacklist",
         type=reads("blacklist"),
-        help="CSV of forbidden arcs (from,to); for a local learner, "
-        "variables to leave out, one name per line",
+        help="forbidden arcs: a CSV, one from,to per line (smoke,lung); a first line "
+        "'from,to' (or other names that are not columns) is a header, # starts a comment; for "
+        "a local learner, variables to leave out, one name per line",
     )
     learning.add_argument(
         "--whitelist",
         type=reads("whitelist"),
-        help="CSV of required arcs (from,to); for a local learner, "
+        help="required arcs, in the --blacklist file's form; for a local learner, "
         "variables to keep in the set, one name per line",
     )
     learning.add_argument(

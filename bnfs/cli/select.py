@@ -57,7 +57,7 @@ def _discretizing(args) -> dict:
     return options
 
 
-def make_selector(args):
+def make_selector(args, names):
     """The selector ``--method`` names, with the options it takes; every option it does not
     take is refused by name (tiers, roots and leaves constrain a network, which no selector
     learns with a user's class name)."""
@@ -72,7 +72,7 @@ def make_selector(args):
     _refuse(knowledge, method, "use bnfs learn or bnfs blanket to constrain a network")
     options = _discretizing(args)
     if method == "markov_blanket":
-        learner = learner_options(args.algorithm, args)
+        learner = learner_options(args.algorithm, args, names)
         return bnfs.MarkovBlanketSelector(
             args.algorithm,
             learner_options=learner,
@@ -164,7 +164,7 @@ def select_command(args) -> int:
         from bnfs.select.markov_blanket import auto_learner
 
         args.algorithm = auto_learner(X.shape[1])
-    selector = make_selector(args)
+    selector = make_selector(args, list(frame.columns))
     start = time.perf_counter()
     with empty_selections() as empty:
         selector.fit(X, y)

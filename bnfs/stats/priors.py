@@ -152,18 +152,18 @@ def _probability(value, what: str) -> float:
 
 def _cs_rows(beta, names: Sequence[str]) -> list[tuple[str, str, float]]:
     """(from, to, probability) rows of a "cs" beta: a DataFrame with columns from, to and
-    prob (bnlearn's form), a mapping {(from, to): probability} or (from, to, probability)
+    prob, in any order (bnlearn's form), a mapping {(from, to): probability} or (from, to, probability)
     triples."""
     if beta is None:
         return []
     columns = getattr(beta, "columns", None)
     if columns is not None:
-        if list(columns) != ["from", "to", "prob"]:
+        if sorted(map(str, columns)) != ["from", "prob", "to"]:
             raise ValueError(
                 "beta for prior='cs' must have the columns 'from', 'to' and 'prob', "
                 f"got {list(columns)}"
             )
-        rows = list(beta.itertuples(index=False, name=None))
+        rows = list(beta[["from", "to", "prob"]].itertuples(index=False, name=None))
     elif isinstance(beta, Mapping):
         rows = [(*arc, p) if isinstance(arc, tuple) else (arc, p) for arc, p in beta.items()]
     elif isinstance(beta, (str, bytes)) or not hasattr(beta, "__iter__"):
