@@ -15,7 +15,7 @@ from bnfs import learners
 from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._validate import check_float, check_int
-from bnfs.graphs.graph import PDAG
+from bnfs.graphs.graph import DAG, PDAG
 from bnfs.graphs.render import save_figure
 from bnfs.tables._data import as_dataset
 from bnfs.tables._files import replacing
@@ -28,6 +28,8 @@ __all__ = [
     "blanket_frequency",
 ]
 
+#: the most replicates a bootstrap runs: their seeds and results are held in memory
+MAX_REPLICATES = 100_000
 #: learners whose graphs can be averaged
 LEARNERS = learners.names("score", "hybrid", "constraint")
 #: local learners whose blankets (or parents and children) can be counted
@@ -91,6 +93,12 @@ def _run(
         try:
             for i, found in saved.get("replicates", {}).items():
                 results[_checked_index(i, R)] = _checked_replicate(found, data.names, target)
+            resumed = [i for i in range(R) if results[i] is not None]
+            if resumed:  # replicates are deterministic: a saved one must recompute
+                i = resumed[0]
+                again = _replicate(data, m, seeds[i], learner, options, target)
+                if _canonical(again, target) != _canonical(results[i], target):
+                    raise ValueError(f"replicate {i} saved {results[i]!r}; it gives {again!r}")
         except (AttributeError, TypeError, ValueError) as error:
             raise ValueError(
                 f"checkpoint {str(store.path)!r} is damaged ({error}); delete it to start afresh"
@@ -127,20 +135,51 @@ def _checked_index(key: str, R: int) -> int:
 
 
 def _checked_replicate(found, names, target):
-    """A saved replicate, if it is one: a list of nodes (a blanket of ``target``) or the
-    (arcs, edges) of a graph over ``names``."""
+    """A saved replicate, if it is one: a list of distinct nodes (a blanket of ``target``)
+    or the (arcs, edges) of a graph over ``names``: each pair of known, distinct nodes
+    joined at most once (no duplicate, no arc both ways, no arc and edge), the arcs
+    acyclic, as every learner's graph is."""
     known = set(names)
     if target is not None:
-        if not isinstance(found, list) or not set(found) <= known - {target}:
+        if (
+            not isinstance(found, list)
+            or not all(isinstance(v, str) for v in found)
+            or not set(found) <= known - {target}
+            or len(set(found)) != len(found)
+        ):
             raise ValueError(f"a saved blanket holds {found!r}")
         return found
+    if not (isinstance(found, list) and len(found) == 2):
+        raise ValueError(f"a saved graph is {found!r}, not (arcs, edges)")
     arcs, edges = found
+    joined = set()
     for pair in [*arcs, *edges]:
         if not (
-            isinstance(pair, list) and len(pair) == 2 and set(pair) <= known and pair[0] != pair[1]
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(v, str) for v in pair)
+            and set(pair) <= known
+            and pair[0] != pair[1]
         ):
             raise ValueError(f"a saved graph holds {pair!r}")
-    return [tuple(a) for a in arcs], [tuple(e) for e in edges]
+        if frozenset(pair) in joined:
+            raise ValueError(f"a saved graph joins {pair[0]!r} and {pair[1]!r} twice")
+        joined.add(frozenset(pair))
+    arcs = [tuple(a) for a in arcs]
+    try:
+        DAG(names, arcs)
+    except ValueError as error:
+        raise ValueError(f"the arcs of a saved graph are not a DAG ({error})") from None
+    return arcs, [tuple(e) for e in edges]
+
+
+def _canonical(replicate, target):
+    """A replicate in a form that does not depend on order: a blanket as a set, a graph as
+    its arcs and its edges (unordered pairs) as sets."""
+    if target is not None:
+        return set(replicate)
+    arcs, edges = replicate
+    return {tuple(a) for a in arcs}, {frozenset(e) for e in edges}
 
 
 def _check(data, learner, allowed, R, m, n_jobs, seed, options):
@@ -149,8 +188,19 @@ def _check(data, learner, allowed, R, m, n_jobs, seed, options):
     if options is not None and not isinstance(options, dict):
         raise TypeError(f"learner_options must be a dict, got {type(options).__name__}")
     learners.check_options(learner, options or {})
+    for name in ("checkpoint",):
+        if (options or {}).get(name) is not None:
+            raise ValueError(
+                f"learner_options may not hold {name!r}: every replicate would resume the "
+                f"same file; pass {name}= to the bootstrap itself"
+            )
     check_int(seed, "seed", 0, allow_none=True)
     R = check_int(R, "R", 1)
+    if R > MAX_REPLICATES:
+        raise ValueError(
+            f"R={R:,} replicates is more than the {MAX_REPLICATES:,} bnfs runs (each learns "
+            "a whole network); bootstrap strengths settle within a few hundred"
+        )
     m = len(data) if m is None else check_int(m, "m", 2)
     return R, m, check_int(n_jobs, "n_jobs", allow_none=True)
 

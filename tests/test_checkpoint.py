@@ -368,3 +368,58 @@ def test_a_bootstraps_saved_replicates_are_checked(asia_small, tmp_path):
     )
     with pytest.raises(ValueError, match="is damaged .*a saved graph holds"):
         bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=tampered)
+
+
+def _first_arc(state):
+    return list(state["replicates"]["0"][0][0])
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda s: s["replicates"]["0"][0].append(_first_arc(s)), "joins .* twice"),
+        (lambda s: s["replicates"]["0"][0].append(_first_arc(s)[::-1]), "joins .* twice"),
+        (lambda s: s["replicates"]["0"][1].append(_first_arc(s)), "joins .* twice"),
+        (
+            lambda s: s["replicates"]["0"][0].extend([["asia", "tub"], ["tub", "asia"]]),
+            "joins .* twice|not a DAG",
+        ),
+        (
+            lambda s: s["replicates"]["0"][0].extend(
+                [["asia", "dysp"], ["dysp", "xray"], ["xray", "asia"]]
+            ),
+            "not a DAG|joins .* twice",
+        ),
+        (lambda s: s["replicates"]["0"][0].pop(), "replicate 0 saved"),  # a well-formed lie
+        (lambda s: s["replicates"].update({"0": "abc"}), "not \\(arcs, edges\\)"),
+        (lambda s: s["replicates"]["1"][0].append([1, 2]), "a saved graph holds"),
+    ],
+)
+def test_a_forged_bootstrap_replicate_is_refused(asia_small, tmp_path, edit, message):
+    """Each saved replicate is checked as a graph (known nodes, each pair joined once, the
+    arcs acyclic) and one saved replicate is learned again: strengths stay in [0, 1]."""
+    path = tmp_path / "boot.json"
+    reference = bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=path)
+    assert reference["strength"].between(0, 1).all()
+    resumed = bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=path)
+    pd.testing.assert_frame_equal(resumed, reference)
+    with pytest.raises(ValueError, match=f"is damaged .*({message})"):
+        bnfs.boot_strength(asia_small, R=3, seed=1, checkpoint=_tampered(path, edit, True))
+
+
+@pytest.mark.parametrize("edit", [lambda s: s["replicates"]["0"].append(s["replicates"]["0"][0])])
+def test_a_forged_blanket_replicate_is_refused(asia_small, tmp_path, edit):
+    path = tmp_path / "blankets.json"
+    frequency = bnfs.blanket_frequency(asia_small, "lung", R=3, seed=1, checkpoint=path)
+    assert frequency.between(0, 1).all()
+    with pytest.raises(ValueError, match="is damaged .*a saved blanket holds"):
+        bnfs.blanket_frequency(
+            asia_small, "lung", R=3, seed=1, checkpoint=_tampered(path, edit, True)
+        )
+
+
+def test_a_bootstrap_refuses_a_checkpoint_among_the_learners_options(asia_small, tmp_path):
+    with pytest.raises(ValueError, match="learner_options may not hold 'checkpoint'"):
+        bnfs.boot_strength(asia_small, R=3, learner_options={"checkpoint": tmp_path / "c.json"})
+    with pytest.raises(ValueError, match="R=1,000,000,000,000 replicates is more than"):
+        bnfs.boot_strength(asia_small, R=10**12)
