@@ -74,3 +74,51 @@ def test_tabu_search_never_ends_below_hill_climbing_on_small_columns(network_sam
     climbed = bnfs.hill_climbing(small, progress=False)
     tabu = bnfs.tabu_search(small, progress=False)
     assert tabu.learning["score_value"] >= climbed.learning["score_value"] - 1e-6
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e160, 1e200, 1e300])
+def test_fitted_parameters_and_predictions_follow_the_scale_to_the_ends_of_the_range(
+    network_sample, scale
+):
+    """Fit, predict (parents and blanket) and the imputation of structural EM square no raw
+    value: at 1e200 the residual deviation overflowed to inf and predictions were NaN."""
+    import warnings
+
+    frame = network_sample
+    dag = bnfs.hill_climbing(frame, progress=False)
+    base = bnfs.fit(dag, frame)
+    big = bnfs.fit(dag, _scaled(frame, scale))
+    for v in big.sd:
+        assert np.allclose(big.sd[v], base.sd[v] * scale, rtol=1e-7), v
+    continuous = [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c])]
+    target = next(c for c in continuous if dag.children(c) or dag.parents(c))
+    for method in ("parents", "blanket"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            got = bnfs.predict(big, target, _scaled(frame, scale).head(20), method)
+        expected = bnfs.predict(base, target, frame.head(20), method) * scale
+        assert np.isfinite(got).all()
+        assert np.allclose(got, expected, rtol=1e-6, atol=1e-9 * scale)
+
+
+@pytest.mark.parametrize("top", [1e300, 1.7976931348623157e308])
+def test_interval_bins_over_the_whole_float_range(top):
+    values = np.r_[-top, -top / 2, 0.0, top / 2, top, np.linspace(-1, 1, 20)]
+    frame = pd.DataFrame({"a": values, "b": np.arange(len(values)) % 2})
+    binned = bnfs.discretize(frame, "interval", 3).to_pandas()["a"]
+    assert binned.nunique() == 3
+    codes = binned.cat.codes.to_numpy()
+    assert codes[0] == 0 and codes[4] == 2 and codes[2] == 1 and codes[1] == 0
+
+
+def test_structural_em_imputes_at_the_ends_of_the_range():
+    import warnings
+
+    frame = random_cg_network(0, 5, seed=2).sample(600, seed=2)
+    holes = frame.mask(np.random.default_rng(0).random(frame.shape) < 0.05)
+    dag, imputed = bnfs.structural_em(holes, return_imputed=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        big_dag, big = bnfs.structural_em(holes * 1e200, return_imputed=True)
+    assert big_dag.arcs == dag.arcs
+    assert np.allclose(big.to_numpy(), imputed.to_numpy() * 1e200, rtol=1e-6)

@@ -118,6 +118,30 @@ def predict_proba(
     return pd.DataFrame(values, index=data.index, columns=list(model.levels(node)))
 
 
+def gaussian_loglik(x, mean, sd) -> np.ndarray:
+    """log N(x; mean, sd^2) less log sqrt(2 pi), standardized before squaring (x / sd - mean
+    / sd): the difference of two values near 1e308 would overflow."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = x / sd - mean / sd
+    return -0.5 * z**2 - np.log(sd)
+
+
+def blanket_mean(mean, sd, children) -> np.ndarray:
+    """The posterior mean of a Gaussian node given its blanket: its own regression
+    N(mean, sd^2) times each child's N(c; rest + b v, t^2), ``children`` holding the
+    (b, c - rest, t) of each. Computed as (mean + sum b r^2 (c - rest)) / (1 + sum (b r)^2)
+    with r = sd / t, which is the usual precision-weighted form multiplied through by sd^2:
+    precisions 1 / sd^2 underflow to 0 for deviations above 1e154."""
+    numerator = np.asarray(mean, dtype=float)
+    denominator = np.ones_like(numerator)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for b, residual, t in children:
+            r = sd / t
+            numerator = numerator + (b * r) * (r * residual)
+            denominator = denominator + (b * r) ** 2
+        return numerator / denominator
+
+
 class _Model:
     """A fitted network seen uniformly: per node its levels (discrete) or regressions
     (continuous), configurations of discrete parents in the tables' order."""
@@ -233,9 +257,9 @@ class _Model:
         if c in self.arity:
             with np.errstate(divide="ignore"):
                 return np.log(self.tables[c][config, values[c]])
-        mean = self._regression_mean(c, values, config)
-        s = self.sd[c][config]
-        return -0.5 * ((values[c] - mean) / s) ** 2 - np.log(s)
+        return gaussian_loglik(
+            values[c], self._regression_mean(c, values, config), self.sd[c][config]
+        )
 
     def mean(self, data: pd.DataFrame, method: str) -> np.ndarray:
         """A continuous node's mean given its parents, or its posterior mean given its
@@ -248,17 +272,15 @@ class _Model:
         m = self._regression_mean(v, values, config)
         if method == "parents":
             return np.broadcast_to(m, (len(data),)).astype(float)
-        precision = 1.0 / self.sd[v][config] ** 2
-        weighted = m * precision
+        children = []
         for c in self.dag.children(v):  # continuous: a discrete node has no continuous parent
             c_config = self._config(c, values)
             continuous = [p for p in self.parents[c] if p not in self.arity]
             b = self.regressions[c][c_config, 1 + continuous.index(v)]
             rest = self._regression_mean(c, {**values, v: 0.0}, c_config)
-            t2 = self.sd[c][c_config] ** 2
-            precision = precision + b * b / t2
-            weighted = weighted + b * (values[c] - rest) / t2
-        return np.broadcast_to(weighted / precision, (len(data),)).astype(float)
+            children.append((b, values[c] - rest, self.sd[c][c_config]))
+        mean = blanket_mean(m, self.sd[v][config], children)
+        return np.broadcast_to(mean, (len(data),)).astype(float)
 
     # -- likelihood weighting -------------------------------------------------------------
     def likelihood_weighting(self, data, predictors, n: int, seed) -> np.ndarray:

@@ -17,7 +17,7 @@ from bnfs._validate import check_float
 from bnfs.graphs.graph import DAG, PDAG
 from bnfs.models.cg_network import ConditionalGaussianNetwork
 from bnfs.models.network import DiscreteNetwork, conditional_tables
-from bnfs.tables._data import as_dataset
+from bnfs.tables._data import as_dataset, scaled_lstsq
 
 __all__ = ["fit"]
 
@@ -166,7 +166,8 @@ def _regressions(X: np.ndarray, y: np.ndarray, config: np.ndarray, q: int):
 
 
 def _least_squares(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
-    beta = np.linalg.lstsq(X, y, rcond=None)[0]
-    residuals = y - X @ beta
+    """Coefficients and bnlearn's residual deviation sqrt(RSS / (n - k)), computed on scaled
+    columns (:func:`bnfs.tables._data.scaled_lstsq`): values above 1e154 would overflow."""
+    beta, residuals, y_scale = scaled_lstsq(X, y)
     dof = max(len(y) - X.shape[1], 1)
-    return beta, float(np.sqrt(residuals @ residuals / dof))
+    return beta, float(np.linalg.norm(residuals) / np.sqrt(dof)) * y_scale

@@ -26,10 +26,11 @@ import pandas as pd
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.graphs.graph import DAG
+from bnfs.models.inference import blanket_mean, gaussian_loglik
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
 from bnfs.stats.scores import ScoreName
 from bnfs.tables._columns import column_names
-from bnfs.tables._data import Dataset
+from bnfs.tables._data import Dataset, scaled_lstsq, spread
 
 __all__ = ["structural_em"]
 
@@ -295,15 +296,15 @@ class _Model:
         X = np.column_stack([np.ones(self.n_rows)] + [self.values[p] for p in continuous])
         y = self.values[v]
         keep = np.ones(self.n_rows, bool) if observed is None else observed
-        pooled = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
-        pooled_sd = max(float(np.std(y[keep] - X[keep] @ pooled)), np.sqrt(_FLOOR))
+        pooled, residuals, y_scale = scaled_lstsq(X[keep], y[keep])
+        pooled_sd = max(spread(residuals) * y_scale, np.sqrt(_FLOOR))
         beta = np.tile(pooled, (q, 1))
         sd = np.full(q, pooled_sd)
         for j in np.unique(config[keep]):
             rows = keep & (config == j)
             if rows.sum() > X.shape[1] + 1:  # enough rows for this configuration's own fit
-                beta[j] = np.linalg.lstsq(X[rows], y[rows], rcond=None)[0]
-                sd[j] = max(float(np.std(y[rows] - X[rows] @ beta[j])), np.sqrt(_FLOOR))
+                beta[j], residuals, y_scale = scaled_lstsq(X[rows], y[rows])
+                sd[j] = max(spread(residuals) * y_scale, np.sqrt(_FLOOR))
         return beta, sd, continuous
 
     # -- the E-step ----------------------------------------------------------------------
@@ -332,8 +333,7 @@ class _Model:
         mean = beta[config, 0].copy()
         for k, p in enumerate(continuous):
             mean += beta[config, k + 1] * self.values[p][rows]
-        s = sd[config]
-        return -0.5 * ((self.values[child][rows] - mean) / s) ** 2 - np.log(s)
+        return gaussian_loglik(self.values[child][rows], mean, sd[config])
 
     def _discrete_mode(self, v, rows, children) -> np.ndarray:
         r = len(self.levels[v])
@@ -352,8 +352,7 @@ class _Model:
         mean = beta[config, 0].copy()
         for k, p in enumerate(continuous):
             mean += beta[config, k + 1] * self.values[p][rows]
-        precision = 1.0 / sd[config] ** 2
-        weighted = mean * precision
+        terms = []
         for c in children:
             c_beta, c_sd, c_cont = self.params[c]
             c_config = self._configurations(c, rows=rows)[0]
@@ -363,7 +362,5 @@ class _Model:
             for m, p in enumerate(c_cont):
                 if p != v:
                     rest += c_beta[c_config, m + 1] * self.values[p][rows]
-            t2 = c_sd[c_config] ** 2
-            precision = precision + slope**2 / t2
-            weighted = weighted + slope * (self.values[c][rows] - rest) / t2
-        return weighted / precision
+            terms.append((slope, self.values[c][rows] - rest, c_sd[c_config]))
+        return blanket_mean(mean, sd[config], terms)

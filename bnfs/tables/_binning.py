@@ -91,7 +91,8 @@ def bin_columns(data, method: str, n_bins: int, target, columns):
         if method == "quantile":
             cuts = np.unique(np.quantile(values, np.linspace(0, 1, n_bins + 1)[1:-1]))
         elif method == "interval":
-            cuts = np.linspace(values.min(), values.max(), n_bins + 1)[1:-1]
+            share = np.linspace(0.0, 1.0, n_bins + 1)[1:-1]  # max - min overflows past 1e308
+            cuts = values.min() * (1.0 - share) + values.max() * share
         else:
             cuts = np.asarray(mdl_cuts(values, labels, n_classes))
             if cuts.size == 0:

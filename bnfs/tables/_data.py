@@ -580,6 +580,28 @@ def unit_scaled(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(values / scale), np.log(scale)
 
 
+def scaled_lstsq(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(coefficients in the columns' own units, residuals divided by ``y``'s magnitude, that
+    magnitude) of the least-squares fit of ``y`` on the columns of ``X``, computed on
+    columns divided by their largest magnitude (:func:`unit_scaled`): the same fit, without
+    overflow in squares for values near the ends of the float range."""
+    scaled_x, log_x = unit_scaled(np.asarray(X, dtype=np.float64))
+    scaled_y, log_y = unit_scaled(np.asarray(y, dtype=np.float64)[:, None])
+    b = np.linalg.lstsq(scaled_x, scaled_y[:, 0], rcond=None)[0]
+    y_scale = float(np.exp(log_y[0]))
+    return b * (y_scale / np.exp(log_x)), scaled_y[:, 0] - scaled_x @ b, y_scale
+
+
+def spread(values: np.ndarray) -> float:
+    """``np.std(values)`` computed on the values divided by their largest magnitude, so that
+    values above 1e154 do not overflow in squares."""
+    values = np.asarray(values, dtype=np.float64)
+    scale = float(np.abs(values).max()) if values.size else 0.0
+    if not scale > 0 or not np.isfinite(scale):
+        return float(np.std(values)) if values.size else 0.0
+    return float(np.std(values / scale)) * scale
+
+
 def least_squares(y: np.ndarray, regressors: list[np.ndarray]) -> tuple[np.ndarray, float]:
     """(intercept and coefficients, residual standard deviation) of the least-squares
     regression of ``y`` on ``regressors``, in the columns' own units; the deviation is the
