@@ -28,6 +28,7 @@ import warnings
 import pandas as pd
 
 from bnfs._validate import arc_list
+from bnfs.graphs.local import LocalResult
 from bnfs.tables._columns import column_names
 from bnfs.tables._data import Dataset, as_dataset
 
@@ -93,7 +94,12 @@ def _run(learner, bound: inspect.BoundArguments):
     name first and the seconds it took last, here and nowhere else (a learner that calls
     another gets its own stamp over the other's); the log says when it is done."""
     started = time.perf_counter()
-    result = learner(*bound.args, **bound.kwargs)
+    return _stamped(learner, learner(*bound.args, **bound.kwargs), started)
+
+
+def _stamped(learner, result, started: float):
+    """``result`` with the learner's name first and the seconds since ``started`` last in
+    its ``learning`` record."""
     graph = result[0] if isinstance(result, tuple) else result  # (network, imputed data)
     learning = getattr(graph, "learning", None)
     seconds = time.perf_counter() - started
@@ -125,7 +131,7 @@ def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, ord
     )
     target = arguments.get("target")
     if isinstance(target, str) and target in isolated:
-        return []  # a constant target is independent of everything: its blanket is empty
+        return _constant_target(learner, bound, target)
     for name in ("blacklist", "whitelist"):
         if arguments.get(name) is None:
             continue
@@ -150,6 +156,28 @@ def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, ord
         completed = completed.assign(**isolated)[list(order)]
         return _with_nodes(graph, order, names), completed
     return _with_nodes(result, order, names)
+
+
+def _constant_target(learner, bound: inspect.BoundArguments, target: str) -> LocalResult:
+    """A local learner's answer for a constant target, independent of everything: an empty
+    set, with the provenance its tests would have had (none ran)."""
+    started = time.perf_counter()
+    bound.apply_defaults()
+    given = bound.arguments
+    options = {
+        k: given[k]
+        for k in ("blacklist", "whitelist", "max_cond_size", "max_time")
+        if given.get(k) is not None
+    }
+    learning = {
+        "target": target,
+        "test": given.get("test"),
+        "alpha": given.get("alpha"),
+        "arguments": options,
+        "n_tests": 0,
+        "constant_target": True,
+    }
+    return _stamped(learner, LocalResult([], learning), started)
 
 
 def _with_nodes(graph, order, isolated: list):

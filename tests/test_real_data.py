@@ -11,6 +11,7 @@ import pytest
 import bnfs
 from bnfs import Dataset, learners
 from bnfs.cli import main
+from bnfs.constraint import LocalResult
 
 
 @pytest.fixture(scope="module")
@@ -218,3 +219,23 @@ def test_a_learner_of_discrete_data_names_the_ones_that_model_continuous_data():
     survey = bnfs.datasets.load_survey().dropna()
     with pytest.raises(ValueError, match="or a learner that models them .*bnfs.pc_stable"):
         bnfs.tpda(survey)
+
+
+@pytest.mark.parametrize("gaps", [False, True])
+@pytest.mark.parametrize("learner", learners.names("blanket", "neighbours"))
+def test_a_constant_target_gives_an_empty_local_result_with_provenance(learner, gaps):
+    """Independent of everything, a constant target's set is empty; it is still the
+    LocalResult every local learner returns (it was a plain list), stamped by the door."""
+    import warnings
+
+    frame = bnfs.datasets.sample("asia", 300, seed=0).assign(k="same")
+    if gaps:
+        frame = frame.astype(object)
+        frame.loc[3, "lung"] = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = learners.get(learner).function(frame, "k", alpha=0.01)
+    assert isinstance(found, LocalResult) and found == []
+    assert found.learning["algorithm"] == learner
+    assert found.learning["target"] == "k" and found.learning["constant_target"]
+    assert found.learning["alpha"] == 0.01 and found.learning["n_tests"] == 0

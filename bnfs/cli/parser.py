@@ -353,6 +353,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     select.set_defaults(func=select_command)
 
+    _add_graph_commands(sub, raw)
+
+    example = sub.add_parser(
+        "example",
+        help="learn a bundled network from sampled data, print a blanket, draw it",
+        parents=[common_options()],
+        description="Sample rows from a bundled network, learn its structure by BIC hill "
+        "climbing, print the Markov blanket of a target and write a picture.",
+        epilog=EXAMPLE_EPILOG,
+        formatter_class=raw,
+    )
+    example.add_argument("--network", default="alarm", help="bundled network (default alarm)")
+    example.add_argument("--target", help="node whose blanket is printed")
+    example.add_argument(
+        "--rows", type=int_at_least(2), default=5000, help="rows to sample (default 5000)"
+    )
+    example.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
+    example.add_argument(
+        "--out",
+        type=writes("--out"),
+        default=Path("bnfs-example.svg"),
+        help="picture to write: .svg, .png or .pdf (default bnfs-example.svg in "
+        "the current folder)",
+    )
+    example.set_defaults(func=example_command)
+    for command in sub.choices.values():
+        command.set_defaults(file_arguments=file_arguments(command))
+    return parser
+
+
+def _add_graph_commands(sub, raw) -> None:
+    """The commands that read a network file: draw, score, compare."""
     draw = sub.add_parser(
         "draw",
         help="draw a network file",
@@ -399,30 +431,3 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("learned", type=reads("network file"))
     compare.add_argument("truth", type=reads("network file"))
     compare.set_defaults(func=compare_command)
-
-    example = sub.add_parser(
-        "example",
-        help="learn a bundled network from sampled data, print a blanket, draw it",
-        parents=[common_options()],
-        description="Sample rows from a bundled network, learn its structure by BIC hill "
-        "climbing, print the Markov blanket of a target and write a picture.",
-        epilog=EXAMPLE_EPILOG,
-        formatter_class=raw,
-    )
-    example.add_argument("--network", default="alarm", help="bundled network (default alarm)")
-    example.add_argument("--target", help="node whose blanket is printed")
-    example.add_argument(
-        "--rows", type=int_at_least(2), default=5000, help="rows to sample (default 5000)"
-    )
-    example.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
-    example.add_argument(
-        "--out",
-        type=writes("--out"),
-        default=Path("bnfs-example.svg"),
-        help="picture to write: .svg, .png or .pdf (default bnfs-example.svg in "
-        "the current folder)",
-    )
-    example.set_defaults(func=example_command)
-    for command in sub.choices.values():
-        command.set_defaults(file_arguments=file_arguments(command))
-    return parser

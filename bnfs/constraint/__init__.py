@@ -1,7 +1,6 @@
 """Constraint-based structure learning: PC-stable, TPDA, the blanket-based networks and the
 local (Markov-blanket, parents-and-children) learners."""
 
-from bnfs.constraint._sets import LocalResult
 from bnfs.constraint.blanket_networks import fast_iamb, grow_shrink, iamb, inter_iamb
 from bnfs.constraint.hpc import hpc
 from bnfs.constraint.local_structure import local_structure
@@ -19,6 +18,7 @@ from bnfs.constraint.markov_blanket import (
 )
 from bnfs.constraint.pc import pc_stable
 from bnfs.constraint.tpda import tpda
+from bnfs.graphs.local import LocalResult
 
 __all__ = [
     "pc_stable",

@@ -7,6 +7,7 @@ import itertools
 
 from bnfs._budget import Budget
 from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle
+from bnfs.graphs.local import LocalResult
 from bnfs.stats.citests import Separation, rows_report
 
 
@@ -81,31 +82,12 @@ class Knowledge:
         return pair not in self.forbidden and pair not in self.required
 
 
-class LocalResult(list):
-    """What a local learner returns: the variable names found (a plain list to every
-    caller), with ``learning``, the provenance the network learners carry: the target,
-    test, alpha, options and the tests it ran (``n_tests``; cached repeats not counted);
-    the learners' door (:func:`bnfs._real_data.takes_real_data`) adds the algorithm and the
-    seconds.
-
-    Examples
-    --------
-    >>> from bnfs import datasets, iamb_mb
-    >>> found = iamb_mb(datasets.sample("asia", 2000, seed=0), "either")
-    >>> found.learning["algorithm"], found.learning["test"], found.learning["n_tests"] > 0
-    ('iamb_mb', 'g2', True)
-    """
-
-    def __init__(
-        self,
+def local_result(names, tester, target, n_tests: int, options: dict | None = None):
+    """A local learner's :class:`~bnfs.graphs.local.LocalResult`: ``names`` with the
+    provenance of ``tester`` (test, alpha, rows used) and the learner's ``options``."""
+    return LocalResult(
         names,
-        tester,
-        target,
-        n_tests: int,
-        options: dict | None = None,
-    ):
-        super().__init__(names)
-        self.learning = {
+        {
             "target": target,
             "test": tester.test,
             "alpha": tester.alpha,
@@ -113,7 +95,8 @@ class LocalResult(list):
             "arguments": dict(options or {}),
             "n_tests": n_tests,
             **rows_report(tester),
-        }
+        },
+    )
 
 
 class NodeLists:

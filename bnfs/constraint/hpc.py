@@ -7,7 +7,8 @@ false negatives. It keeps more true neighbours than MMPC on small samples.
 from __future__ import annotations
 
 from bnfs._real_data import takes_real_data
-from bnfs.constraint._sets import LocalResult, NodeLists, cond_size, subsets, target_index
+from bnfs.constraint._sets import NodeLists, cond_size, local_result, subsets, target_index
+from bnfs.graphs.local import LocalResult
 from bnfs.stats.citests import TestName, make_test
 
 __all__ = ["hpc"]
@@ -234,7 +235,7 @@ def hpc(
     view = NodeLists(tester, target, blacklist, whitelist)
     before = tester.n_tests
     found = hpc_indices(view, view.target, cond_size(max_cond_size))
-    return LocalResult(
+    return local_result(
         tester.in_column_order(view.names[i] for i in found),
         tester,
         target,

@@ -27,7 +27,7 @@ import functools
 from bnfs._budget import Budget
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_float, check_seed
-from bnfs.constraint._sets import LocalResult, NodeLists
+from bnfs.constraint._sets import NodeLists, local_result
 from bnfs.constraint._sets import cond_size as _cond_size
 from bnfs.constraint._sets import target_index as _target
 from bnfs.constraint.searches import (
@@ -42,6 +42,7 @@ from bnfs.constraint.searches import (
     mmpc_search,
     pcmb_pc_search,
 )
+from bnfs.graphs.local import LocalResult
 from bnfs.stats.citests import TestName, make_test
 
 __all__ = [
@@ -74,7 +75,7 @@ def _local(
     view.budget = budget
     before = tester.n_tests
     found = tester.in_column_order(view.names[i] for i in fn(view, view.target))
-    result = LocalResult(
+    result = local_result(
         found,
         tester,
         target,
