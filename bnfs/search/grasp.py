@@ -130,14 +130,35 @@ class _Tucks(Orders):
         before = self.tucks_tried
         total = self.place(order)
         depths = np.array([self.depth, 1, 1], dtype=np.int64)
-        rounds = 0
+        rounds = moves = 0
         while not self.budget.spent():
             rounds += 1
             if not self.dfs(total, depths):
-                break
+                if not self.move_isolated():
+                    break
+                moves += 1
             total = _p.order_score(self.placement)
-        counts = {"rounds": rounds, "tucks": self.tucks_tried - before}
+        counts = {"rounds": rounds, "tucks": self.tucks_tried - before, "isolated_moves": moves}
         return self.placement.order.copy(), counts
+
+    def move_isolated(self) -> bool:
+        """Move the first node without parents or children whose best place in the order
+        (BOSS's move, :func:`~bnfs._kernels.permutation.best_place`) raises the score there;
+        whether one moved. Tucks follow arcs, so without this such a node never moves: a
+        believed arc into or out of it (a cs prior) could never be found."""
+        pl, n = self.placement, self.state.n
+        has_child = np.zeros(n, dtype=np.bool_)
+        for v in range(n):
+            has_child[pl.parents[v, : pl.npar[v]]] = True
+        order = pl.order.copy()
+        for i, v in enumerate(order.tolist()):
+            if pl.npar[v] or has_child[v]:
+                continue
+            j, best, here = self.run(_p.best_place, order, i)
+            if j != i and best > here + _p.TOL * max(1.0, abs(here)):
+                self.place(np.insert(np.delete(order, i), j, v))
+                return True
+        return False
 
 
 @takes_real_data
@@ -169,7 +190,10 @@ def grasp(
     also move a child of ``x`` (non-singular ones), are tried at the first level only;
     deeper levels follow covered tucks (Lam et al.'s GRaSP with Tetrad's defaults; running
     their tiers GRaSP0 and GRaSP1 first gave the same graphs on alarm samples, slower). Arcs
-    are visited node by node in the order's order, parents by place, as Tetrad does.
+    are visited node by node in the order's order, parents by place, as Tetrad does. When no
+    tuck helps, a node without arcs (which no tuck moves) is moved to its best place in the
+    order if that raises the score, and the tucks start again (``isolated_moves``; Tetrad's
+    GRaSP has no such move).
 
     Parameters
     ----------
