@@ -221,3 +221,71 @@ def test_bnlearn_parity(asia, survey):
         assert np.allclose(np.ravel(ours.sd[v]), np.ravel(theirs[v].sd))
         mine = bnfs.predict(ours, v, frame.head(40), "parents").to_numpy()
         assert np.allclose(mine, np.asarray(pybnlearn.predict(theirs, v, frame.head(40))))
+
+
+@pytest.fixture(scope="module")
+def asia_network():
+    import bnfs
+
+    frame = bnfs.datasets.sample("asia", 1000, seed=0)
+    return bnfs.fit(bnfs.datasets.network("asia"), frame), frame
+
+
+@pytest.mark.parametrize(
+    "predictors, error, message",
+    [
+        (["ghost"], ValueError, "predictor 'ghost' is not a node of the network"),
+        (["smoke", "ghost"], ValueError, "predictor 'ghost' is not a node"),
+        (["smoke", "smoke"], ValueError, "predictors names 'smoke' twice"),
+        ("smoke", TypeError, r"a list of node names, got 'smoke'; for one predictor, \['smoke'\]"),
+        (3, TypeError, "a list of node names, got 3"),
+        ([("smoke",)], ValueError, r"predictor \('smoke',\) is not a node"),
+    ],
+)
+def test_likelihood_weighting_refuses_predictors_that_are_not_nodes(
+    asia_network, predictors, error, message
+):
+    """A predictor that is a column but not a node was ignored: the answer was the prior."""
+    import bnfs
+
+    network, frame = asia_network
+    rows = frame.head(5).assign(ghost="yes")
+    with pytest.raises(error, match=message):
+        bnfs.predict(network, "lung", rows, "lw", predictors=predictors)
+
+
+def test_integer_levels_stored_as_floats_are_evidence(asia_network):
+    """An integer column with a missing value is read as floats: 2.0 is level "2"."""
+    import bnfs
+
+    frame = pd.DataFrame({"a": [1, 2, 1, 2, 1, 2, 3] * 30, "b": [1, 2, 2, 2, 1, 1, 2] * 30})
+    network = bnfs.fit(bnfs.DAG(["a", "b"], [("a", "b")]), frame, "bayes")
+    floats = frame.astype(float)
+    floats.loc[0, "b"] = np.nan
+    for method in ("parents", "blanket", "lw"):
+        expected = bnfs.predict(network, "a", frame.iloc[1:10], method)
+        got = bnfs.predict(network, "a", floats.iloc[1:10], method)
+        assert got.tolist() == expected.tolist(), method
+    with pytest.raises(ValueError, match=r"holds 2\.5, not a level of node 'b'"):
+        bnfs.predict(network, "a", floats.assign(b=2.5).iloc[1:3], "blanket")
+
+
+def test_duplicated_columns_and_impossible_evidence_are_named(asia_network):
+    import bnfs
+
+    network, frame = asia_network
+    twice = pd.concat([frame.head(5), frame.head(5)[["smoke"]]], axis=1)
+    with pytest.raises(ValueError, match="data has 2 columns named 'smoke'"):
+        bnfs.predict(network, "lung", twice, "parents")
+    with pytest.raises(ValueError, match="data has 2 columns named 'smoke'"):
+        bnfs.predict(network, "lung", twice, "lw")
+    # c is a OR b: under maximum likelihood, b = yes with c = no has probability 0
+    rng = np.random.default_rng(0)
+    a, b = rng.random(400) < 0.5, rng.random(400) < 0.5
+    yes_no = lambda x: np.where(x, "yes", "no")
+    gate = pd.DataFrame({"a": yes_no(a), "b": yes_no(b), "c": yes_no(a | b)})
+    fitted = bnfs.fit(bnfs.DAG(["a", "b", "c"], [("a", "c"), ("b", "c")]), gate, "mle")
+    rows = pd.DataFrame({"b": ["yes", "no", "yes"], "c": ["no", "no", "no"]}, index=[7, 8, 9])
+    with pytest.warns(RuntimeWarning, match=r"2 row\(s\) \(the first: 7\) are predicted as NaN"):
+        got = bnfs.predict(fitted, "a", rows, "blanket")
+    assert got.isna().tolist() == [True, False, True] and got[8] == "no"

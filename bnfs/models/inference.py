@@ -19,6 +19,7 @@ probabilities); a continuous node by its posterior mean.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Literal
 
@@ -69,8 +70,10 @@ def predict(
     Returns
     -------
     pandas.Series
-        Indexed as ``data``: levels (discrete node; NaN where no particle agrees with a
-        row's evidence) or posterior means (continuous node).
+        Indexed as ``data``: levels (discrete node) or posterior means (continuous node).
+        A row whose evidence the network gives probability 0 (``"blanket"``, a network fitted
+        by maximum likelihood) or that no particle agrees with (``"lw"``) is NaN, with a
+        RuntimeWarning naming the first.
 
     Examples
     --------
@@ -115,6 +118,7 @@ def predict_proba(
         if predictors is not None:
             raise ValueError(f"predictors applies to method='lw', not {method!r}")
         values = model.probabilities(data, method)
+    _warn_impossible(values, data.index, method)
     return pd.DataFrame(values, index=data.index, columns=list(model.levels(node)))
 
 
@@ -140,6 +144,38 @@ def blanket_mean(mean, sd, children) -> np.ndarray:
             numerator = numerator + (b * r) * (r * residual)
             denominator = denominator + (b * r) ** 2
         return numerator / denominator
+
+
+def _as_text(column: pd.Series) -> pd.Series:
+    """A column's values as the text levels are matched by; whole floats as integers (an
+    integer column with a missing value is read as floats: 2.0 is level "2")."""
+    if pd.api.types.is_float_dtype(column.dtype):
+        values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) < 2**63)
+        text = column.astype(object).astype(str)
+        text[whole] = [str(int(x)) for x in values[whole]]
+        return text
+    return column.astype(object).astype(str)
+
+
+def _warn_impossible(probabilities: np.ndarray, index, method: str) -> None:
+    """A warning for the rows whose evidence the network gives probability 0 (their
+    prediction is NaN), naming the first."""
+    impossible = np.isnan(probabilities).any(axis=1)
+    if impossible.any():
+        first = index[int(np.flatnonzero(impossible)[0])]
+        first = first.item() if isinstance(first, np.generic) else first
+        why = (
+            "no particle agrees with their evidence; raise n"
+            if method == "lw"
+            else "the network gives their evidence probability 0; fit it with "
+            "method='bayes' so that no value has probability 0"
+        )
+        warnings.warn(
+            f"{int(impossible.sum())} row(s) (the first: {first!r}) are predicted as NaN: {why}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 class _Model:
@@ -185,6 +221,11 @@ class _Model:
         if v not in data.columns:
             raise ValueError(f"data has no column {v!r}, which predicting {self.node!r} needs")
         column = data[v]
+        if isinstance(column, pd.DataFrame):
+            raise ValueError(
+                f"data has {column.shape[1]} columns named {v!r}; which one is evidence is "
+                "ambiguous: rename or drop the others"
+            )
         missing = column.isna().to_numpy()
         if required and missing.any():
             raise ValueError(
@@ -198,12 +239,12 @@ class _Model:
                 raise TypeError(
                     f"column {v!r} must hold numbers for continuous node {v!r}"
                 ) from None
-        text = column.astype(object).astype(str)  # levels are matched by their text
-        codes = pd.Index(self.levels(v)).get_indexer(text).astype(np.int64)
+        codes = pd.Index(self.levels(v)).get_indexer(_as_text(column)).astype(np.int64)
         unknown = (codes < 0) & ~missing
         codes[missing] = -1
         if unknown.any():
             bad = column[unknown].iloc[0]
+            bad = bad.item() if isinstance(bad, np.generic) else bad
             raise ValueError(
                 f"column {v!r} holds {bad!r}, not a level of node {v!r} "
                 f"({list(self.levels(v))[:10]})"
@@ -248,9 +289,10 @@ class _Model:
             for k in range(self.arity[v]):
                 for c in self.dag.children(v):
                     logp[:, k] += self._child_loglik(c, values, (v, k))
-        logp -= logp.max(axis=1, keepdims=True)
-        p = np.exp(logp)
-        return p / p.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore"):  # -inf - -inf: evidence of probability 0
+            logp -= logp.max(axis=1, keepdims=True)
+            p = np.exp(logp)
+            return p / p.sum(axis=1, keepdims=True)
 
     def _child_loglik(self, c: str, values: dict, override: tuple[str, int]) -> np.ndarray:
         config = self._config(c, values, override)
@@ -294,8 +336,24 @@ class _Model:
         n = check_int(n, "n", 1)
         rng = np.random.default_rng(check_seed(seed))
         if predictors is None:
-            predictors = [c for c in data.columns if c in self.parents and c != self.node]
+            predictors = list(
+                dict.fromkeys(c for c in data.columns if c in self.parents and c != self.node)
+            )
+        elif isinstance(predictors, (str, bytes)) or not hasattr(predictors, "__iter__"):
+            raise TypeError(
+                f"predictors must be a list of node names, got {predictors!r}"
+                + (f"; for one predictor, [{predictors!r}]" if isinstance(predictors, str) else "")
+            )
         predictors = list(predictors)
+        for v in predictors:
+            if not isinstance(v, str) or v not in self.parents:
+                raise ValueError(
+                    f"predictor {v!r} is not a node of the network "
+                    f"({', '.join(self.dag.nodes[:10])}{', ...' if len(self.dag.nodes) > 10 else ''})"
+                )
+        if len(set(predictors)) != len(predictors):
+            twice = next(v for v in predictors if predictors.count(v) > 1)
+            raise ValueError(f"predictors names {twice!r} twice")
         if self.node in predictors:
             raise ValueError(f"predictors must not name the predicted node {self.node!r}")
         evidence = {v: self._column(data, v, required=False) for v in predictors}
