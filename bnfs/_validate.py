@@ -10,14 +10,24 @@ import numpy as np
 import pandas as pd
 
 
-def check_int(value, name: str, minimum: int | None = None, allow_none: bool = False):
-    """An integer (not a bool) >= ``minimum``; None passes when ``allow_none``."""
+def check_int(
+    value,
+    name: str,
+    minimum: int | None = None,
+    allow_none: bool = False,
+    maximum: int | None = None,
+    what: str = "",
+):
+    """An integer (not a bool) >= ``minimum`` and <= ``maximum`` (a bound on what it would
+    allocate or run; ``what`` says what the bound counts); None passes when ``allow_none``."""
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name}={value:,} is more than the {maximum:,} {what}".rstrip())
     return int(value)
 
 

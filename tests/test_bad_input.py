@@ -8,6 +8,7 @@ import pytest
 import bnfs
 import bnfs.graphs.report
 import bnfs.io
+import bnfs.models.cg_network
 import bnfs.parallel
 
 
@@ -412,6 +413,43 @@ def test_sizes_from_the_input_are_bounded_before_allocating():
     floats = pd.DataFrame({"a": rng.normal(size=50), "b": rng.normal(size=50)})
     with pytest.raises(ValueError, match="n_bins=10000000000 is more than the 50 rows"):
         bnfs.discretize(floats, "quantile", 10_000_000_000)
+
+
+def _asia_200():
+    return bnfs.datasets.sample("asia", 200, seed=0)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: bnfs.tabu_search(_asia_200(), tabu=10**12), "tabu=1,000,000,000,000 is more"),
+        (lambda: bnfs.hill_climbing(_asia_200(), tabu=2**40), "than the 1,000,000 graphs"),
+        (
+            lambda: bnfs.hill_climbing(_asia_200(), tabu=5, max_tabu=10**9),
+            "max_tabu=1,000,000,000 is more than the 1,000,000",
+        ),
+        (lambda: bnfs.grasp(_asia_200(), depth=10**12), "more than the 64 levels GRaSP"),
+        (
+            lambda: bnfs.HSMB(permutations=10**12).fit(
+                _asia_200().drop(columns="lung"), _asia_200()["lung"]
+            ),
+            r"'permutations' parameter of HSMB must be an int in the range \[0, 100000\]",
+        ),
+        (lambda: bnfs.boot_strength(_asia_200(), R=10**12), "is more than the 100,000"),
+        (
+            lambda: bnfs.models.cg_network.random_cg_network(10**6, 10**6),
+            "n_discrete=1,000,000 is more than the 100,000 nodes",
+        ),
+        (
+            lambda: bnfs.models.cg_network.random_cg_network(60_000, 60_000),
+            "= 120,000 is more than the 100,000 nodes",
+        ),
+    ],
+    ids=["tabu", "tabu-hc", "max_tabu", "depth", "permutations", "R", "nodes", "sum"],
+)
+def test_budgets_and_sizes_are_bounded_before_anything_is_allocated(call, message):
+    with pytest.raises(ValueError, match=message):  # scikit-learn's error is a ValueError
+        call()
 
 
 CYCLES = [

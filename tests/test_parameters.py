@@ -289,3 +289,29 @@ def test_duplicated_columns_and_impossible_evidence_are_named(asia_network):
     with pytest.warns(RuntimeWarning, match=r"2 row\(s\) \(the first: 7\) are predicted as NaN"):
         got = bnfs.predict(fitted, "a", rows, "blanket")
     assert got.isna().tolist() == [True, False, True] and got[8] == "no"
+
+
+def test_likelihood_weighting_streams_its_particles(asia_network, monkeypatch):
+    """Particles are drawn LW_CELLS at a time (rows x n x levels were allocated at once:
+    n = 2e8 asked for terabytes): the estimate is the exact blanket posterior's within
+    sampling error, for blocks that split rows and particles alike, and the same seed gives
+    the same answer."""
+    import tracemalloc
+
+    import bnfs
+    import bnfs.models.inference as inference
+
+    network, frame = asia_network
+    rows = frame.head(6).drop(columns=["lung"])
+    exact = bnfs.predict_proba(network, "lung", rows, "blanket").to_numpy()
+    for cells in (1 << 18, 4096, 333):
+        monkeypatch.setattr(inference, "LW_CELLS", cells)
+        tracemalloc.start()
+        found = bnfs.predict_proba(network, "lung", rows, "lw", n=20000, seed=2).to_numpy()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert np.abs(found - exact).max() < 0.03, cells
+        if cells < 20000:
+            assert peak < 400 * cells * 8 + 2e6, (cells, peak)  # not rows x n x levels
+        again = bnfs.predict_proba(network, "lung", rows, "lw", n=20000, seed=2).to_numpy()
+        assert np.array_equal(found, again)

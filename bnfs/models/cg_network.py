@@ -101,6 +101,10 @@ class ConditionalGaussianNetwork:
         return pd.DataFrame(columns)
 
 
+#: the most nodes :func:`random_cg_network` draws
+MAX_NODES = 100_000
+
+
 def random_cg_network(
     n_discrete: int = 15,
     n_continuous: int = 25,
@@ -123,8 +127,13 @@ def random_cg_network(
     >>> frame.shape, sorted(frame.columns) == sorted(net.dag.nodes)
     ((100, 10), True)
     """
-    n_discrete = check_int(n_discrete, "n_discrete", 0)
-    n_continuous = check_int(n_continuous, "n_continuous", 0)
+    n_discrete = check_int(n_discrete, "n_discrete", 0, maximum=MAX_NODES, what="nodes")
+    n_continuous = check_int(n_continuous, "n_continuous", 0, maximum=MAX_NODES, what="nodes")
+    if n_discrete + n_continuous > MAX_NODES:
+        raise ValueError(
+            f"n_discrete + n_continuous = {n_discrete + n_continuous:,} is more than the "
+            f"{MAX_NODES:,} nodes a random network has here"
+        )
     max_parents = check_int(max_parents, "max_parents", 0)
     if n_discrete + n_continuous < 1:
         raise ValueError("the network needs at least one node")
@@ -137,9 +146,9 @@ def random_cg_network(
     levels = {v: int(rng.integers(2, 5)) for v in discrete}
     arcs, parent_lists, tables, regressions, sd = [], {}, {}, {}, {}
     for i, node in enumerate(order):
-        earlier = [u for u in order[:i] if node in continuous or u in levels]
-        k = int(rng.integers(0, min(max_parents, len(earlier)) + 1)) if earlier else 0
-        parents = [earlier[j] for j in sorted(rng.choice(len(earlier), k, replace=False))]
+        # the nodes before it may all be its parents: discrete nodes come first in the order
+        k = int(rng.integers(0, min(max_parents, i) + 1)) if i else 0
+        parents = [order[j] for j in sorted(rng.choice(i, k, replace=False))]
         arcs += [(p, node) for p in parents]
         parent_lists[node] = tuple(parents)
         q = int(np.prod([levels[p] for p in parents if p in levels], dtype=np.int64))

@@ -33,6 +33,8 @@ from bnfs.models.network import DiscreteNetwork
 __all__ = ["predict", "predict_proba"]
 
 METHODS = ("parents", "blanket", "lw")
+#: particles (rows x particles per row) likelihood weighting draws at a time
+LW_CELLS = 1 << 18
 Method = Literal["parents", "blanket", "lw"]
 
 
@@ -357,7 +359,37 @@ class _Model:
         if self.node in predictors:
             raise ValueError(f"predictors must not name the predicted node {self.node!r}")
         evidence = {v: self._column(data, v, required=False) for v in predictors}
-        rows = len(data)
+        rows, levels = len(data), self.arity[self.node]
+        out = np.empty((rows, levels))
+        # blocks of rows and of particles, so that memory holds LW_CELLS particles at a time
+        # whatever n is; each row's weighted counts are summed over its particle blocks
+        # relative to the largest log-weight seen so far (a running log-sum-exp)
+        per_block = min(n, LW_CELLS)
+        row_step = max(1, LW_CELLS // per_block)
+        for lo in range(0, rows, row_step):
+            part = {v: e[lo : lo + row_step] for v, e in evidence.items()}
+            m = next(iter(part.values())).shape[0] if part else min(row_step, rows - lo)
+            top = np.full(m, -np.inf)
+            sums = np.zeros((m, levels))
+            for start in range(0, n, per_block):
+                log_weight, drawn = self._particles(part, m, min(per_block, n - start), rng)
+                block_top = log_weight.max(axis=1)
+                new_top = np.maximum(top, block_top)
+                with np.errstate(invalid="ignore"):  # -inf - -inf: nothing met the evidence yet
+                    sums *= np.nan_to_num(np.exp(top - new_top), nan=0.0)[:, None]
+                    weight = np.exp(log_weight - new_top[:, None])
+                weight = np.nan_to_num(weight, nan=0.0)
+                for k in range(levels):
+                    sums[:, k] += (weight * (drawn == k)).sum(axis=1)
+                top = new_top
+            with np.errstate(invalid="ignore"):  # rows whose evidence no particle meets: NaN
+                out[lo : lo + m] = sums / sums.sum(axis=1, keepdims=True)
+        return out
+
+    def _particles(self, evidence: dict, rows: int, n: int, rng) -> tuple:
+        """(log-weights, the predicted node's drawn codes) of ``n`` particles for each of
+        ``rows`` rows: forward sampling in topological order, evidence clamped and its
+        likelihood added to the weight."""
         codes: dict[str, np.ndarray] = {}
         log_weight = np.zeros((rows, n))
         for v in self.dag.topological_order():
@@ -375,11 +407,4 @@ class _Model:
                 log_weight += np.where(observed, likelihood, 0.0)
             else:
                 codes[v] = drawn
-        top = log_weight.max(axis=1, keepdims=True)
-        with np.errstate(invalid="ignore"):
-            weight = np.exp(log_weight - top)  # rows whose evidence no particle meets: NaN
-        out = np.empty((rows, self.arity[self.node]))
-        for k in range(self.arity[self.node]):
-            out[:, k] = (weight * (codes[self.node] == k)).sum(axis=1)
-        with np.errstate(invalid="ignore"):
-            return out / out.sum(axis=1, keepdims=True)
+        return log_weight, codes[self.node]

@@ -24,6 +24,9 @@ logger = logging.getLogger("bnfs")
 
 #: tucks per compiled call between checks of the time budget and progress updates
 SHARE = 256
+#: the deepest depth-first search: each level costs up to (arcs) tucks, and a path of this
+#: many levels is allocated
+MAX_DEPTH = 64
 
 
 class _Tucks(Orders):
@@ -268,7 +271,9 @@ def grasp(
     >>> dag.learning["algorithm"], dag.n_arcs > 4
     ('grasp', True)
     """
-    depth = check_int(depth, "depth", 1)
+    depth = check_int(
+        depth, "depth", 1, maximum=MAX_DEPTH, what="levels GRaSP follows (Tetrad's default: 3-4)"
+    )
     return learn_from_starts(
         "grasp",
         functools.partial(_Tucks, depth=depth),

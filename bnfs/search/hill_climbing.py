@@ -27,6 +27,9 @@ __all__ = ["hill_climbing", "tabu_search"]
 
 logger = logging.getLogger("bnfs")
 
+#: the longest tabu list (and tabu budget): the list holds one 8-byte hash per graph
+MAX_TABU = 1_000_000
+
 CHUNK = 64  # moves per compiled call between progress-bar updates
 #: searches that also score continuous data with the linear-Gaussian scores (tabu_search,
 #: the hybrids and learn run through hill_climbing)
@@ -461,10 +464,13 @@ class _How:
 
     @classmethod
     def checked(cls, tabu, max_tabu, restarts, perturb_moves, max_iter, max_time, scan_order):
-        tabu = check_int(tabu, "tabu", 0)
+        why = "graphs a tabu list holds (bnlearn's default is 10)"
+        tabu = check_int(tabu, "tabu", 0, maximum=MAX_TABU, what=why)
         return cls(
             tabu=tabu,
-            max_tabu=tabu if max_tabu is None else check_int(max_tabu, "max_tabu", 0),
+            max_tabu=tabu
+            if max_tabu is None
+            else check_int(max_tabu, "max_tabu", 0, maximum=MAX_TABU, what="non-improving moves"),
             restarts=check_int(restarts, "restarts", 0),
             perturb_moves=check_int(perturb_moves, "perturb_moves", 1),
             max_iter=check_int(max_iter, "max_iter", 0, allow_none=True),
@@ -607,7 +613,7 @@ def tabu_search(
     >>> tabu_search(datasets.sample("asia", 2000, seed=0))
     DAG(8 nodes, 7 arcs)
     """
-    if check_int(tabu, "tabu", 1) < 1:  # pragma: no cover - check_int raises first
+    if check_int(tabu, "tabu", 1, maximum=MAX_TABU, what="graphs a tabu list holds") < 1:
         raise ValueError("tabu must be >= 1")
     return hill_climbing(
         data,

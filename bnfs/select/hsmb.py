@@ -19,6 +19,10 @@ from bnfs.select._kernel_input import KernelSelector, normalized_hsic, set_gram
 __all__ = ["HSMB"]
 
 
+#: the most permutations per test: MORE_DRAWS times as many draws are held at once
+MAX_PERMUTATIONS = 100_000
+
+
 class HSMB(KernelSelector):
     """Hilbert-Schmidt Markov Blanket feature selection (Lou & Obradovic, ECAI 2010).
 
@@ -115,7 +119,7 @@ class HSMB(KernelSelector):
     _parameter_constraints: dict = {
         **KernelSelector._parameter_constraints,
         "k": [Interval(Integral, 1, None, closed="left")],
-        "permutations": [Interval(Integral, 0, None, closed="left")],
+        "permutations": [Interval(Integral, 0, MAX_PERMUTATIONS, closed="both")],
         "alpha": [Interval(Real, 0, 1, closed="right")],
     }
 
