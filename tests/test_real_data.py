@@ -239,3 +239,22 @@ def test_a_constant_target_gives_an_empty_local_result_with_provenance(learner, 
     assert found.learning["algorithm"] == learner
     assert found.learning["target"] == "k" and found.learning["constant_target"]
     assert found.learning["alpha"] == 0.01 and found.learning["n_tests"] == 0
+
+
+@pytest.mark.parametrize("constant", [False, True])
+@pytest.mark.parametrize("gaps", [False, True])
+@pytest.mark.parametrize("names", [range(9), np.arange(9), [f"c{i}" for i in range(8)] + [8]])
+def test_column_names_that_are_not_text_are_refused_by_name_on_every_path(names, gaps, constant):
+    """Integer names with missing values and a constant column gave a raw KeyError ("['8']
+    not found in axis": the constant check keyed by str(name))."""
+    frame = bnfs.datasets.sample("asia", 300, seed=0).assign(k="same" if constant else "a")
+    if not constant:
+        frame.loc[::2, "k"] = "b"
+    frame.columns = list(names)
+    if gaps:
+        frame = frame.astype(object)
+        frame.iloc[3, 2] = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(TypeError, match="column names must be strings, got (0|8) "):
+            bnfs.hill_climbing(frame)
