@@ -393,3 +393,42 @@ def test_from_json_without_a_type_keeps_every_edge():
     assert isinstance(dag, bnfs.DAG) and dag.arcs == [("a", "b")]
     for graph in (pdag, dag):  # and what to_json writes reads back the same
         assert bnfs.from_json(graph.to_json()) == graph
+
+
+@pytest.mark.parametrize("graph", ["asia", "alarm"])
+def test_network_files_with_a_byte_order_mark_are_read(tmp_path, graph):
+    """Notepad and PowerShell start UTF-8 files with a byte-order mark: from_json took the
+    text for a path ("File name too long", then the whole file)."""
+    import bnfs
+
+    dag = bnfs.datasets.network(graph)
+    text = dag.to_json()
+    path = tmp_path / "net.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert bnfs.from_json(path) == dag
+    assert bnfs.from_json(str(path)) == dag
+    assert bnfs.from_json("\ufeff" + text) == dag
+    assert bnfs.from_json(path.read_bytes()) == dag
+    frame = bnfs.datasets.sample(graph, 500, seed=0)
+    bif = tmp_path / "net.bif"
+    bnfs.write_bif(bnfs.fit(dag, frame, "bayes"), bif)
+    bif.write_bytes(b"\xef\xbb\xbf" + bif.read_bytes())
+    assert bnfs.read_bif(bif).dag == dag
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("garbage\n{}", r"the text starts with 'garbage\\n\{\}', not '\{'"),
+        ("\ufeffnot json at all\n" + "x" * 100_000, "the text starts with 'not json at all"),
+        ("y" * 5000, "the text starts with 'yyyy"),
+        ("missing.json", "no such file: 'missing.json'"),
+        (b"\xff\xfe{}", "is not UTF-8 text"),
+    ],
+)
+def test_text_is_never_taken_for_a_path(source, message):
+    import bnfs
+
+    with pytest.raises(ValueError, match=message) as error:
+        bnfs.from_json(source)
+    assert len(str(error.value)) < 300  # never the whole file

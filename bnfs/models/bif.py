@@ -253,7 +253,7 @@ def read_bif(path) -> DiscreteNetwork:
     """
     path = os.fspath(path)
     opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as fh:
+    with opener(path, "rt", encoding="utf-8-sig") as fh:  # a byte-order mark is skipped
         text = fh.read()
     name = os.path.basename(path).split(".")[0]
     return parse_bif(text, name=name)

@@ -138,6 +138,30 @@ def from_pgmpy(model) -> DAG:
     return DAG(list(model.nodes()), list(model.edges()))
 
 
+def _decoded(raw: bytes, what: str) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"{what} is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start})"
+        ) from None
+
+
+def _json_file(source) -> str:
+    """The text of the JSON file ``source`` names; text that cannot be a path (several
+    lines, or longer than a path can be) is refused as what it is, never opened."""
+    if isinstance(source, str) and ("\n" in source or len(source) > 1024):
+        start = source.lstrip()[:40]
+        raise ValueError(
+            f"not a bnfs JSON graph: the text starts with {start!r}, not '{{'; "
+            "pass JSON text or a path"
+        )
+    path = Path(source)
+    if not path.is_file():
+        raise ValueError(f"no such file: {str(path)!r} (from_json takes JSON text or a path)")
+    return _decoded(path.read_bytes(), f"the network file {str(path)!r}")
+
+
 def from_json(source) -> DAG | PDAG:
     """Read what :func:`to_json` wrote: JSON text or a path to a file.
 
@@ -152,13 +176,15 @@ def from_json(source) -> DAG | PDAG:
     [('a', 'b')]
     """
     if isinstance(source, bytes):
-        source = source.decode("utf-8")
-    if isinstance(source, str) and not source.strip():
-        raise ValueError("from_json got an empty string: pass JSON text or a path")
+        source = _decoded(source, "from_json's bytes")
+    if isinstance(source, str):
+        source = source.removeprefix("\ufeff")  # a byte-order mark (Notepad, PowerShell)
+        if not source.strip():
+            raise ValueError("from_json got an empty string: pass JSON text or a path")
     if isinstance(source, os.PathLike) or (
         isinstance(source, str) and not source.lstrip().startswith(("{", "["))
     ):
-        source = Path(source).read_text(encoding="utf-8")
+        source = _json_file(source)
     if not isinstance(source, str):
         raise TypeError(f"from_json takes JSON text or a path, got {type(source).__name__}")
     try:
