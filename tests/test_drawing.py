@@ -95,3 +95,41 @@ def test_the_crossing_check_sees_a_crossing():
     assert _crosses((0, 0), (10, 10), (4, 4, 6, 6))
     assert not _crosses((0, 0), (10, 0), (4, 4, 6, 6))
     assert not _crosses((0, 0), (3, 3), (4, 4, 6, 6))
+
+
+_DOLLARS = ["$x$", "y", r"$\frac{$", "a$b$c", "$"]
+
+
+def _glyphs(svg: str) -> set[str]:
+    import re
+
+    return set(re.findall(r'id="(DejaVu[^"]+)"', svg))
+
+
+def test_names_with_dollars_are_drawn_literally_everywhere(tmp_path, monkeypatch):
+    """matplotlib read "$x$" as mathtext (an italic x: a silent mislabel) and failed on an
+    unbalanced "$\\frac{$"; every picture of a graph now draws names as they are."""
+    from bnfs import cli
+    from bnfs.graphs.render import overview_svg
+    from bnfs.graphs.report import network_report
+
+    dag = bnfs.DAG(_DOLLARS, [("$x$", "y"), (r"$\frac{$", "y"), ("a$b$c", "$")])
+    for svg in (
+        dag.draw(engine="matplotlib"),
+        dag._repr_svg_(),
+        overview_svg(dag),
+        network_report(dag, title="t", highlight="y"),
+    ):
+        assert not any("Oblique" in g for g in _glyphs(svg))  # no mathtext italics
+        assert len(_glyphs(svg)) >= len(set("".join(_DOLLARS)))  # every character drawn
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "")  # no graphviz: matplotlib draws the report
+    rng = np.random.default_rng(0)
+    frame = {name: rng.integers(0, 2, 300) for name in _DOLLARS}
+    frame["y"] = frame["$x$"] ^ (rng.random(300) < 0.1)
+    import pandas as pd
+
+    pd.DataFrame(frame).to_csv("d.csv", index=False)
+    assert cli.main(["learn", "d.csv", "--out", "o.json", "--report", "r.html", "--quiet"]) == 0
+    assert "Oblique" not in (tmp_path / "r.html").read_text()
+    assert cli.main(["draw", "o.json", "--out", "x.png"]) == 0

@@ -342,6 +342,7 @@ def figure(graph, highlight: str | None = None):
             ha="center",
             va="center",
             fontsize=FONT_SIZE,
+            parse_math=False,  # names are drawn literally: "$x$" is not mathtext
             gid=f"node-{node}",
             bbox=dict(
                 boxstyle=f"round,pad={PAD}",
@@ -401,8 +402,9 @@ def overview_svg(graph) -> str:
     for k in sorted(place[v] for v in hubs):  # names at least 1/40 of the axis apart
         if not ticks or k - ticks[-1] >= n / 40:
             ticks.append(k)
-    ax.set_xticks(ticks, [order[k] for k in ticks], rotation=90, fontsize=6)
-    ax.set_yticks(ticks, [order[k] for k in ticks], fontsize=6)
+    names = [order[k] for k in ticks]
+    ax.set_xticks(ticks, names, rotation=90, fontsize=6, parse_math=False)
+    ax.set_yticks(ticks, names, fontsize=6, parse_math=False)
     ax.set_xlabel("child (nodes in topological order)", fontsize=8)
     ax.set_ylabel("parent", fontsize=8)
     ax.set_title(f"{graph.n_nodes} nodes; best-connected ones named", fontsize=9)
