@@ -1095,3 +1095,35 @@ def test_a_headerless_whitelist_keeps_its_first_arc_on_the_command_line(
     learned = bnfs.from_json((root / "wl.json").read_text())
     assert learned.has_arc("asia", "dysp")
     assert not learned.has_arc("smoke", "lung")
+
+
+def test_an_ascii_terminal_gets_the_whole_blanket_of_a_unicode_target(tmp_path):
+    """PYTHONIOENCODING=ascii: printing the name raised part way and the blanket was lost."""
+    import os
+    import subprocess
+
+    import bnfs
+
+    frame = bnfs.datasets.sample("asia", 2000, seed=0).rename(columns={"either": "éither 🫁"})
+    frame.to_csv(tmp_path / "u.csv", index=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "bnfs.cli", "blanket", str(tmp_path / "u.csv")]
+        + ["--target", "éither 🫁", "--quiet"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode("ascii")
+    assert "Markov blanket of \\xe9ither \\U0001fac1" in out
+    parents = next(line for line in out.splitlines() if line.strip().startswith("parents"))
+    assert "lung" in parents and "tub" in parents
+
+
+def test_example_help_names_the_learner_that_runs(capsys):
+    from bnfs import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["example", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "bnfs.learn" in text and "hill climbing" not in text

@@ -117,3 +117,19 @@ def test_a_model_fitted_on_a_frame_predicts_numpy_rows_by_position():
         warnings.simplefilter("ignore", UserWarning)  # scikit-learn: X has no feature names
         np.testing.assert_array_equal(model.predict(X.to_numpy()), model.predict(X))
         np.testing.assert_allclose(model.predict_proba(X.to_numpy()), model.predict_proba(X))
+
+
+def test_the_tree_classifier_says_when_max_time_stopped_it():
+    import warnings
+
+    import bnfs
+
+    frame = bnfs.datasets.corral(7, n=2000, seed=0)
+    X, y = frame.drop(columns="Y"), frame["Y"]
+    full = bnfs.TBNClassifier().fit(X, y)
+    assert full.stopped_ is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        cut = bnfs.TBNClassifier(max_time=1e-9).fit(X, y)
+    assert cut.stopped_ == cut.selector_.stopped_ and "max_time" in cut.stopped_
+    assert cut.predict(X).shape == (len(X),)

@@ -124,7 +124,16 @@ def _showing_compiling():
         compiling.propagate = saved[1]
 
 
+def _printable_streams() -> None:
+    """Output a stream cannot encode (a unicode column name under PYTHONIOENCODING=ascii,
+    a Windows console) is escaped, not an error that loses the answer part way."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure") and getattr(stream, "errors", None) == "strict":
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv=None) -> int:
+    _printable_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if hasattr(args, "default_algorithm"):

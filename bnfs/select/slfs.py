@@ -311,6 +311,8 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
     network_ : DAG
         The class with an arc to every selected feature, plus the tree arcs.
     classes_ : ndarray
+    stopped_ : str or None
+        Why growing the tree stopped early (``max_time``), as ``selector_.stopped_``.
 
     Examples
     --------
@@ -376,6 +378,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
                 stacklevel=2,
             )
         self.selector_ = selector
+        self.stopped_ = selector.stopped_  # the tree grown so far when max_time ended it
         if hasattr(selector, "feature_names_in_"):
             self.feature_names_in_ = selector.feature_names_in_
         self.n_features_in_ = selector.n_features_in_
