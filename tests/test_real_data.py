@@ -258,3 +258,32 @@ def test_column_names_that_are_not_text_are_refused_by_name_on_every_path(names,
         warnings.simplefilter("ignore")
         with pytest.raises(TypeError, match="column names must be strings, got (0|8) "):
             bnfs.hill_climbing(frame)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".arff"])
+@pytest.mark.parametrize("learner", ["hill_climbing", "pc_stable", "learn", "hiton_mb"])
+def test_a_file_with_gaps_gets_the_answer_its_frame_gets(tmp_path, suffix, learner):
+    """bnfs.learn("hepatitis.arff") refused the missing values that the frame read from the
+    file (and the command line) learn from: a path and its frame give the same answer."""
+    frame = bnfs.datasets.sample("asia", 600, seed=3).astype(object)
+    rng = np.random.default_rng(0)
+    frame = frame.mask(rng.random(frame.shape) < 0.03)
+    path = tmp_path / f"gaps{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        lines = ["@relation gaps"]
+        lines += [f"@attribute {c} {{no,yes}}" for c in frame.columns]
+        lines += ["@data"] + [
+            ",".join("?" if pd.isna(v) else v for v in row) for row in frame.to_numpy()
+        ]
+        path.write_text("\n".join(lines) + "\n")
+    run = learners.get(learner).function if learner != "learn" else bnfs.learn
+    args = ("lung",) if learner == "hiton_mb" else ()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from_path = run(path, *args)
+        from_frame = run(bnfs.io.read_table(path), *args)
+        from_text = run(str(path), *args)
+    assert from_path == from_frame == from_text
+    assert from_path.learning.get("algorithm") == from_frame.learning.get("algorithm")

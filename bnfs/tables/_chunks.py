@@ -25,6 +25,7 @@ import pandas as pd
 from bnfs.tables._columns import (
     CONSTANT_ADVICE,
     ConstantColumnError,
+    MissingValueError,
     check_one_type,
     code_dtype,
     column_names,
@@ -209,9 +210,10 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> t
         if missing.any():
             if not dropna:
                 row, col = np.argwhere(missing)[0]
-                raise ValueError(
+                raise MissingValueError(
                     f"column {names[col]!r} has a missing value (row "
-                    f"{offset + row}); remove it or pass dropna=True"
+                    f"{offset + row}); remove it or pass dropna=True",
+                    names[col],
                 )
             frame = frame.loc[~missing.any(axis=1)]
         offset += missing.shape[0]

@@ -16,6 +16,7 @@ __all__ = [
     "check_one_type",
     "encode_column",
     "ConstantColumnError",
+    "MissingValueError",
     "CONSTANT_ADVICE",
 ]
 
@@ -46,12 +47,23 @@ def code_dtype(max_arity: int) -> np.dtype:
     return np.dtype(np.uint64)  # pragma: no cover - more than 4e9 levels
 
 
+class MissingValueError(ValueError):
+    """A column with a missing value where complete data are needed; ``column`` names it.
+    The learners catch it for a data file, which they then read whole and learn from as an
+    incomplete frame (see :func:`bnfs._real_data.takes_real_data`)."""
+
+    def __init__(self, message: str, column: str):
+        super().__init__(message)
+        self.column = column
+
+
 def missing_message(name: str, missing: np.ndarray) -> str:
     rows = np.flatnonzero(missing)
     shown = ", ".join(str(r) for r in rows[:5]) + (", ..." if rows.size > 5 else "")
     return (
         f"column {name!r} has {rows.size} missing value(s) (rows {shown}); "
-        "remove them or pass dropna=True"
+        "remove them or pass dropna=True (the learners take data with gaps as they are: "
+        "pass them the file or frame, not a Dataset)"
     )
 
 

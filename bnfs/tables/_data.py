@@ -23,6 +23,7 @@ from bnfs.tables._chunks import encode_chunks
 from bnfs.tables._columns import (
     CONSTANT_ADVICE,
     ConstantColumnError,
+    MissingValueError,
     code_dtype,
     column_names,
     encode_column,
@@ -300,7 +301,7 @@ class Dataset:
             return frame
         if not dropna:
             name = missing.columns[missing.any().to_numpy()][0]
-            raise ValueError(missing_message(name, missing[name].to_numpy()))
+            raise MissingValueError(missing_message(name, missing[name].to_numpy()), name)
         frame = frame.loc[~missing.any(axis=1).to_numpy()]
         if frame.shape[0] == 0:
             raise ValueError("no rows left after dropna")
