@@ -39,7 +39,14 @@ _EXPORTS = {
         "local_structure",
         "hpc",
     ],
-    "bnfs.models.export": ["from_json", "from_networkx", "from_pgmpy", "to_pgmpy"],
+    "bnfs.models.export": [
+        "to_json",
+        "from_json",
+        "to_networkx",
+        "from_networkx",
+        "to_pgmpy",
+        "from_pgmpy",
+    ],
     "bnfs.bootstrap": [
         "boot_strength",
         "plot_strength",

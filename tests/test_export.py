@@ -432,3 +432,30 @@ def test_text_is_never_taken_for_a_path(source, message):
     with pytest.raises(ValueError, match=message) as error:
         bnfs.from_json(source)
     assert len(str(error.value)) < 300  # never the whole file
+
+
+def test_export_is_symmetric_at_the_top_level():
+    """bnfs.from_networkx existed without bnfs.to_networkx (and to_json)."""
+    import bnfs
+
+    for name in ("json", "networkx", "pgmpy"):
+        assert callable(getattr(bnfs, f"to_{name}")) and callable(getattr(bnfs, f"from_{name}"))
+        assert f"to_{name}" in bnfs.__all__ and f"from_{name}" in bnfs.__all__
+    dag = bnfs.datasets.network("asia")
+    assert bnfs.from_networkx(bnfs.to_networkx(dag)) == dag
+    assert bnfs.from_json(bnfs.to_json(dag)) == dag
+    assert bnfs.to_json(dag) == dag.to_json()
+
+
+def test_to_pgmpy_on_mixed_data_says_what_works():
+    import bnfs
+
+    survey = bnfs.datasets.load_survey().dropna()
+    dag = bnfs.learn(survey)
+    with pytest.raises(ValueError, match="pgmpy has no network for mixed data") as error:
+        bnfs.to_pgmpy(dag, survey)
+    assert "bnfs.learn" not in str(error.value)  # the user had already used it
+    assert "bnfs.fit(dag, data)" in str(error.value)
+    model = bnfs.to_pgmpy(dag, bnfs.discretize(survey))  # what the message offers works
+    assert len(model.get_cpds()) == len(survey.columns)
+    assert bnfs.fit(dag, survey).dag == dag

@@ -98,6 +98,15 @@ def to_pgmpy(graph: DAG, data=None, pseudo_count: float = 0.0):
         data = as_dataset(data)
         if not data.is_discrete and not data.discrete_names:
             return _linear_gaussian(graph, data)
+        if not data.is_discrete:
+            continuous = [v for v in data.names if v not in set(data.discrete_names)]
+            raise ValueError(
+                f"pgmpy has no network for mixed data (continuous: {continuous[:5]}"
+                f"{', ...' if len(continuous) > 5 else ''}; discrete: "
+                f"{list(data.discrete_names)[:5]}): bnfs.fit(dag, data) fits the "
+                "conditional-Gaussian network bnfs.predict uses, or to_pgmpy(dag, "
+                "bnfs.discretize(data)) exports a discrete one"
+            )
         return DiscreteNetwork.fit(graph, data, pseudo_count=pseudo_count).to_pgmpy()
     model = pgmpy_model_class()(graph.arcs)
     model.add_nodes_from(graph.nodes)
