@@ -133,3 +133,33 @@ def test_names_with_dollars_are_drawn_literally_everywhere(tmp_path, monkeypatch
     assert cli.main(["learn", "d.csv", "--out", "o.json", "--report", "r.html", "--quiet"]) == 0
     assert "Oblique" not in (tmp_path / "r.html").read_text()
     assert cli.main(["draw", "o.json", "--out", "x.png"]) == 0
+
+
+def test_pictures_and_reports_are_readable(tmp_path):
+    """Item 20 of issue 42: a small network's PNG was 544 x 420 px and its report picture
+    523 px on a 1,280 px page; provenance printed JSON with 17 digits; the accuracy axis
+    spanned 0.9397-0.9403, so two majority-rate classifiers looked different."""
+    import re
+
+    from PIL import Image
+
+    from bnfs.graphs.report import curve_figure, network_report, readable, selection_report
+
+    lucas = bnfs.DAG(
+        ["Smoking", "Genetics", "Lung_cancer", "Coughing", "Fatigue"],
+        [("Smoking", "Lung_cancer"), ("Genetics", "Lung_cancer"), ("Lung_cancer", "Coughing")]
+        + [("Lung_cancer", "Fatigue"), ("Coughing", "Fatigue")],
+        learning={"score_value": -1234.567890123456, "arguments": {"iss": 1.0, "beta": None}},
+    )
+    path = lucas.draw(tmp_path / "x.png", engine="matplotlib")
+    assert Image.open(path).size[0] >= 1000
+    page = network_report(lucas, title="t")
+    assert ".figure svg { width: 100%" in page
+    assert "-1234.57" in page and "1234.567890" not in page
+    assert "{" not in page.split("<h2>Provenance</h2>")[1]
+    assert readable([("a", "b"), ("c", "d")]) == "a -> b, c -> d"
+    assert readable({"x": 0.1 + 0.2, "y": [1, 2]}) == "x: 0.3; y: 1, 2"
+    curve = [(1, 0.9397), (2, 0.9400), (3, 0.9403)]
+    assert curve_figure(curve, 0.94).axes[0].get_ylim() == (0.0, 1.0)
+    page = selection_report(title="t", features=["a"], facts={}, curve=curve, baseline=0.94)
+    assert len(re.findall(r'id="ytick_\d+"', page)) == 6  # 0, 0.2, ..., 1

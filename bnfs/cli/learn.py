@@ -5,8 +5,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pandas as pd
-
 from bnfs import learners
 from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, read_frame
 from bnfs.tables._files import replacing, write_atomically
@@ -14,7 +12,7 @@ from bnfs.tables._files import replacing, write_atomically
 
 def learn_graph(frame, args):
     data = dataset_of(frame, args, args.algorithm)
-    incomplete = isinstance(data, pd.DataFrame)
+    incomplete = incomplete_data(data)
     out = getattr(args, "out", None)
     if incomplete or data.continuous_names:
         if out is not None and out.suffix.lower() == ".bif":
@@ -91,7 +89,8 @@ def learn_command(args) -> int:
     arcs = len(graph.arcs)
     edges = graph.n_edges
     print(
-        f"{args.algorithm} on {args.data.name} ({len(frame)} rows, {frame.shape[1]} "
+        f"{what_ran(args.algorithm, graph.learning)} on {args.data.name} ({len(frame)} rows, "
+        f"{frame.shape[1]} "
         f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
         f"{seconds:.2f} s; written to {args.out}"
     )
@@ -105,7 +104,7 @@ def learn_command(args) -> int:
         dag = graph.to_dag()
         learned_with = graph.learning.get("score")  # the learner's own score, if it has one
         name = args.score or learned_with or "bic"
-        if isinstance(data, pd.DataFrame):
+        if incomplete_data(data):
             value = "- (missing values)"
         elif name == learned_with and "score_value" in graph.learning:
             value = f"{graph.learning['score_value']:.4f}"  # with the learner's prior
@@ -113,7 +112,7 @@ def learn_command(args) -> int:
             value = f"{score(dag, data, name):.4f}"
         facts = {
             "data": f"{args.data} ({len(frame)} rows, {frame.shape[1]} variables)",
-            "algorithm": args.algorithm,
+            "algorithm": what_ran(args.algorithm, graph.learning),
             "arcs": arcs,
             "undirected edges": edges,
             # one time for the run: the learner's own record where it keeps one
@@ -129,6 +128,25 @@ def learn_command(args) -> int:
         )
         print(f"report written to {args.report}")
     return 0
+
+
+def incomplete_data(data) -> bool:
+    """Whether :func:`learn_graph` passed the learner a frame with gaps (not a Dataset)."""
+    import pandas as pd  # here, not at import: bnfs --help stays fast
+
+    return isinstance(data, pd.DataFrame)
+
+
+def what_ran(asked: str, learning: dict) -> str:
+    """The learner asked for and, when it ran another, that one: ``learn (boss, bde)``,
+    ``learn (structural_em with hill_climbing, bic)``."""
+    ran = learning.get("learner") or learning.get("algorithm") or asked
+    search = learning.get("search") if isinstance(learning.get("search"), dict) else {}
+    if search:
+        ran = f"{ran} with {search.get('algorithm', learning.get('maximize'))}"
+    score = learning.get("score") or search.get("score")
+    detail = ", ".join(x for x in (ran if ran != asked else None, score) if x)
+    return f"{asked} ({detail})" if detail else asked
 
 
 def rows_used(learning, n_rows: int) -> list[str]:

@@ -246,8 +246,18 @@ _NO_METADATA = {
 }
 
 
+#: pixels per inch of a PNG picture, and its least width in pixels
+PNG_DPI = 200
+PNG_WIDTH = 1200
+
+
 def save_figure(figure, target, fmt: str, **options) -> None:
-    """``figure.savefig`` without metadata; ``target`` is a path or a file object."""
+    """``figure.savefig`` without metadata; ``target`` is a path or a file object. PNGs at
+    :data:`PNG_DPI` and at least :data:`PNG_WIDTH` pixels wide (matplotlib's 100 dots per
+    inch made a small network 544 x 420 pixels)."""
+    if fmt == "png":  # at least PNG_WIDTH pixels across, however few the nodes
+        width = float(figure.get_size_inches()[0])
+        options.setdefault("dpi", max(PNG_DPI, PNG_WIDTH / max(width, 0.1)))
     figure.savefig(target, format=fmt, metadata=_NO_METADATA.get(fmt), **options)
 
 

@@ -20,7 +20,7 @@ body { font-family: Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1
 h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
 table { border-collapse: collapse; } td, th { padding: 0.25em 0.8em; text-align: left;
        border-bottom: 1px solid #ddd; vertical-align: top; }
-.figure svg { max-width: 100%; height: auto; } code { background: #f4f4f4; }
+.figure svg { width: 100%; height: auto; max-height: 90vh; } code { background: #f4f4f4; }
 """
 
 
@@ -62,16 +62,33 @@ def _page(title: str, body: str) -> str:
     )
 
 
+def readable(value, depth: int = 0) -> str:
+    """A provenance value as a person reads it: numbers to 6 significant digits, lists
+    joined by commas, records as ``key: value`` pairs (JSON printed 17 digits and braces)."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (int, str)):
+        return str(value)
+    if depth > 4:  # deep records are rare; JSON keeps them whole
+        return json.dumps(value, default=str)
+    if isinstance(value, dict):
+        if not value:
+            return "-"
+        return "; ".join(f"{k}: {readable(v, depth + 1)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "-"
+        inner = [readable(v, depth + 1) for v in value]
+        if all(isinstance(v, (list, tuple)) and len(v) == 2 for v in value):  # arcs
+            inner = [" -> ".join(readable(x, depth + 1) for x in v) for v in value]
+        return (" | " if any(isinstance(v, dict) for v in value) else ", ").join(inner)
+    return str(value)
+
+
 def _provenance(learning: dict) -> str:
-    pairs = [
-        (
-            k,
-            v
-            if isinstance(v, (str, int, float, bool)) or v is None
-            else json.dumps(v, default=str),
-        )
-        for k, v in learning.items()
-    ]
+    pairs = [(k, readable(v)) for k, v in learning.items()]
     return f"<h2>Provenance</h2><table>{_rows(pairs)}</table>"
 
 
@@ -207,6 +224,13 @@ def selection_report(
 
 
 def _curve_svg(curve: list[tuple[int, float]], baseline: float | None = None) -> str:
+    buffer = io.StringIO()
+    save_figure(curve_figure(curve, baseline), buffer, "svg", bbox_inches="tight")
+    return _inline(buffer.getvalue())
+
+
+def curve_figure(curve: list[tuple[int, float]], baseline: float | None = None):
+    """The figure of accuracy against the number of features, the axis from 0 to 1."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
@@ -222,7 +246,6 @@ def _curve_svg(curve: list[tuple[int, float]], baseline: float | None = None) ->
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("number of features (in the selector's order)")
     axes.set_ylabel("cross-validated accuracy")
+    axes.set_ylim(0.0, 1.0)  # anchored: equal accuracies look equal, whatever their spread
     axes.grid(alpha=0.3)
-    buffer = io.StringIO()
-    save_figure(figure, buffer, "svg", bbox_inches="tight")
-    return _inline(buffer.getvalue())
+    return figure
