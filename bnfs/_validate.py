@@ -106,7 +106,9 @@ def arc_list(arcs, name: str, nodes) -> list[tuple[str, str]]:
             except TypeError:
                 ok = False
             if not ok:
-                raise ValueError(f"{name} names unknown node {node!r}")
+                raise ValueError(
+                    f"{name} names unknown node {node!r}" + near_match(node, sorted(known, key=str))
+                )
         if u == v:
             raise ValueError(f"{name} has a self-loop on {u!r}")
         out.append((u, v))
@@ -174,3 +176,16 @@ def check_names(names, what: str) -> tuple[str, ...]:
             raise ValueError(f"duplicate {what} name {name!r}")
         seen.add(name)
     return names
+
+
+def near_match(name, names) -> str:
+    """`` (did you mean 'X'?)`` when a name of ``names`` is close to ``name`` (letter case
+    aside, or by difflib's similarity), else an empty string."""
+    import difflib
+
+    if not isinstance(name, str):
+        return ""
+    text = [n for n in names if isinstance(n, str)]
+    same_case = [n for n in text if n.casefold() == name.casefold()]
+    close = same_case or difflib.get_close_matches(name, text, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""

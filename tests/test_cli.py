@@ -1141,3 +1141,63 @@ def test_help_loads_no_data_library():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_version_and_near_matches(asia_file, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"bnfs {bnfs.__version__}"
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    for typed, meant in (("Lung", "lung"), ("SMOKE", "smoke"), ("dyspn", "dysp"), ("xrey", "xray")):
+        with pytest.raises(SystemExit):
+            cli.main(["blanket", "asia.csv", "--target", typed, "--quiet"])
+        assert f"unknown column {typed!r} (did you mean {meant!r}?)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["blanket", "asia.csv", "--target", "zzzz", "--quiet"])
+    assert "did you mean" not in capsys.readouterr().err  # nothing close: no guess
+    frame = data.to_pandas()
+    for call, message in (
+        (lambda: bnfs.iamb_mb(frame, "Lung"), "target 'Lung' is not a variable"),
+        (lambda: bnfs.hill_climbing(frame, blacklist=[("smoke", "lunq")]), "node 'lunq'"),
+        (lambda: bnfs.CITest(frame)("Tub", "lung"), "'Tub' is not a variable"),
+        (lambda: data.check_name("Either"), "target 'Either' is not a column"),
+    ):
+        with pytest.raises(ValueError, match=message + r".*\(did you mean '\w+'\?\)"):
+            call()
+
+
+@pytest.mark.parametrize("widgets", [False, True])
+def test_a_notebook_without_ipywidgets_gets_the_text_bar_without_a_warning(monkeypatch, widgets):
+    """tqdm.auto warned "IProgress not found" on the first learn cell of such a notebook."""
+    import importlib.util
+    import types
+    import warnings
+
+    import tqdm.std
+
+    from bnfs import _progress
+
+    class ZMQInteractiveShell:
+        pass
+
+    fake = types.ModuleType("IPython")
+    fake.get_ipython = lambda: ZMQInteractiveShell()
+    monkeypatch.setitem(sys.modules, "IPython", fake)
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: (
+            (object() if widgets else None) if name == "ipywidgets" else real_find_spec(name, *a)
+        ),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bar = _progress.progress_bar_class()
+    assert (bar is not tqdm.std.tqdm) == widgets
+    monkeypatch.delitem(sys.modules, "IPython")
+    assert _progress.progress_bar_class() is tqdm.std.tqdm  # a plain session

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from bnfs import learners
+from bnfs._validate import near_match
 
 log = logging.getLogger("bnfs")
 
@@ -73,7 +74,9 @@ def column_name(frame, target: str) -> str:
         position = int(target)
     except ValueError:
         shown = ", ".join(map(str, frame.columns[:8])) + (", ..." if frame.shape[1] > 8 else "")
-        raise ValueError(f"unknown column {target!r} (columns: {shown})") from None
+        raise ValueError(
+            f"unknown column {target!r}{near_match(target, list(frame.columns))} (columns: {shown})"
+        ) from None
     if not -frame.shape[1] <= position < frame.shape[1]:
         raise ValueError(f"column index {position} is out of range for {frame.shape[1]} columns")
     return frame.columns[position]

@@ -277,6 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Bayesian-network structure learning and Markov-blanket "
         "feature selection. Data: CSV, TSV, Parquet or ARFF.",
     )
+    from bnfs import __version__
+
+    parser.add_argument("--version", action="version", version=f"bnfs {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     raw = argparse.RawDescriptionHelpFormatter
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from bnfs._budget import Budget
-from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle
+from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle, near_match
 from bnfs.graphs.local import LocalResult
 from bnfs.stats.citests import Separation, rows_report
 
@@ -16,7 +16,10 @@ def target_index(tester, target) -> int:
     try:
         return tester.index(target)
     except ValueError:
-        raise ValueError(f"target {target!r} is not a variable of the data") from None
+        raise ValueError(
+            f"target {target!r} is not a variable of the data"
+            + near_match(target, list(tester.names))
+        ) from None
 
 
 def subsets(pool, max_size):
@@ -194,7 +197,10 @@ def _node_list(tester, nodes, what: str, target) -> list[int]:
         try:
             index = tester.index(v)
         except ValueError:
-            raise ValueError(f"{what} entry {v!r} is not a variable of the data") from None
+            raise ValueError(
+                f"{what} entry {v!r} is not a variable of the data"
+                + near_match(v, list(tester.names))
+            ) from None
         if v == target:
             raise ValueError(f"the target {target!r} cannot be in its own {what}")
         if index not in found:

@@ -7,8 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from tqdm.auto import tqdm
-
+from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_float
 from bnfs.constraint._orient import colliders_from_blankets, orient

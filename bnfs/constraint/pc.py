@@ -8,10 +8,10 @@ import logging
 import math
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._kernels import pc as _pc_kernel
+from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.constraint._orient import (

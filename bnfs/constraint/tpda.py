@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import itertools
 
-from tqdm.auto import tqdm
-
+from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.constraint._orient import colliders_from_sepsets, orient

@@ -9,11 +9,11 @@ import heapq
 import logging
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
+from bnfs._progress import tqdm
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState

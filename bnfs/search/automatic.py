@@ -10,10 +10,10 @@ import time
 
 import numpy as np
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
 
 from bnfs import learners
 from bnfs._checkpoint import Checkpoint, fingerprint
+from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float, check_int
 from bnfs.graphs.graph import DAG

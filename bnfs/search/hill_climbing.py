@@ -9,11 +9,11 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._kernels import hill_climbing as _hc
+from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_int, check_seed
 from bnfs.graphs.graph import DAG

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._kernels import random_search as _rs
+from bnfs._progress import tqdm
 from bnfs._validate import check_float, check_int, check_seed
 from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState

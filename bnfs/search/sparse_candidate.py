@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from bnfs._budget import Budget
 from bnfs._kernels import hill_climbing as _hc
+from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
 from bnfs.graphs.graph import DAG

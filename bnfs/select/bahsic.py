@@ -8,9 +8,9 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
-from tqdm.auto import tqdm
 
 from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
+from bnfs._progress import tqdm
 from bnfs.select._kernel_input import KernelSelector
 
 __all__ = ["BAHSIC"]

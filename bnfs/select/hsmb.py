@@ -8,11 +8,11 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import stats
 from sklearn.utils._param_validation import Interval
-from tqdm.auto import tqdm
 
 from bnfs._kernels.hsic import centre, gaussian_gram, hsic, median_width2, squared_distances
 from bnfs._kernels.hsic_null import permuted_dependence
 from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
+from bnfs._progress import tqdm
 from bnfs.select._base import random_generator
 from bnfs.select._kernel_input import KernelSelector, normalized_hsic, set_gram
 

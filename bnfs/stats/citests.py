@@ -25,7 +25,7 @@ from scipy import special
 from bnfs._kernels import citests as _k
 from bnfs._kernels import conditional_gaussian as _cg
 from bnfs._kernels import separation as _sep
-from bnfs._validate import check_float
+from bnfs._validate import check_float, near_match
 from bnfs.graphs.graph import DAG
 from bnfs.stats.scores import cg_statistics, test_scratch_size
 from bnfs.tables._columns import column_names
@@ -123,7 +123,9 @@ class _Tester:
         try:
             return self._index[name]
         except (KeyError, TypeError):
-            raise ValueError(f"{name!r} is not a variable of the data") from None
+            raise ValueError(
+                f"{name!r} is not a variable of the data" + near_match(name, list(self._index))
+            ) from None
 
     def in_column_order(self, names: Iterable[str]) -> list[str]:
         """``names`` listed as the user's data lists its columns."""

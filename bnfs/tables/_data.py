@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from bnfs._validate import check_int
+from bnfs._validate import check_int, near_match
 from bnfs.tables._binning import bin_columns
 from bnfs.tables._chunks import encode_chunks
 from bnfs.tables._columns import (
@@ -453,8 +453,8 @@ class Dataset:
             raise TypeError(f"{what} must be a column name, got unhashable {type(name).__name__}")
         if name not in self._disc_index and name not in self._cont_index:
             raise ValueError(
-                f"{what} {name!r} is not a column; columns are {list(self.names)[:20]}"
-                + (" ..." if self.n_vars > 20 else "")
+                f"{what} {name!r} is not a column{near_match(name, self.names)}; columns are "
+                f"{list(self.names)[:20]}" + (" ..." if self.n_vars > 20 else "")
             )
         return name
 
