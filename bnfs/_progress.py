@@ -1,5 +1,7 @@
-"""The progress bar every learner and selector draws: tqdm's notebook widget where a
-notebook can show it, its text bar everywhere else.
+"""Progress a user sees: the bar every learner and selector draws (tqdm's notebook widget
+where a notebook can show it, its text bar everywhere else), and on first use the line that
+counts the seconds while the numba kernels compile, on stderr when it is a terminal or in a
+notebook, silent otherwise, in Python and on the command line alike (no logging set up).
 
 ``tqdm.auto`` warns "IProgress not found" in a notebook without ipywidgets before falling
 back to the text bar; this module makes the same choice without the warning. IPython is
@@ -11,8 +13,11 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 
-__all__ = ["tqdm"]
+from bnfs import _kernels
+
+__all__ = ["tqdm", "CompileTicker"]
 
 
 def _in_notebook() -> bool:
@@ -33,3 +38,90 @@ def progress_bar_class():
 
 
 tqdm = progress_bar_class()
+
+
+class CompileTicker(threading.Thread):
+    """A line that moves while the kernels compile for more than ``after`` seconds (first
+    use: up to a minute), rewritten in place every ``every`` seconds and wiped when the
+    compiling ends; with ``auto`` the thread ends then too (the next compile starts another)."""
+
+    def __init__(self, stream, after: float = 5.0, every: float = 1.0, auto: bool = False):
+        super().__init__(daemon=True, name="bnfs-compile-ticker")
+        self.stream, self.after, self.every, self.auto = stream, after, every, auto
+        self.done = threading.Event()
+        self.shown = ""
+        self.lock = threading.Lock()  # the ticker and the compiling thread both write
+        self.terminal = _is_terminal(stream)
+
+    def run(self):
+        while not self.done.wait(self.every):
+            seconds = _kernels.compiling_for()
+            self.tick(seconds)
+            if seconds is None and self.auto:
+                return
+
+    def tick(self, seconds: float | None) -> None:
+        with self.lock:
+            self._show(seconds)
+
+    def _show(self, seconds: float | None) -> None:
+        try:
+            if seconds is not None and seconds >= self.after:
+                line = f"bnfs: compiling the numba kernels (first use): {seconds:.0f} s"
+                self.stream.write(f"\r{line}")
+                self.stream.flush()
+                self.shown = line
+            elif seconds is None and self.shown:
+                # a terminal clears the line; a notebook's output shows no escape codes
+                wipe = "\033[K" if self.terminal else " " * len(self.shown) + "\r"
+                self.stream.write(f"\r{wipe}")
+                self.stream.flush()
+                self.shown = ""
+        except (OSError, ValueError):  # a closed or broken stream: progress is not worth an error
+            self.shown = ""
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.is_alive() and self is not threading.current_thread():
+            self.join()
+        self.tick(None)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _CompileProgress:
+    """Starts a :class:`CompileTicker` on stderr when a kernel starts compiling and stderr is a
+    terminal or a notebook's, and wipes its line as soon as compiling ends (before the
+    caller's code prints)."""
+
+    def __init__(self):
+        self.ticker: CompileTicker | None = None
+        self.lock = threading.Lock()
+
+    def busy(self) -> None:
+        stream = sys.stderr
+        if stream is None or not (_is_terminal(stream) or _in_notebook()):
+            return
+        with self.lock:
+            if (
+                self.ticker is None
+                or not self.ticker.is_alive()
+                or self.ticker.stream is not stream
+            ):
+                self.ticker = CompileTicker(stream, auto=True)
+                self.ticker.start()
+
+    def idle(self) -> None:
+        ticker = self.ticker
+        if ticker is not None:
+            ticker.tick(None)
+
+
+_PROGRESS = _CompileProgress()
+_kernels.on_compiles_start(_PROGRESS.busy)
+_kernels.on_compiles_done(_PROGRESS.idle)

@@ -941,9 +941,13 @@ def test_a_line_moves_while_the_kernels_compile(monkeypatch):
     import io
 
     from bnfs import _kernels
-    from bnfs.cli import CompileTicker
+    from bnfs._progress import CompileTicker
 
-    stream = io.StringIO()
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
     ticker = CompileTicker(stream, after=5.0)
     ticker.tick(3.0)
     assert stream.getvalue() == ""  # a short compile says nothing more
@@ -1201,3 +1205,47 @@ def test_a_notebook_without_ipywidgets_gets_the_text_bar_without_a_warning(monke
     assert (bar is not tqdm.std.tqdm) == widgets
     monkeypatch.delitem(sys.modules, "IPython")
     assert _progress.progress_bar_class() is tqdm.std.tqdm  # a plain session
+
+
+@pytest.mark.parametrize("where", ["terminal", "notebook", "pipe"])
+def test_python_sessions_see_the_compile_line_too(monkeypatch, where):
+    """Issue 42.16: in Python and notebooks the first learn compiled for 15-20 s with no sign
+    of life; the line now starts with the first compile wherever stderr is a terminal or a
+    notebook's (no logging set up), and is silent in a pipe."""
+    import io
+    import time as clock
+    import types
+
+    from bnfs import _kernels, _progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return where == "terminal"
+
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    if where == "notebook":
+
+        class ZMQInteractiveShell:
+            pass
+
+        fake = types.ModuleType("IPython")
+        fake.get_ipython = lambda: ZMQInteractiveShell()
+        monkeypatch.setitem(sys.modules, "IPython", fake)
+    seconds = [7.0]
+    monkeypatch.setattr(_kernels, "compiling_for", lambda: seconds[0])
+    progress = _progress._CompileProgress()
+    progress.busy()  # a kernel starts compiling
+    if where == "pipe":
+        assert progress.ticker is None and stream.getvalue() == ""
+        return
+    deadline = clock.monotonic() + 20
+    while "7 s" not in stream.getvalue() and clock.monotonic() < deadline:
+        clock.sleep(0.05)
+    assert stream.getvalue() == "\rbnfs: compiling the numba kernels (first use): 7 s"
+    seconds[0] = None
+    progress.idle()  # compiling ends: the line goes before the caller prints
+    wiped = stream.getvalue().split("\r")[-1]
+    assert wiped == ("\033[K" if where == "terminal" else "")
+    progress.ticker.join(5)
+    assert not progress.ticker.is_alive()  # the ticker ends with the compiling

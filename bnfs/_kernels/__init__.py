@@ -177,6 +177,7 @@ class _FirstCompile(event.Listener):
         self.began = None  # when the current run of compiles began
         self.last = -float("inf")  # when a compile last started or ended
         self.on_idle = None
+        self.on_busy = None  # called when a kernel starts compiling while none was
 
     @staticmethod
     def _ours(event_) -> bool:
@@ -191,6 +192,8 @@ class _FirstCompile(event.Listener):
         if self.depth == 0 and now - self.last > self.GAP:
             self.began = now
         self.depth += 1
+        if self.depth == 1 and self.on_busy is not None:
+            self.on_busy()
         self.last = now
         if not self.said:
             self.said = True
@@ -232,3 +235,9 @@ def compiling_for() -> float | None:
 def on_compiles_done(callback) -> None:
     """Call ``callback()`` whenever the kernels stop compiling (None: no call)."""
     _COMPILES.on_idle = callback
+
+
+def on_compiles_start(callback) -> None:
+    """Call ``callback()`` whenever a kernel starts compiling while none was (None: no
+    call); it runs in the compiling thread, before the compile."""
+    _COMPILES.on_busy = callback

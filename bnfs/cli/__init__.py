@@ -10,7 +10,6 @@ import contextlib
 import functools
 import logging
 import sys
-import threading
 import warnings
 from pathlib import Path
 
@@ -57,55 +56,10 @@ def _check_outputs(args) -> None:
                 )
 
 
-class CompileTicker(threading.Thread):
-    """On a terminal, a line that moves while the kernels compile for more than ``after``
-    seconds (first use: up to a minute), rewritten in place every ``every`` seconds and
-    wiped when the compiling ends."""
-
-    def __init__(self, stream, after: float = 5.0, every: float = 1.0):
-        super().__init__(daemon=True, name="bnfs-compile-ticker")
-        self.stream, self.after, self.every = stream, after, every
-        self.done = threading.Event()
-        self.shown = False
-        self.lock = threading.Lock()  # the ticker and the compiling thread both write
-
-    def run(self):
-        from bnfs._kernels import compiling_for
-
-        while not self.done.wait(self.every):
-            self.tick(compiling_for())
-
-    def tick(self, seconds: float | None) -> None:
-        with self.lock:
-            self._show(seconds)
-
-    def _show(self, seconds: float | None) -> None:
-        if seconds is not None and seconds >= self.after:
-            self.stream.write(f"\rbnfs: compiling the numba kernels (first use): {seconds:.0f} s")
-            self.stream.flush()
-            self.shown = True
-        elif seconds is None and self.shown:
-            self.stream.write("\r\033[K")  # back to the start of the line, and clear it
-            self.stream.flush()
-            self.shown = False
-
-    def stop(self) -> None:
-        self.done.set()
-        if self.is_alive():
-            self.join()
-        self.tick(None)
-
-
 @contextlib.contextmanager
 def _showing_compiling():
-    """Show the one line that kernels are compiling (first use only) on stderr, and on a
-    terminal a line that moves while they do."""
-    from bnfs._kernels import on_compiles_done
-
-    ticker = CompileTicker(sys.stderr) if sys.stderr.isatty() else None
-    if ticker is not None:
-        on_compiles_done(lambda: ticker.tick(None))  # wiped before the caller prints
-        ticker.start()
+    """Show the one line that kernels are compiling (first use only) on stderr; the line
+    that moves while they do is :mod:`bnfs._progress`'s, as in Python."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("bnfs: %(message)s"))
     compiling = logging.getLogger("bnfs.compile")
@@ -116,9 +70,6 @@ def _showing_compiling():
     try:
         yield
     finally:
-        if ticker is not None:
-            on_compiles_done(None)
-            ticker.stop()
         compiling.removeHandler(handler)
         compiling.setLevel(saved[0])
         compiling.propagate = saved[1]

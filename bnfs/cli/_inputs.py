@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from bnfs import learners
-from bnfs._validate import near_match
 
 log = logging.getLogger("bnfs")
 
@@ -73,6 +72,8 @@ def column_name(frame, target: str) -> str:
     try:
         position = int(target)
     except ValueError:
+        from bnfs._validate import near_match  # here: bnfs --help loads no data library
+
         shown = ", ".join(map(str, frame.columns[:8])) + (", ..." if frame.shape[1] > 8 else "")
         raise ValueError(
             f"unknown column {target!r}{near_match(target, list(frame.columns))} (columns: {shown})"
