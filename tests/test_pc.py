@@ -166,3 +166,36 @@ def test_max_time_keeps_the_skeleton_so_far():
     edges = {frozenset(e) for e in full.arcs + full.edges}
     assert edges < {frozenset(e) for e in early.arcs + early.edges}
     assert "stopped" not in full.learning
+
+
+def test_max_time_is_checked_between_blocks_of_level_zero(monkeypatch):
+    """Level 0 of 10,000 columns is 50 million pairs: the budget was checked only between
+    levels and the pairs lived in Python sets (136 s for max_time=60, then MemoryError at
+    20 GB). Now level 0 runs in blocks on a boolean matrix; a budget that ends it leaves the
+    untested pairs out of the graph and counts them."""
+    import bnfs.constraint.pc as pc
+
+    frame = datasets.sample("alarm", 1000, seed=2)
+    full = pc_stable(frame)
+    monkeypatch.setattr(pc, "BLOCK", 40)
+    assert pc_stable(frame) == full  # blocks change nothing but when the budget is read
+    with pytest.warns(RuntimeWarning, match=r"pairs left untested and out of the graph"):
+        early = pc_stable(frame, max_time=0)
+    pairs = 37 * 36 // 2
+    untested = early.learning["untested_pairs"]
+    assert pairs - 2 * 40 <= untested < pairs  # one block (about 40 pairs) ran
+    skeleton_tests = early.learning["n_tests"] - early.learning["orientation_tests"]
+    assert skeleton_tests == pairs - untested
+    assert early.n_arcs + early.n_edges <= pairs - untested
+    assert "untested_pairs" not in full.learning
+
+
+def test_a_stopped_search_leaves_a_dense_skeleton_undirected(monkeypatch):
+    import bnfs.constraint.pc as pc
+
+    frame = datasets.sample("alarm", 200, seed=2)
+    monkeypatch.setattr(pc, "MAX_STOPPED_TRIPLES", 0)
+    with pytest.warns(RuntimeWarning):
+        early = pc_stable(frame, max_time=0)
+    assert early.n_arcs == 0 and early.n_edges > 0
+    assert early.learning["orientation"].startswith("skipped")

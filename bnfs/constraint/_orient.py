@@ -189,7 +189,7 @@ def orient(
     learning["colliders"] = applied
     if propagation == "bnlearn":
         pdag = _bnlearn_propagation(pdag, {(names[u], names[v]) for u, v in arcs}, lists)
-    else:
+    elif pdag.n_arcs:  # Meek's rules start from arcs: with none, none fires
         meek(pdag)
     if order is not None and tuple(order) != tuple(names):
         pdag = PDAG(order, arcs=pdag.arcs, edges=pdag.edges, learning=pdag.learning)
