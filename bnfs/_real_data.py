@@ -52,8 +52,8 @@ def takes_real_data(learner):
             constant = _constant_where_observed(data)
             if not constant:
                 return _incomplete(learner, bound)
-            kept = data.loc[:, [str(c) not in constant for c in data.columns]]  # by position:
-            # the names are the columns' text (an integer column 8 is node '8')
+            # by position: the keys are the columns' text (an integer column 8 is node '8')
+            kept = data.loc[:, [str(c) not in constant for c in data.columns]]
             order = column_names(data.columns)
             return _isolating(learner, bound, kept, constant, order, run=_incomplete)
         if not _encodable(data):

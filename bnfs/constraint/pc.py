@@ -235,6 +235,11 @@ def _skeleton(tester, known: Knowledge, max_cond_size, n_jobs: int, budget: Budg
     n = len(tester.names)
     compiled = isinstance(tester, CITest) and tester.test not in ("fisher_z", "mi_cg")
     adjacency, separated, untested = _level_zero(tester, known, n, n_jobs, budget, compiled)
+    logger.info(
+        "pc_stable level 0: %d tests so far, %d edges left",
+        tester.n_tests,
+        sum(map(len, adjacency)) // 2,
+    )
     sepsets = _Separations(separated)
     empty = frozenset()
     snapshots: list[list[frozenset]] = [[empty] * n]  # only subsets of size 0 are read
