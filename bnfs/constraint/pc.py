@@ -311,7 +311,8 @@ def _blocks(pairs: list, snapshot, level: int) -> list[list]:
 
 def _level_zero(tester, known: Knowledge, n: int, n_jobs: int, budget: Budget, compiled: bool):
     """Level 0 (every pair given the empty set) over an n-by-n boolean adjacency matrix, in
-    blocks of pairs between checks of the budget (untested pairs stay adjacent). Returns
+    blocks of pairs between checks of the budget (pairs left untested when it ends are left
+    out of the graph). Returns
     (adjacency sets of the edges left, the matrix of the pairs level 0 separated, the
     number of pairs left out untested when the budget ended level 0)."""
     adjacent = ~np.eye(n, dtype=np.bool_)
