@@ -188,12 +188,11 @@ def _check(data, learner, allowed, R, m, n_jobs, seed, options):
     if options is not None and not isinstance(options, dict):
         raise TypeError(f"learner_options must be a dict, got {type(options).__name__}")
     learners.check_options(learner, options or {})
-    for name in ("checkpoint",):
-        if (options or {}).get(name) is not None:
-            raise ValueError(
-                f"learner_options may not hold {name!r}: every replicate would resume the "
-                f"same file; pass {name}= to the bootstrap itself"
-            )
+    if (options or {}).get("checkpoint") is not None:
+        raise ValueError(
+            "learner_options may not hold 'checkpoint': every replicate would resume the "
+            "same file; pass checkpoint= to the bootstrap itself"
+        )
     check_int(seed, "seed", 0, allow_none=True)
     R = check_int(R, "R", 1)
     if R > MAX_REPLICATES:

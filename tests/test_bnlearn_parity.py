@@ -365,3 +365,25 @@ def test_the_hybrids_are_bnlearns_where_their_restrict_steps_agree(network, rows
         ours = bnfs.rsmax2(frame, "pc_stable", "tabu", adjust_df=False, **same)
         theirs = pybnlearn.rsmax2(factors, restrict="pc.stable", maximize="tabu")
     assert set(ours.arcs) == _bnlearn_arcs(theirs)
+
+
+def test_stated_differences_of_the_fourth_hostile_round():
+    """Docstrings of issue 42 that name bnlearn: tabu's default list of 10 graphs is
+    bnlearn's; a cs beta frame in another column order, which bnlearn refuses, scores in bnfs
+    as bnlearn scores it in its own order."""
+    import inspect
+
+    import pandas as pd
+
+    assert inspect.signature(pybnlearn.tabu).parameters["tabu"].default == 10
+    assert inspect.signature(bnfs.tabu_search).parameters["tabu"].default == 10
+    frame = _sample("asia", 500).astype("category")
+    beliefs = pd.DataFrame([("smoke", "lung", 0.8)], columns=["from", "to", "prob"])
+    dag = bnfs.datasets.network("asia")
+    theirs = pybnlearn.score(_bnlearn_graph(dag), frame, type="bde", prior="cs", beta=beliefs)
+    with pytest.raises(Exception, match="in that order"):
+        pybnlearn.score(
+            _bnlearn_graph(dag), frame, type="bde", prior="cs", beta=beliefs[["prob", "from", "to"]]
+        )
+    ours = bnfs.score(dag, frame, "bde", prior="cs", beta=beliefs[["prob", "from", "to"]])
+    assert ours == pytest.approx(theirs, rel=1e-10)

@@ -166,21 +166,10 @@ def pc_stable(
         tester, known, max_cond_size, n_jobs, budget, progress
     )
     skeleton_tests = tester.n_tests
-    colliders, skipped = [], budget.spent() and _triples(adjacency) > MAX_STOPPED_TRIPLES
-    if skipped:
-        pass  # stopped with a dense skeleton: its triples would take unbounded time
-    elif orientation == "evidence":
-        pairs = [(x, y) for x, _, y in unshielded_triples(adjacency)]
-        found = all_separating_sets(tester.test_indices, pairs, sepsets, snapshots)
-        colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
-    else:
-        triples = unshielded_triples(adjacency)
-        found = {
-            key: [sepsets[key]]
-            for key in {frozenset((x, y)) for x, _, y in triples}
-            if key in sepsets
-        }
-        colliders = colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
+    # a search stopped with a dense skeleton leaves it undirected: its triples would take
+    # time the budget does not have
+    skipped = budget.spent() and _triples(adjacency) > MAX_STOPPED_TRIPLES
+    colliders = [] if skipped else _colliders(tester, adjacency, sepsets, snapshots, orientation)
     learning = {
         "test": tester.test,
         "alpha": tester.alpha,
@@ -220,6 +209,18 @@ def pc_stable(
         lists=bool(blacklist or whitelist),
     )
     return pdag
+
+
+def _colliders(tester, adjacency, sepsets, snapshots, orientation: str) -> list:
+    """The colliders of the skeleton, strongest first: from every separating set of each
+    unshielded pair (``"evidence"``) or from the one PC found (``"bnlearn"``)."""
+    if orientation == "evidence":
+        pairs = [(x, y) for x, _, y in unshielded_triples(adjacency)]
+        found = all_separating_sets(tester.test_indices, pairs, sepsets, snapshots)
+    else:
+        keys = {frozenset((x, y)) for x, _, y in unshielded_triples(adjacency)}
+        found = {key: [sepsets[key]] for key in keys if key in sepsets}
+    return colliders_from_sepsets(adjacency, found, tester.test_indices, orientation)
 
 
 def _skeleton(tester, known: Knowledge, max_cond_size, n_jobs: int, budget: Budget, progress):

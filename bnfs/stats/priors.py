@@ -152,8 +152,9 @@ def _probability(value, what: str) -> float:
 
 def _cs_rows(beta, names: Sequence[str]) -> list[tuple[str, str, float]]:
     """(from, to, probability) rows of a "cs" beta: a DataFrame with columns from, to and
-    prob, in any order (bnlearn's form), a mapping {(from, to): probability} or (from, to, probability)
-    triples."""
+    prob (bnlearn's form; bnlearn refuses them in another order, bnfs reads them by name,
+    tested against bnlearn-port), a mapping {(from, to): probability} or (from, to,
+    probability) triples."""
     if beta is None:
         return []
     columns = getattr(beta, "columns", None)
