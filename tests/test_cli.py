@@ -1070,6 +1070,7 @@ def test_belief_files_keep_their_first_belief(tmp_path, text):
             "the first row of the blacklist file .* \\(asai, dysp\\) is "
             "neither a header \\(from, to\\) nor an arc between nodes of the data: 'asai'",
         ),
+        (b"asai,dsyp\n", r"'asai' is not a column \(did you mean 'asia'\?\)"),  # both mistyped
         (b"asia,dysp,xray\n", "needs 2 columns \\(from, to\\); row 1 has 3"),
         (b"from,to\nasia\n", "row 1 has 1"),
         (b"asia,d\xfcsp\n", "the blacklist file .* is not UTF-8 text \\(byte 0xfc at offset 6\\)"),

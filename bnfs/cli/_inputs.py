@@ -182,15 +182,18 @@ def _rows(path: Path, what: str, header: tuple[str, ...], names) -> list[list[st
         order = [[c.lower() for c in rows[0]].index(h) for h in header]
         rows = rows[1:]
     elif rows and len(rows[0]) == len(header):
+        from bnfs._validate import near_match
+
         known = [cell in names for cell in rows[0][:2]]
-        if not any(known):
+        close = [near_match(cell, sorted(names)) for cell in rows[0][:2]]
+        if not any(known) and not any(close):
             rows = rows[1:]  # a header of other names (parent, child)
         elif not all(known):
-            unknown = rows[0][known.index(False)]
+            k = known.index(False)
             raise ValueError(
                 f"the first row of the {what} file {str(path)!r} ({', '.join(rows[0])}) is "
                 f"neither a header ({', '.join(header)}) nor an arc between nodes of the "
-                f"data: {unknown!r} is not a column"
+                f"data: {rows[0][k]!r} is not a column{close[k]}"
             )
     for number, row in enumerate(rows, 1):
         if len(row) != len(header):
