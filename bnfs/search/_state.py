@@ -247,18 +247,23 @@ class SearchState:
 
     def all_candidates(self) -> list[np.ndarray]:
         """Every other node that the blacklist allows, per node."""
-        out = []
-        for v in range(self.n):
-            cands = (
-                np.array(
-                    [u for u in range(self.n) if u != v and (u, v) not in self._black],
-                    dtype=np.int64,
-                )
-                if self._black
-                else np.delete(np.arange(self.n), v)
-            )
-            out.append(cands)
-        return out
+        nodes = np.arange(self.n, dtype=np.int64)
+        black = self._pair_keys(self._black)
+        return [nodes[self._allowed(nodes, v, black)] for v in range(self.n)]
+
+    def _pair_keys(self, pairs) -> np.ndarray:
+        """The arcs ``pairs`` as sorted keys ``u * n + v``."""
+        keys = np.fromiter((u * self.n + v for u, v in pairs), dtype=np.int64, count=len(pairs))
+        keys.sort()
+        return keys
+
+    def _allowed(self, us: np.ndarray, v: int, black: np.ndarray) -> np.ndarray:
+        """Which of the nodes ``us`` may be parents of ``v``: not ``v``, arc not in ``black``
+        (sorted keys, :meth:`_pair_keys`)."""
+        keep = us != v
+        if black.size:
+            keep &= ~_sorted_contains(black, us * self.n + v)
+        return keep
 
     def current_parents(self, v: int) -> np.ndarray:
         return self.parents[v, : self.npar[v]].copy()
@@ -267,44 +272,50 @@ class SearchState:
         """Restrict each node's parents to ``candidates[v]`` (current parents are always
         kept) and recompute all deltas."""
         n = self.n
+        black = self._pair_keys(self._black)
         lists = []
         for v in range(n):
-            cands = [int(u) for u in candidates[v] if u != v and (u, v) not in self._black]
-            have = set(cands)
-            cands += [int(u) for u in self.current_parents(v) if u not in have]
-            lists.append(cands)
-        if self._order_by_scores and any(lists):  # once, from the first candidates
+            us = np.asarray(candidates[v], dtype=np.int64).reshape(-1)
+            us = us[self._allowed(us, v, black)]
+            parents = self.parents[v, : self.npar[v]]
+            lists.append(np.concatenate([us, parents[~np.isin(parents, us)]]))
+        if self._order_by_scores and any(c.size for c in lists):  # once, from the first lists
             self.by_node = self._score_order(lists)
             self.rank[self.by_node] = np.arange(n)
             self._order_by_scores = False
-        width = max(1, max(len(c) for c in lists))
+        self.n_cand = np.array([c.size for c in lists], dtype=np.int64)
+        width = max(1, int(self.n_cand.max(initial=0)))
+        # one entry per (child, column): its parent and the arc's key u * n + v
+        children = np.repeat(np.arange(n, dtype=np.int64), self.n_cand)
+        starts = np.cumsum(self.n_cand) - self.n_cand
+        columns = np.arange(children.size, dtype=np.int64) - np.repeat(starts, self.n_cand)
+        parents = np.concatenate(lists) if n else children
+        keys = parents * n + children
+        held = np.arange(self.parents.shape[1]) < self.npar[:, None]
+        arcs = np.sort((self.parents * n + np.arange(n)[:, None])[held])
         self.cand = np.full((n, width), -1, dtype=np.int64)
-        self.n_cand = np.array([len(c) for c in lists], dtype=np.int64)
+        self.cand[children, columns] = parents
         self.in_graph = np.zeros((n, width), dtype=np.uint8)
+        self.in_graph[children, columns] = _sorted_contains(arcs, keys)
         self.fixed = np.zeros((n, width), dtype=np.uint8)
-        self.rev = np.full((n, width), -1, dtype=np.int64)
-        column = [dict() for _ in range(n)]
-        for v, cands in enumerate(lists):
-            self.cand[v, : len(cands)] = cands
-            column[v] = {u: c for c, u in enumerate(cands)}
-            pa = set(self.current_parents(v).tolist())
-            for c, u in enumerate(cands):
-                self.in_graph[v, c] = u in pa
-                self.fixed[v, c] = (u, v) in self.white
-        for v, cands in enumerate(lists):
-            for c, u in enumerate(cands):
-                self.rev[v, c] = column[u].get(v, -1)
+        self.fixed[children, columns] = _sorted_contains(self._pair_keys(self.white), keys)
         # the same table by parent: for each u, the (child, column) pairs it is a candidate
         # of, children in scan order (parent first, the scan of hc_opt_step; see
         # tests/test_bnlearn_parity.py)
-        children = np.repeat(np.arange(n), self.n_cand)
-        columns = np.concatenate([np.arange(k) for k in self.n_cand]) if n else children
-        parents = self.cand[children, columns]
         by_parent = np.lexsort((self.rank[children], parents))
         self.by_ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(parents, minlength=n), out=self.by_ptr[1:])
         self.by_v = np.ascontiguousarray(children[by_parent], dtype=np.int64)
         self.by_c = np.ascontiguousarray(columns[by_parent], dtype=np.int64)
+        # rev[v, c]: the column of v in the row of its candidate u (-1: none)
+        self.rev = np.full((n, width), -1, dtype=np.int64)
+        column_of = np.full(n, -1, dtype=np.int64)
+        for u in range(n):
+            row = self.cand[u, : self.n_cand[u]]
+            column_of[row] = np.arange(row.size)
+            vs = self.by_v[self.by_ptr[u] : self.by_ptr[u + 1]]
+            self.rev[vs, self.by_c[self.by_ptr[u] : self.by_ptr[u + 1]]] = column_of[vs]
+            column_of[row] = -1
         self.delta = np.zeros((n, width))
         self.refresh_all()
 
@@ -507,3 +518,11 @@ class SearchState:
 
     def to_dag(self, learning: dict) -> DAG:
         return DAG(self.names, self.arcs(), learning=learning)
+
+
+def _sorted_contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Whether each of ``keys`` is in ``sorted_keys`` (ascending)."""
+    if sorted_keys.size == 0:
+        return np.zeros(keys.shape, dtype=np.bool_)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), sorted_keys.size - 1)
+    return sorted_keys[at] == keys
