@@ -68,3 +68,29 @@ class Budget:
                 RuntimeWarning,
                 stacklevel=3,
             )
+
+
+#: seconds a compiled call may run before the budget (time and Ctrl-C) is checked again
+CHECK_EVERY = 0.1
+
+
+class Pace:
+    """How much work the next compiled call between two budget checks does: it starts at
+    ``first`` units, doubles while a call takes under half of :data:`CHECK_EVERY` seconds
+    and shrinks in proportion (down to one unit) when a call takes longer, never above
+    ``most``. The answer does not depend on the sizes, only where a budget stops it."""
+
+    def __init__(self, most: int, first: int = 1):
+        self.most = max(1, most)
+        self.size = max(1, min(first, self.most))
+
+    @contextlib.contextmanager
+    def timing(self):
+        """Time one call of :attr:`size` units and set the next size."""
+        began = time.perf_counter()
+        yield
+        took = time.perf_counter() - began
+        if took < CHECK_EVERY / 2:
+            self.size = min(2 * self.size, self.most)
+        elif took > CHECK_EVERY:
+            self.size = max(1, int(self.size * CHECK_EVERY / took))

@@ -173,6 +173,69 @@ def test_max_time_returns_the_graph_so_far_with_a_warning():
         hill_climbing(frame, max_time=-1)
 
 
+@pytest.mark.parametrize("learner", [hill_climbing, tabu_search])
+def test_max_time_bounds_the_first_scoring_of_every_pair(learner):
+    """Issue 42.11: the first scoring of every candidate arc is most of a search on wide
+    data, and was not budgeted. Out of time, only the graph's own node scores are computed,
+    and the reported score is still the graph's."""
+    frame = reference.data("alarm")
+    start = DAG(list(frame.columns), [("HR", "HRBP"), ("CO", "BP")])
+    with pytest.warns(RuntimeWarning, match="max_time reached"):
+        dag = learner(frame, max_time=0.0, start=start)
+    assert sorted(dag.arcs) == sorted(start.arcs)
+    assert dag.learning["n_scores"] <= frame.shape[1]  # no pair was scored
+    assert dag.learning["score_value"] == pytest.approx(bnfs.score(dag, frame), abs=1e-6)
+
+
+def test_a_first_scoring_cut_short_keeps_the_rows_it_reached():
+    """The rows refreshed before the budget ran out hold what a whole refresh gives; the
+    others hold their node score and no move."""
+    from bnfs.search._state import SearchState
+
+    frame = reference.data("asia")
+
+    class AfterOneCheck:
+        checks = 0
+
+        def spent(self):
+            self.checks += 1
+            return self.checks > 2
+
+    def state():
+        out = SearchState(bnfs.Dataset(frame), "bic", 1.0, 7, [], [], None)
+        out.set_prior(bnfs.stats.priors.graph_prior(out.score, "uniform", None, out.names))
+        return out
+
+    whole, cut = state(), state()
+    assert whole.set_candidates(whole.all_candidates())
+    assert not cut.set_candidates(cut.all_candidates(), AfterOneCheck())
+    reached = whole.by_node[::-1][:3]  # the first call refreshes one row, the next two
+    rest = np.setdiff1d(np.arange(whole.n), reached)
+    assert np.array_equal(cut.delta[reached], whole.delta[reached])
+    assert np.all(cut.delta[rest] == -np.inf)
+    assert np.allclose(cut.node_score, whole.node_score)
+
+
+def test_pace_grows_while_calls_are_quick_and_shrinks_when_one_is_slow(monkeypatch):
+    """Compiled calls between budget checks: one move on 2,000 columns takes ~0.2 s, so a
+    fixed chunk of 64 moves overran max_time by ~15 s."""
+    import types
+
+    import bnfs._budget as budget_module
+
+    clock = [0.0]
+    monkeypatch.setattr(budget_module, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    pace = budget_module.Pace(64)
+    sizes = []
+    for took in [0.001] * 8 + [1.0, 1.0, 0.07]:
+        sizes.append(pace.size)
+        with pace.timing():
+            clock[0] += took
+    assert sizes == [1, 2, 4, 8, 16, 32, 64, 64, 64, 6, 1]
+    assert pace.size == 1  # 0.07 s: neither quick nor slow
+    assert budget_module.Pace(0).size == 1 and budget_module.Pace(64, first=100).size == 64
+
+
 def test_ctrl_c_stops_the_search_cleanly(monkeypatch):
     import os
     import signal
@@ -191,13 +254,13 @@ def test_ctrl_c_stops_the_search_cleanly(monkeypatch):
 
     monkeypatch.setattr(SearchState, "run", interrupted_run)
     module = sys.modules["bnfs.search.hill_climbing"]
-    monkeypatch.setattr(module, "CHUNK", 5)  # moves per compiled call
+    first_call = module.Pace(module.CHUNK).size  # moves of the first compiled call
     before = signal.getsignal(signal.SIGINT)
     with pytest.warns(RuntimeWarning, match="interrupted"):
         dag = hill_climbing(frame)
     assert signal.getsignal(signal.SIGINT) is before
     assert dag.learning["stopped_early"] == "interrupted"
-    assert dag.learning["moves"] == 5 < full.learning["moves"]
+    assert dag.learning["moves"] == first_call < full.learning["moves"]
     assert dag.learning["score_value"] == pytest.approx(score(dag, frame, "bic"), rel=1e-12)
 
 

@@ -165,6 +165,41 @@ def refresh_rows(scoring, scratch, graph, cands, nodes):
 
 
 @njit(cache=True)
+def index_candidates(cand, n_cand, by_node):
+    """The candidate table ``cand[v, :n_cand[v]]`` by parent and by reverse, in time linear
+    in its size: ``by_v[by_ptr[u]:by_ptr[u + 1]]`` are the children ``u`` is a candidate
+    of, in the scan order ``by_node``, and ``by_c`` its columns there; ``rev[v, c]`` is the
+    column of ``v`` in the row of its candidate ``cand[v, c]`` (-1: none)."""
+    n = cand.shape[0]
+    by_ptr = np.zeros(n + 1, dtype=np.int64)
+    for v in range(n):
+        for c in range(n_cand[v]):
+            by_ptr[cand[v, c] + 1] += 1
+    for u in range(n):
+        by_ptr[u + 1] += by_ptr[u]
+    by_v = np.empty(by_ptr[n], dtype=np.int64)
+    by_c = np.empty(by_ptr[n], dtype=np.int64)
+    fill = by_ptr[:n].copy()
+    for r in range(n):
+        v = by_node[r]
+        for c in range(n_cand[v]):
+            u = cand[v, c]
+            by_v[fill[u]] = v
+            by_c[fill[u]] = c
+            fill[u] += 1
+    rev = np.full(cand.shape, -1, dtype=np.int64)
+    column_of = np.full(n, -1, dtype=np.int64)
+    for u in range(n):
+        for c in range(n_cand[u]):
+            column_of[cand[u, c]] = c
+        for t in range(by_ptr[u], by_ptr[u + 1]):
+            rev[by_v[t], by_c[t]] = column_of[by_v[t]]
+        for c in range(n_cand[u]):
+            column_of[cand[u, c]] = -1
+    return by_ptr, by_v, by_c, rev
+
+
+@njit(cache=True)
 def set_parent(v, u, c, add, parents, npar, in_graph, phash):
     if add:
         parents[v, npar[v]] = u

@@ -10,6 +10,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from bnfs._budget import Budget, Pace
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import cycle_text, directed_cycle
 from bnfs.graphs.graph import DAG
@@ -150,19 +151,23 @@ class SearchState:
         #: "scores": the scan order waits for the first candidate lists (set_candidates)
         self._order_by_scores = scan_order == "scores"
 
-    def _score_order(self, candidates: list[list[int]]) -> np.ndarray:
+    def _score_order(self, candidates: list[np.ndarray], budget: Budget | None) -> np.ndarray:
         """The nodes by their local score without parents, highest first, ties by their
         mean score with one of their ``candidates`` as parent (highest first), then by
         name: Kitson & Constantinou's data-derived order (Tabu-Stable), the same for any
         order of the columns. Earlier nodes win tied moves, so low-entropy variables become
         the parents of score-equivalent twins. The single-parent scores go to the cache,
-        where the search's first deltas find them."""
+        where the search's first deltas find them. Once the ``budget`` is spent, the nodes
+        left are ordered by their score without parents and their name only."""
         n = self.n
         empty = np.full(1, -1, dtype=np.int64)
         alone, with_one = np.empty(n), np.empty(n)
         for v in range(n):
             key = _hc.node_key(v)
             alone[v] = _hc.cached_score(self.scoring, self.scratch, v, empty, 0, key)
+            with_one[v] = alone[v]
+            if budget is not None and budget.spent():
+                continue  # out of time: the remaining ties go by name
             us = np.asarray(candidates[v], dtype=np.int64)
             gains = np.zeros(max(us.size, 1))
             removing = np.zeros(us.size, dtype=np.bool_)
@@ -268,9 +273,10 @@ class SearchState:
     def current_parents(self, v: int) -> np.ndarray:
         return self.parents[v, : self.npar[v]].copy()
 
-    def set_candidates(self, candidates: list[np.ndarray]) -> None:
+    def set_candidates(self, candidates: list[np.ndarray], budget: Budget | None = None) -> bool:
         """Restrict each node's parents to ``candidates[v]`` (current parents are always
-        kept) and recompute all deltas."""
+        kept) and recompute all deltas; False when the ``budget`` ran out first (see
+        :meth:`refresh_all`)."""
         n = self.n
         black = self._pair_keys(self._black)
         lists = []
@@ -280,44 +286,28 @@ class SearchState:
             parents = self.parents[v, : self.npar[v]]
             lists.append(np.concatenate([us, parents[~np.isin(parents, us)]]))
         if self._order_by_scores and any(c.size for c in lists):  # once, from the first lists
-            self.by_node = self._score_order(lists)
+            self.by_node = self._score_order(lists, budget)
             self.rank[self.by_node] = np.arange(n)
             self._order_by_scores = False
         self.n_cand = np.array([c.size for c in lists], dtype=np.int64)
         width = max(1, int(self.n_cand.max(initial=0)))
-        # one entry per (child, column): its parent and the arc's key u * n + v
-        children = np.repeat(np.arange(n, dtype=np.int64), self.n_cand)
-        starts = np.cumsum(self.n_cand) - self.n_cand
-        columns = np.arange(children.size, dtype=np.int64) - np.repeat(starts, self.n_cand)
-        parents = np.concatenate(lists) if n else children
-        keys = parents * n + children
-        held = np.arange(self.parents.shape[1]) < self.npar[:, None]
-        arcs = np.sort((self.parents * n + np.arange(n)[:, None])[held])
         self.cand = np.full((n, width), -1, dtype=np.int64)
-        self.cand[children, columns] = parents
         self.in_graph = np.zeros((n, width), dtype=np.uint8)
-        self.in_graph[children, columns] = _sorted_contains(arcs, keys)
+        for v, cands in enumerate(lists):
+            self.cand[v, : cands.size] = cands
+            if self.npar[v]:
+                self.in_graph[v, : cands.size] = np.isin(cands, self.parents[v, : self.npar[v]])
+        del lists
         self.fixed = np.zeros((n, width), dtype=np.uint8)
-        self.fixed[children, columns] = _sorted_contains(self._pair_keys(self.white), keys)
-        # the same table by parent: for each u, the (child, column) pairs it is a candidate
-        # of, children in scan order (parent first, the scan of hc_opt_step; see
-        # tests/test_bnlearn_parity.py)
-        by_parent = np.lexsort((self.rank[children], parents))
-        self.by_ptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(parents, minlength=n), out=self.by_ptr[1:])
-        self.by_v = np.ascontiguousarray(children[by_parent], dtype=np.int64)
-        self.by_c = np.ascontiguousarray(columns[by_parent], dtype=np.int64)
-        # rev[v, c]: the column of v in the row of its candidate u (-1: none)
-        self.rev = np.full((n, width), -1, dtype=np.int64)
-        column_of = np.full(n, -1, dtype=np.int64)
-        for u in range(n):
-            row = self.cand[u, : self.n_cand[u]]
-            column_of[row] = np.arange(row.size)
-            vs = self.by_v[self.by_ptr[u] : self.by_ptr[u + 1]]
-            self.rev[vs, self.by_c[self.by_ptr[u] : self.by_ptr[u + 1]]] = column_of[vs]
-            column_of[row] = -1
+        for u, v in self.white:
+            self.fixed[v, np.flatnonzero(self.cand[v, : self.n_cand[v]] == u)] = 1
+        # the same table by parent, children in scan order (the scan of hc_opt_step; see
+        # tests/test_bnlearn_parity.py), and each arc's reverse
+        self.by_ptr, self.by_v, self.by_c, self.rev = _hc.index_candidates(
+            self.cand, self.n_cand, self.by_node
+        )
         self.delta = np.zeros((n, width))
-        self.refresh_all()
+        return self.refresh_all(budget)
 
     def set_prior(self, graph) -> None:
         """Score with the graph prior ``graph`` (a :class:`bnfs.stats.priors.GraphPrior`): its arc
@@ -333,10 +323,27 @@ class SearchState:
         rows = np.array(nodes, dtype=np.int64)
         _hc.refresh_rows(self.scoring, self.scratch, self.graph, self.candidates, rows)
 
-    def refresh_all(self) -> None:
+    def refresh_all(self, budget: Budget | None = None) -> bool:
         """Recompute every node's score and deltas, the last in scan order first (see
-        :func:`bnfs._kernels.hill_climbing.refresh_rows`)."""
-        self.refresh(*self.by_node[::-1].tolist())
+        :func:`bnfs._kernels.hill_climbing.refresh_rows`), in calls between which the
+        ``budget`` is checked: on wide data this first scoring of every candidate arc is
+        most of a search. When the budget runs out, the nodes not reached get their score
+        only and no move (deltas of -inf), so the total stays that of the graph, and False
+        is returned."""
+        rows = np.ascontiguousarray(self.by_node[::-1], dtype=np.int64)
+        pace, done = Pace(rows.size), 0
+        while done < rows.size:
+            if budget is not None and budget.spent():
+                rest = rows[done:]
+                no_candidates = self.candidates._replace(n_cand=np.zeros_like(self.n_cand))
+                _hc.refresh_rows(self.scoring, self.scratch, self.graph, no_candidates, rest)
+                self.delta[rest] = -np.inf
+                return False
+            with pace.timing():
+                chunk = rows[done : done + pace.size]
+                _hc.refresh_rows(self.scoring, self.scratch, self.graph, self.candidates, chunk)
+            done += chunk.size
+        return True
 
     # -- moves --------------------------------------------------------------------------------
     def run(self, max_steps: int, tabu: np.ndarray, max_tabu: int, best_score) -> int:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bnfs._budget import Budget
+from bnfs._budget import Budget, Pace
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._progress import tqdm
@@ -30,7 +30,7 @@ logger = logging.getLogger("bnfs")
 #: the longest tabu list (and tabu budget): the list holds one 8-byte hash per graph
 MAX_TABU = 1_000_000
 
-CHUNK = 64  # moves per compiled call between progress-bar updates
+CHUNK = 64  # most moves per compiled call between progress-bar updates and budget checks
 #: searches that also score continuous data with the linear-Gaussian scores (tabu_search,
 #: the hybrids and learn run through hill_climbing)
 GAUSSIAN_SEARCHES = ("hill_climbing", "sparse_candidate", "boss", "grasp")
@@ -99,9 +99,10 @@ def climb(
     """
     run = Climb.start(state, tabu) if resume is None else resume
     finished = True
+    pace = Pace(CHUNK)  # on wide data one move scans millions of candidates
     with tqdm(desc=desc, unit=" moves", disable=progress, leave=False) as bar:
         while True:
-            steps = CHUNK if max_iter is None else min(CHUNK, max_iter - run.done)
+            steps = pace.size if max_iter is None else min(pace.size, max_iter - run.done)
             if steps <= 0:
                 break
             if budget is not None and budget.spent():
@@ -110,7 +111,8 @@ def climb(
                     save(run, True)
                 break
             before = state.moves
-            status = state.run(steps, run.tabu_buf, max_tabu, run.best_score)
+            with pace.timing():
+                status = state.run(steps, run.tabu_buf, max_tabu, run.best_score)
             moved = state.moves - before
             run.done += moved
             bar.update(moved)
@@ -354,7 +356,10 @@ def hill_climbing(
         Largest number of moves per climb.
     max_time : float, optional
         Seconds after which the search stops and returns the best graph so far with a
-        RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once).
+        RuntimeWarning. Ctrl-C does the same (a second Ctrl-C interrupts at once). Both are
+        checked about every 0.1 s, also while every candidate arc is scored first; a
+        single move on thousands of columns may take longer. Encoding the data comes
+        before and is not counted.
     checkpoint : str or os.PathLike, optional
         Where the search saves its state (every 30 s, after each restart, on stopping) and
         resumes from, reaching the uninterrupted search's graph; a file written for other
@@ -517,7 +522,7 @@ def _climb_and_restart(state, search, budget, rng, how: _How, progress) -> None:
     done, the budget is spent or a climb stops early; the best graph is kept in ``search``."""
     if state.n >= WIDE:
         _say_the_cost(state.n)
-    state.set_candidates(state.all_candidates())
+    state.set_candidates(state.all_candidates(), budget)
     search.resume(how.restarts)
     while not search.complete:
         if search.climb > 0:

@@ -155,7 +155,7 @@ def sparse_candidate(
         for rounds in range(1, max_rounds + 1):
             if budget.spent():
                 break
-            state.set_candidates(select_candidates(state, k, disable))
+            state.set_candidates(select_candidates(state, k, disable), budget)
             climb(
                 state,
                 tabu=0,
