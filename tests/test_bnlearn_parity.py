@@ -42,7 +42,7 @@ def _both(frame, algorithm: str, score: str, **options):
 
 
 @pytest.mark.parametrize("algorithm", ["hc", "tabu"])
-@pytest.mark.parametrize("score", ["bic", "bde", "k2", "aic"])
+@pytest.mark.parametrize("score", ["bic", "bde", "k2", "aic", "bds", "qnml"])
 @pytest.mark.parametrize(
     "name, rows", [("asia", 2000), ("child", 2000), ("insurance", 3000), ("alarm", 3000)]
 )

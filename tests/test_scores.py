@@ -181,6 +181,65 @@ def test_the_vsp_graph_prior_is_bnlearns(beta):
         assert ours != pytest.approx(bnfs.score(dag, frame, "bde"), rel=1e-12) or not dag.arcs
 
 
+@pytest.mark.parametrize(
+    "name, rows, parents_at_most",
+    [
+        ("asia", 300, 7),  # exact regrets (rows <= 1,000, values <= 100)
+        ("alarm", 800, 4),  # families beyond 100 cells: Szpankowski's large-k expansion
+        ("alarm", 5000, 4),  # beyond 1,000 rows: the lesser expansion
+        ("insurance", 1500, 3),
+    ],
+)
+def test_bds_and_qnml_are_bnlearns(name, rows, parents_at_most):
+    """bnlearn's BDs (BDeu over the parent configurations seen, Scutari 2016) and quotient
+    NML (Silander et al. 2018): the true network, a learned one and the empty one, with
+    the vsp prior for BDs."""
+    import bnfs
+
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    frame = bnfs.datasets.sample(name, rows, seed=3).astype(str)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    factors = frame.astype("category")
+    truth = bnfs.datasets.network(name).subgraph(list(frame.columns))
+    dense = bnfs.hill_climbing(frame, "loglik", max_parents=parents_at_most, progress=False)
+    for dag in (truth, dense, bnfs.DAG(frame.columns)):
+        net = _bnlearn_network(pybnlearn, dag)
+        for label, extra in [("bds", {}), ("bds", {"iss": 7.0}), ("qnml", {})]:
+            theirs = pybnlearn.score(net, factors, type=label, **extra)
+            assert bnfs.score(dag, frame, label, **extra) == pytest.approx(theirs, rel=1e-11)
+        theirs = pybnlearn.score(net, factors, type="bds", prior="vsp")
+        assert bnfs.score(dag, frame, "bds", prior="vsp") == pytest.approx(theirs, rel=1e-11)
+
+
+def test_nml_regret_is_the_normalizing_sum_by_enumeration():
+    """log C(n, k) = log sum over the count vectors h of n rows in k values of
+    n! / prod h_i! prod (h_i / n)^h_i: the recurrence against brute force."""
+    import itertools
+
+    for n in range(1, 8):
+        for k in range(1, 5):
+            total = 0.0
+            for h in itertools.product(range(n + 1), repeat=k):
+                if sum(h) == n:
+                    term = math.lgamma(n + 1) - sum(math.lgamma(x + 1) for x in h)
+                    term += sum(x * math.log(x / n) for x in h if x)
+                    total += math.exp(term)
+            assert _k.nml_regret(float(n), float(k)) == pytest.approx(math.log(total), rel=1e-12)
+    # past the exact range the expansions stay close to the exact value
+    exact = _k.nml_regret(1000.0, 100.0)
+    assert _k.nml_regret(1000.0001, 100.0) == pytest.approx(exact, rel=1e-3)
+
+
+def test_bds_differs_from_bdeu_only_when_a_parent_configuration_is_unseen():
+    frame = pd.DataFrame({"a": list("xxyyzz"), "b": list("pqpqpq"), "c": list("ssstts")})
+    both = DAG(["a", "b", "c"], [("a", "c"), ("b", "c")])  # 6 of 6 configurations seen
+    assert score(both, frame, "bds") == pytest.approx(score(both, frame, "bde"), rel=1e-12)
+    thin = frame.iloc[:4]  # a in {x, y}, b in {p, q}: 4 of 4 seen, then drop one
+    assert score(both, thin, "bds") == pytest.approx(score(both, thin, "bde"), rel=1e-12)
+    gap = frame.iloc[[0, 1, 2, 4, 5] * 2]  # (y, q) unseen: BDs shares iss among 5, BDeu 6
+    assert score(both, gap, "bds") != pytest.approx(score(both, gap, "bde"), rel=1e-6)
+
+
 def test_the_vsp_default_on_two_variables_is_one_half_where_bnlearn_refuses():
     """bnlearn's vsp default 1 / (n - 1) is 1 on two variables, which bnlearn refuses ("beta
     must be a probability smaller than one"); bnfs caps the default at 1/2 and then scores
@@ -326,7 +385,7 @@ def test_graph_priors_are_refused_where_they_do_not_apply(score, options, messag
             learner(frame, score, **options)
 
 
-@pytest.mark.parametrize("score", ["bic", "k2", "aic", "loglik"])
+@pytest.mark.parametrize("score", ["bic", "k2", "aic", "loglik", "qnml"])
 def test_a_graph_prior_is_refused_where_bnlearn_refuses_it(score):
     """bnlearn takes a graph prior for its Bayesian scores only; so does bnfs."""
     import bnfs

@@ -15,6 +15,12 @@ q parent configurations, counts N_jk and N_j = sum_k N_jk over N rows:
 * ``BDE``     BDeu with imaginary sample size ``iss``:
               sum_j [lgamma(iss/q) - lgamma(iss/q + N_j)] + sum_jk [lgamma(iss/qr + N_jk) - lgamma(iss/qr)]
 * ``K2``      sum_j [lgamma(r) - lgamma(N_j + r)] + sum_jk lgamma(N_jk + 1)
+* ``BDS``     BDeu with ``q`` replaced by the number of parent configurations observed
+              (Scutari 2016, bnlearn's ``bds``), so that unobserved configurations take no
+              share of the imaginary sample size
+* ``QNML``    quotient NML (Silander, Leppa-aho, Jaaskelainen & Roos 2018):
+              loglik - regret(N, q r) + regret(N, q), :func:`nml_regret` the log of the
+              multinomial NML normalizer, as bnlearn's ``qnml`` computes it
 """
 
 import math
@@ -24,7 +30,10 @@ import numpy as np
 from bnfs._kernels import njit
 from bnfs._kernels.sorting import argsort_stable, sort_inplace
 
-LOGLIK, BIC, AIC, BDE, K2 = 0, 1, 2, 3, 4
+LOGLIK, BIC, AIC, BDE, K2, BDS, QNML = 0, 1, 2, 3, 4, 5, 6
+#: bnlearn's exact regrets cover N up to REGRET_N rows and K up to REGRET_K values;
+#: beyond, the lesser of Szpankowski's two asymptotic expansions
+REGRET_N, REGRET_K = 1000, 100
 
 _COMPRESS_AT = 1 << 40  # renumber configurations before the mixed-radix index overflows
 _MAX_KEY = 1 << 62  # largest cell key (configuration * arity + state) the sorting path forms
@@ -78,7 +87,7 @@ def n_configurations(arities, parents, n_par):
 
 @njit(cache=True)
 def _cell_term(kind, n_jk, a_jk):
-    if kind == BDE:
+    if kind == BDE or kind == BDS:
         return math.lgamma(a_jk + n_jk) - math.lgamma(a_jk)
     if kind == K2:
         return math.lgamma(n_jk + 1.0)
@@ -87,11 +96,67 @@ def _cell_term(kind, n_jk, a_jk):
 
 @njit(cache=True)
 def _config_term(kind, n_j, a_j, r):
-    if kind == BDE:
+    if kind == BDE or kind == BDS:
         return math.lgamma(a_j) - math.lgamma(a_j + n_j)
     if kind == K2:
         return math.lgamma(r) - math.lgamma(n_j + r)
     return -n_j * math.log(n_j)
+
+
+@njit(cache=True)
+def _penalty(kind, n, q, r):
+    """What the score takes off the family's fit: ``q`` parent configurations, arity
+    ``r``, ``n`` rows."""
+    if kind == BIC:
+        return 0.5 * math.log(n) * q * (r - 1)
+    if kind == AIC:
+        return q * (r - 1)
+    if kind == QNML:
+        return nml_regret(n, q * r) - nml_regret(n, q)
+    return 0.0
+
+
+@njit(cache=True)
+def nml_regret(n, k):
+    """log C(n, k): the log of the normalizing sum of the NML distribution of a
+    ``k``-valued multinomial over ``n`` rows, as bnlearn computes it (``nml_regret``):
+    exact up to :data:`REGRET_N` rows and :data:`REGRET_K` values (Kontkanen & Myllymaki's
+    recurrence C(n, k) = C(n, k - 1) + n / (k - 2) C(n, k - 2), from the binomial sum for
+    k = 2), otherwise the lesser of Szpankowski's expansions for large n and for large k."""
+    if n == 1.0:
+        return math.log(k)
+    if k == 1.0 or n == 0.0:
+        return 0.0
+    if n <= REGRET_N and k <= REGRET_K:
+        m, top = int(n), int(k)
+        log_m = math.log(m)
+        two = 0.0
+        for h in range(m + 1):
+            term = math.lgamma(m + 1.0) - math.lgamma(h + 1.0) - math.lgamma(m - h + 1.0)
+            if h:
+                term += h * (math.log(h) - log_m)
+            if m - h:
+                term += (m - h) * (math.log(m - h) - log_m)
+            two += math.exp(term)
+        before, last = 1.0, two
+        for j in range(3, top + 1):
+            before, last = last, last + before / (j - 2) * m
+        return math.log(last)
+    half = 0.5 * k
+    ratio = math.exp(math.lgamma(half) - math.lgamma(half - 0.5))
+    centre = math.sqrt(0.5) - ratio * k / 3.0 / math.sqrt(n)
+    large_n = (
+        (half - 0.5) * (math.log(n) - math.log(2.0))
+        + 0.5 * math.log(math.pi)
+        - math.lgamma(half)
+        + 0.5
+        - centre * centre
+        + (3.0 + k * (k - 2.0) * (2.0 * k + 1.0)) / (36.0 * n)
+    )
+    a = k / n
+    c = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 / a))
+    large_k = n * (math.log(a) + (a + 2.0) * math.log(c) - 1.0 / c) - 0.5 * math.log(c + 2.0 / a)
+    return min(large_n, large_k)
 
 
 @njit(cache=True)
@@ -107,6 +172,9 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
     if q <= counts.shape[0] // r:  # q * r cells fit (the product could overflow)
         for i in range(n):
             counts[cfg[i] * r + codes[i, node]] += 1
+        if kind == BDS:
+            a_j = iss / _observed_rows(counts, q, r)
+            a_jk = a_j / r
         for j in range(q):
             n_j = 0
             base = j * r
@@ -125,6 +193,9 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
         for i in range(n):
             keys[i] = cfg[i] * r + codes[i, node]
         sort_inplace(keys)
+        if kind == BDS:
+            a_j = iss / _observed_runs(keys, r)
+            a_jk = a_j / r
         start = 0
         n_j = 0
         for i in range(1, n + 1):
@@ -136,11 +207,29 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
                     total += _config_term(kind, float(n_j), a_j, float(r))
                     n_j = 0
                 start = i
-    if kind == BIC:
-        total -= 0.5 * math.log(n) * q_true * (r - 1)
-    elif kind == AIC:
-        total -= q_true * (r - 1)
-    return total
+    return total - _penalty(kind, float(n), q_true, float(r))
+
+
+@njit(cache=True)
+def _observed_rows(counts, q, r):
+    """How many of the ``q`` rows of ``r`` cells of ``counts`` hold a count."""
+    seen = 0
+    for j in range(q):
+        for k in range(r):
+            if counts[j * r + k] > 0:
+                seen += 1
+                break
+    return seen
+
+
+@njit(cache=True)
+def _observed_runs(keys, r):
+    """How many configurations (``key // r``) the sorted cell ``keys`` hold."""
+    seen = 0
+    for i in range(keys.shape[0]):
+        if i == 0 or keys[i] // r != keys[i - 1] // r:
+            seen += 1
+    return seen
 
 
 @njit(cache=True)
@@ -174,6 +263,12 @@ def score_table(table, kind, iss, n_total):
     """Local score from a (configurations x arity) count table (all configurations listed)."""
     q, r = table.shape
     a_j = iss / q
+    if kind == BDS:
+        seen = 0
+        for j in range(q):
+            if table[j].sum() > 0:
+                seen += 1
+        a_j = iss / max(seen, 1)
     a_jk = a_j / r
     total = 0.0
     for j in range(q):
@@ -185,8 +280,4 @@ def score_table(table, kind, iss, n_total):
                 total += _cell_term(kind, float(c), a_jk)
         if n_j > 0:
             total += _config_term(kind, n_j, a_j, float(r))
-    if kind == BIC:
-        total -= 0.5 * math.log(n_total) * q * (r - 1)
-    elif kind == AIC:
-        total -= q * (r - 1)
-    return total
+    return total - _penalty(kind, float(n_total), float(q), float(r))

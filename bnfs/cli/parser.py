@@ -25,6 +25,8 @@ SCORE_CHOICES = (
     "bic",
     "bde",
     "k2",
+    "bds",
+    "qnml",
     "aic",
     "loglik",
     "bic-g",

@@ -308,7 +308,7 @@ def hill_climbing(
     the rows of nodes whose parents changed are rescored), as bnlearn 5.2.1's
     ``hc_opt_step`` does move for move: the same scan, tolerance and score-equivalent twins.
     With ``scan_order="columns"`` the graph is bnlearn's on the same data (tested against
-    bnlearn-port for bic, bde, k2 and aic, with lists and ``max_parents``); two differences
+    bnlearn-port for bic, bde, bds, qnml, k2 and aic, with lists and ``max_parents``); two differences
     remain: bnfs counts the levels a column shows, bnlearn a factor's declared levels, and
     restarts draw from numpy, not R. Cycle checks use the Pearce-Kelly online order.
 
@@ -319,8 +319,9 @@ def hill_climbing(
         incomplete DataFrame is learned inside :func:`bnfs.structural_em` (with ``score``,
         ``iss``, ``max_parents``, the lists, ``seed`` and ``progress``; other options are
         refused by name), with a warning. A constant column is an isolated node.
-    score : {"bic", "bde", "k2", "aic", "loglik"} for discrete data; for continuous data
-        {"bic-g", "aic-g", "loglik-g"} (maximum-likelihood residual variance RSS/n) or
+    score : {"bic", "bde", "bds", "qnml", "k2", "aic", "loglik"} for discrete data (bnlearn's
+        labels; "bds" is BDeu over the parent configurations seen, "qnml" the quotient
+        normalized maximum likelihood, which has no ``iss``); for continuous data {"bic-g", "aic-g", "loglik-g"} (maximum-likelihood residual variance RSS/n) or
         {"bic-g-bnlearn", "aic-g-bnlearn", "loglik-g-bnlearn"} (bnlearn's RSS/(n - k - 1),
         whose graphs and score values equal bnlearn's ``bic-g`` etc.; "bic" means "bic-g").
         or "bge" (bnlearn's BGe, prior mean the sample means, alpha_mu = ``iss``, alpha_w =

@@ -95,7 +95,7 @@ def screen_based(
     Parameters
     ----------
     data : discrete data, or a scipy sparse matrix (read as presence / absence)
-    score : {"bic", "bde", "k2", "aic", "loglik"}
+    score : {"bic", "bde", "bds", "qnml", "k2", "aic", "loglik"}
     theta : int, default 4
         Least co-occurrence count of a pair that is considered.
     max_parents : int, optional

@@ -81,7 +81,7 @@ def sparse_candidate(
     data : Dataset, DataFrame, array with names, file path or dask DataFrame
         Discrete, continuous (linear-Gaussian scores) or mixed (conditional-Gaussian
         scores) data; the candidates are chosen by the same score's gains.
-    score : {"bic", "bde", "k2", "aic", "loglik"}
+    score : {"bic", "bde", "bds", "qnml", "k2", "aic", "loglik"}
     k : int, default 10
         Candidate parents per node (Shen et al. use k = p = 15).
     max_parents : int, optional

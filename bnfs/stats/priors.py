@@ -32,7 +32,7 @@ __all__ = ["GRAPH_PRIORS", "BAYESIAN_SCORES", "GraphPrior", "graph_prior"]
 #: bnlearn's graph priors
 GRAPH_PRIORS = ("uniform", "vsp", "marginal", "cs")
 #: the scores a graph prior applies to (bnlearn's Bayesian scores that bnfs has)
-BAYESIAN_SCORES = ("bde", "bge")
+BAYESIAN_SCORES = ("bde", "bds", "bge")
 #: bnlearn's MACHINE_TOL: how far "cs" probabilities of 0 and 1 are moved when learning
 SHRINK = math.sqrt(np.finfo(float).eps)
 _THIRD = math.log(1.0 / 3.0)
@@ -225,7 +225,7 @@ def _completed(rows, names: Sequence[str]) -> dict[tuple[int, int], tuple[float,
 
 def graph_prior(score: str, prior: str, beta, names: Sequence[str]) -> GraphPrior:
     """The validated graph ``prior`` (with ``beta``) of ``score`` over DAGs on ``names``.
-    Only the Bayesian scores (bde, bge) take one, as in bnlearn."""
+    Only the Bayesian scores (bde, bds, bge) take one, as in bnlearn."""
     if not isinstance(prior, str) or prior not in GRAPH_PRIORS:
         raise ValueError(f"prior must be one of {GRAPH_PRIORS}, got {prior!r}")
     if prior == "uniform":

@@ -1,7 +1,8 @@
 """Decomposable network scores with a local-score cache.
 
 Labels follow R bnlearn: ``"loglik"``, ``"aic"``, ``"bic"``, ``"bde"`` (BDeu, imaginary
-sample size ``iss``), ``"k2"`` for discrete data; ``"loglik-g"``, ``"aic-g"``, ``"bic-g"``
+sample size ``iss``), ``"k2"``, ``"bds"`` (BDeu over the observed parent configurations)
+and ``"qnml"`` (quotient normalized maximum likelihood) for discrete data; ``"loglik-g"``, ``"aic-g"``, ``"bic-g"``
 (linear Gaussian) and ``"bge"`` for continuous data; ``"loglik-cg"``, ``"aic-cg"``,
 ``"bic-cg"`` (conditional Gaussian) for mixed data. Natural logarithms, higher is better; the score of
 a DAG is the sum of its nodes' local scores.
@@ -24,7 +25,15 @@ from bnfs.tables._data import Dataset, as_dataset, unit_scaled
 
 __all__ = ["Scorer", "score", "SCORES", "GRAPH_PRIORS"]
 
-DISCRETE_SCORES = {"loglik": _k.LOGLIK, "bic": _k.BIC, "aic": _k.AIC, "bde": _k.BDE, "k2": _k.K2}
+DISCRETE_SCORES = {
+    "loglik": _k.LOGLIK,
+    "bic": _k.BIC,
+    "aic": _k.AIC,
+    "bde": _k.BDE,
+    "k2": _k.K2,
+    "bds": _k.BDS,
+    "qnml": _k.QNML,
+}
 #: linear-Gaussian scores: ``-g`` with the maximum-likelihood residual variance RSS/n,
 #: ``-g-bnlearn`` with bnlearn's RSS/(n - parents - 1) (its ``loglik-g``, ``bic-g``, ``aic-g``)
 GAUSSIAN_SCORES = {
@@ -54,6 +63,8 @@ ScoreName = Literal[
     "aic",
     "bde",
     "k2",
+    "bds",
+    "qnml",
     "loglik-g",
     "bic-g",
     "aic-g",
