@@ -84,6 +84,42 @@ def test_sparse_path_and_renumbering_match_a_direct_count():
     assert dense == pytest.approx(sparse, rel=1e-12)
 
 
+@given(
+    rows=st.integers(1, 400),
+    arities=st.lists(st.integers(2, 12), min_size=3, max_size=6),
+    kind=st.sampled_from([_k.LOGLIK, _k.BIC, _k.BDE, _k.K2, _k.BDS, _k.QNML]),
+    seed=st.integers(0, 2**16),
+)
+def test_every_counting_path_adds_the_same_terms_in_the_same_order(rows, arities, kind, seed):
+    """A dense table, rows grouped by configuration (one family, or every candidate of a
+    grow step against one grouping) and sorted cell keys give equal scores, not close
+    ones: the searches break ties on them."""
+    rng = np.random.default_rng(seed)
+    arity = np.array(arities, dtype=np.int64)
+    codes = np.asfortranarray(np.stack([rng.integers(0, a, rows) for a in arity], axis=1))
+    node, u, par = 0, 1, np.arange(2, len(arities), dtype=np.int64)
+    family = np.append(par, u)
+    cfg, cfg2 = np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64)
+    values = []
+    for cells in (1 << 20, 4 * int(arity[0]), 1):  # dense, grouped, grouped or sorted
+        counts = np.zeros(max(cells, 1), dtype=np.int64)
+        values.append(
+            _k.local_score(codes, arity, node, family, family.size, kind, 3.0, cfg, counts)
+        )
+    q = _k.parent_config(codes, arity, par, par.size, cfg)
+    groups = np.full((2, rows + 1), -1, dtype=np.int64)
+    _k.group_rows(cfg, rows, groups)
+    counts = np.zeros(int(arity[0] * arity[1]), dtype=np.int64)
+    q_true = float(np.prod(arity[family]))
+    values.append(
+        _k.score_grouped(
+            groups, codes, u, node, arity[1], arity[0], q_true, kind, 3.0, counts, cfg2
+        )
+    )
+    assert not counts.any() and q >= groups[0, rows]
+    assert values == [values[0]] * 4
+
+
 def test_scores_of_a_tiny_table_by_hand():
     frame = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 0, 1, 0]})
     s = Scorer(frame, "loglik")

@@ -65,21 +65,37 @@ def _family_score(scoring, node, parents, n_par, cfg, counts):
     )
 
 
-def configurations(scoring, parents, n_par, cfg):
-    """The parent configurations of the discrete incremental scores (0 for Gaussian data,
-    which needs none)."""
+def configurations(scoring, scratch, parents, n_par):
+    """The parent configurations of the discrete incremental scores, in ``scratch.cfg``,
+    and their bound (0 for Gaussian data, which needs none). When a table of one more
+    parent could outgrow the counting scratch, the rows are also grouped by configuration
+    (``scratch.groups``, :func:`bnfs._kernels.scores.group_rows`); else the grouping is
+    marked absent."""
     if scoring.codes.dtype.kind == "f":
         return 0
-    return _s.parent_config(scoring.codes, scoring.arities, parents, n_par, cfg)
+    return _discrete_configurations(scoring, scratch, parents, n_par)
 
 
 @overload(configurations)
-def _configurations(scoring, parents, n_par, cfg):
+def _configurations(scoring, scratch, parents, n_par):
     if _float_data(scoring):
-        return lambda scoring, parents, n_par, cfg: 0
-    return lambda scoring, parents, n_par, cfg: _s.parent_config(
-        scoring.codes, scoring.arities, parents, n_par, cfg
+        return lambda scoring, scratch, parents, n_par: 0
+    return lambda scoring, scratch, parents, n_par: _discrete_configurations(
+        scoring, scratch, parents, n_par
     )
+
+
+@njit(cache=True)
+def _discrete_configurations(scoring, scratch, parents, n_par):
+    codes, arities = scoring.codes, scoring.arities
+    n = codes.shape[0]
+    q = _s.parent_config(codes, arities, parents, n_par, scratch.cfg)
+    # the smallest extension: two levels of a parent, two of the node
+    if q > scratch.counts.shape[1] // 4:
+        _s.group_rows(scratch.cfg, n, scratch.groups)
+    else:
+        scratch.groups[0, n] = -1
+    return q
 
 
 @njit(cache=True)
@@ -127,8 +143,16 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
         if removing:
             m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
             return _s.local_score(codes, arities, v, scratch.tmp[row], m, kind, iss, cfg2, counts)
-        q2 = _s.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
         q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
-        return _s.score_config(cfg2, q2, codes, v, arities[v], q_true, kind, iss, counts)
+        r_u, r = arities[u], arities[v]
+        size = counts.shape[0]
+        if scratch.groups[0, codes.shape[0]] >= 0 and q > size // r // r_u and r_u * r <= size:
+            # the table outgrows the scratch: count within the groups of rows instead of
+            # sorting the rows' cells
+            return _s.score_grouped(
+                scratch.groups, codes, u, v, r_u, r, q_true, kind, iss, counts, cfg2
+            )
+        q2 = _s.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
+        return _s.score_config(cfg2, q2, codes, v, r, q_true, kind, iss, counts)
 
     return discrete

@@ -201,7 +201,7 @@ def _expand(scoring, know, ws, trees, v, npar, key):
             fit = scratch.cache[child]
         else:
             if q < 0:
-                q = _g.configurations(scoring, ws.par, npar, scratch.cfg)
+                q = _g.configurations(scoring, scratch, ws.par, npar)
             fit = _g.toggled_score(scoring, scratch, 0, v, u, False, ws.par, npar, q)
             scratch.counters[_c.N_SCORES] += 1
             _c.store(scratch.cache, child, fit)

@@ -27,8 +27,10 @@ Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior"])
 #: :mod:`bnfs._kernels.codes`), and scratch: ``cfg`` (one per row of data) for the current
 #: parent configurations, and one row per scoring thread of ``cfg2`` (rows of data),
 #: ``counts`` (:func:`bnfs.stats.scores.counts_scratch_size`) and ``tmp`` (a parent list); the
-#: single-threaded kernels use row 0
-Scratch = namedtuple("Scratch", ["cache", "counters", "cfg", "cfg2", "counts", "tmp"])
+#: single-threaded kernels use row 0. ``groups`` (2 by rows + 1) holds the rows grouped by
+#: the configurations in ``cfg`` when :func:`bnfs._kernels.dispatch.configurations` made
+#: them (``groups[0, rows]`` -1 otherwise; :func:`bnfs._kernels.scores.group_rows`)
+Scratch = namedtuple("Scratch", ["cache", "counters", "cfg", "cfg2", "counts", "tmp", "groups"])
 
 
 @njit(cache=True)
@@ -70,6 +72,7 @@ def new_scratch(rows: int, counts_size: int, width: int, threads: int = 1) -> Sc
         np.empty((threads, rows), dtype=np.int64),
         np.zeros((threads, counts_size), dtype=np.int64),
         np.empty((threads, width + 1), dtype=np.int64),
+        np.full((2, rows + 1), -1, dtype=np.int64),
     )
 
 
@@ -147,7 +150,7 @@ def cached_families(scoring, scratch, v, us, removing, m, parents_v, k, base_key
             need_config = need_config or not removing[e]
     if n_miss == 0:
         return
-    q = _g.configurations(scoring, parents_v, k, scratch.cfg) if need_config else 0
+    q = _g.configurations(scoring, scratch, parents_v, k) if need_config else 0
     miss_us = np.empty(n_miss, dtype=np.int64)
     miss_removing = np.empty(n_miss, dtype=np.bool_)
     for t in range(n_miss):

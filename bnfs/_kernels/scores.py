@@ -2,9 +2,12 @@
 
 A node's parent configuration is a mixed-radix index per row, built column by column from
 the Fortran-ordered code matrix. Counts go into a dense scratch table when
-``configurations x arity`` fits in it, otherwise rows are sorted by their cell key and the
-runs are counted (the sparse path, cost O(N log N) whatever the number of configurations).
-Only observed cells contribute to every score, so both paths give the same value.
+``configurations x arity`` fits in it; otherwise the rows are grouped by configuration (a
+counting sort, linear in the rows, up to eight configurations a row) and counted group by
+group (:func:`score_grouped`, which also scores every candidate parent of a grow step
+against one grouping), or past that sorted by their cell key and the runs counted (cost
+O(N log N) whatever the number of configurations). Every path adds the same terms in the
+same order (configurations, then states, ascending), so all give the same value.
 
 Scores (natural log, higher is better, as bnlearn reports them), for a node with arity r,
 q parent configurations, counts N_jk and N_j = sum_k N_jk over N rows:
@@ -164,7 +167,9 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
     """Local score of ``node`` given parent configurations ``cfg`` (from
     :func:`parent_config`, ``q`` its bound, ``q_true`` the true number of configurations).
     ``counts`` is int64 scratch, all zeros, left all zeros; a table larger than it is
-    counted by sorting the rows' cell keys (``cfg`` may be renumbered in place first)."""
+    counted within the rows grouped by configuration (:func:`score_grouped`) or, past
+    eight configurations a row, by sorting the rows' cell keys (``cfg`` may be renumbered
+    in place first)."""
     n = codes.shape[0]
     a_j = iss / q_true
     a_jk = a_j / r
@@ -186,6 +191,11 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
                     counts[base + k] = 0
             if n_j > 0:
                 total += _config_term(kind, float(n_j), a_j, float(r))
+    elif q <= 8 * n and r <= counts.shape[0]:  # group the rows with a counting sort
+        groups = np.empty((2, n + 1), dtype=np.int64)
+        group_rows(cfg, n, groups)
+        touched = np.empty(n, dtype=np.int64)
+        return score_grouped(groups, codes, -1, node, 1, r, q_true, kind, iss, counts, touched)
     else:
         if q > _MAX_KEY // r:  # cfg * r could overflow: renumber to the observed configurations
             q = compress(cfg, n)
@@ -256,6 +266,108 @@ def extend_config(cfg, q, codes, arities, extra, out):
     for i in range(n):
         out[i] = cfg[i] * r + codes[i, extra]
     return q * r
+
+
+@njit(cache=True)
+def group_rows(cfg, n, groups):
+    """The rows by parent configuration, for :func:`score_grouped`: ``groups[0, :n]`` the
+    rows in ascending ``cfg[:n]`` (ties in row order), ``groups[1, :g + 1]`` where each of
+    the ``g`` configurations seen starts, ``groups[0, n] = g``."""
+    bound = 0
+    for i in range(n):
+        bound = max(bound, cfg[i] + 1)
+    if bound <= 8 * n:  # a counting sort, linear in the rows
+        start = np.zeros(bound + 1, dtype=np.int64)
+        for i in range(n):
+            start[cfg[i] + 1] += 1
+        g = 0
+        for j in range(bound):
+            if start[j + 1] > 0:
+                groups[1, g] = start[j]
+                g += 1
+            start[j + 1] += start[j]
+        for i in range(n):
+            groups[0, start[cfg[i]]] = i
+            start[cfg[i]] += 1
+        groups[1, g] = n
+        groups[0, n] = g
+        return
+    order = argsort_stable(cfg[:n])
+    g = 0
+    for t in range(n):
+        i = order[t]
+        groups[0, t] = i
+        if t == 0 or cfg[i] != cfg[order[t - 1]]:
+            groups[1, g] = t
+            g += 1
+    groups[1, g] = n
+    groups[0, n] = g
+
+
+@njit(cache=True)
+def score_grouped(groups, codes, u, node, r_u, r, q_true, kind, iss, cells, touched):
+    """Local score of ``node`` with the parents grouped by :func:`group_rows` plus ``u``
+    (arity ``r_u``; none when ``u`` < 0; ``node``'s arity ``r``): the value
+    :func:`score_config` gives on :func:`extend_config`'s configurations, term for term
+    in the same order, in time linear in the rows however large the table. A grow step scores every candidate against
+    one grown set, so the rows are grouped once, where :func:`score_config` would sort
+    them once per candidate. ``cells`` (at least ``r_u * r`` int64 zeros, left zeros) and
+    ``touched`` (int64, one per row) are scratch."""
+    n = codes.shape[0]
+    rows, starts = groups[0], groups[1]
+    n_groups = rows[n]
+    a_j = iss / q_true
+    if kind == BDS and u < 0:
+        a_j = iss / n_groups
+    elif kind == BDS:  # the configurations seen: (group, value of u) pairs
+        seen = 0
+        for g in range(n_groups):
+            for t in range(starts[g], starts[g + 1]):
+                c = codes[rows[t], u]
+                if cells[c] == 0:
+                    cells[c] = 1
+                    seen += 1
+            for t in range(starts[g], starts[g + 1]):
+                cells[codes[rows[t], u]] = 0
+        a_j = iss / seen
+    a_jk = a_j / r
+    total = 0.0
+    for g in range(n_groups):
+        m = 0
+        for t in range(starts[g], starts[g + 1]):
+            i = rows[t]
+            c = (np.int64(codes[i, u]) * r if u >= 0 else 0) + codes[i, node]
+            if cells[c] == 0:
+                touched[m] = c
+                m += 1
+            cells[c] += 1
+        _sort_small(touched, m)
+        n_j = 0
+        for t in range(m):
+            c = touched[t]
+            count = cells[c]
+            cells[c] = 0
+            n_j += count
+            total += _cell_term(kind, float(count), a_jk)
+            if t == m - 1 or touched[t + 1] // r != c // r:
+                total += _config_term(kind, float(n_j), a_j, float(r))
+                n_j = 0
+    return total - _penalty(kind, float(n), q_true, float(r))
+
+
+@njit(cache=True)
+def _sort_small(values, m):
+    """Sort ``values[:m]`` ascending: insertion for a few, merging beyond."""
+    if m > 32:
+        sort_inplace(values[:m])
+        return
+    for t in range(1, m):
+        x = values[t]
+        at = t
+        while at > 0 and values[at - 1] > x:
+            values[at] = values[at - 1]
+            at -= 1
+        values[at] = x
 
 
 @njit(cache=True)
