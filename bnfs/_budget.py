@@ -16,6 +16,20 @@ import warnings
 
 from bnfs._validate import check_float
 
+#: the command line's exit codes for a partial graph: Ctrl-C (128 + SIGINT, as shells
+#: report it) and a spent ``--max-time`` (GNU timeout's code)
+EXIT_INTERRUPTED, EXIT_OUT_OF_TIME = 130, 124
+
+
+def stopped_reason(learning) -> str | None:
+    """Why a learner stopped before it finished ("max_time reached", "interrupted"), from
+    its ``learning`` record (``stopped_early`` for the score-based learners, ``stopped``
+    for the constraint-based ones), or None when it finished."""
+    if not isinstance(learning, dict):
+        return None
+    reason = learning.get("stopped_early") or learning.get("stopped")
+    return str(reason) if reason else None
+
 
 class Budget:
     """``max_time`` seconds (None: no limit) and an interruption flag for one search."""

@@ -690,10 +690,66 @@ def test_warnings_are_one_line_on_the_command_line(tmp_path, monkeypatch, capsys
     monkeypatch.chdir(tmp_path)
     assert (
         cli.main(["learn", "alarm.csv", "--out", "a.json", "--max-time", "0.000001", "--quiet"])
-        == 0
+        == 124  # a partial graph (see test_a_partial_graph_says_so_in_its_exit_code_and_file)
     )
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("bnfs learn: warning: boss stopped early")
+    assert len(lines) == 2 and lines[0].startswith("bnfs learn: warning: boss stopped early")
+    assert lines[1] == (
+        "bnfs learn: the graph written is partial: it stopped early (max_time reached)"
+    )
+
+
+@pytest.mark.parametrize("out", ["g.json", "g.dot", "g.bif", "g.graphml"])
+def test_a_partial_graph_says_so_in_its_exit_code_and_file(tmp_path, monkeypatch, capsys, out):
+    """Issue 43.4: a search stopped by --max-time (exit 124) or Ctrl-C (exit 130) writes its
+    graph, which says it is partial in every format; a finished one exits 0 and does not."""
+    import json
+    import os
+    import signal
+
+    import networkx as nx
+
+    import bnfs
+    from bnfs import cli
+    from bnfs.search._state import SearchState
+
+    bnfs.datasets.sample("asia", 2000, seed=2).to_csv(tmp_path / "asia.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    argv = ["learn", "asia.csv", "--out", out, "--algorithm", "hill_climbing", "--quiet"]
+
+    def partial_note():
+        if out.endswith(".json"):
+            return json.loads((tmp_path / out).read_text())["learning"]["stopped_early"]
+        if out.endswith(".graphml"):
+            return nx.read_graphml(tmp_path / out).graph.get("partial")
+        first = (tmp_path / out).read_text().splitlines()[0]
+        return first if first.startswith("// partial network") else None
+
+    assert cli.main(argv) == 0 and partial_note() is None
+    assert "partial" not in capsys.readouterr().err
+    assert cli.main([*argv, "--max-time", "0.000001"]) == 124
+    assert "max_time reached" in partial_note()
+    assert "partial: it stopped early (max_time reached)" in capsys.readouterr().err
+    run = SearchState.run
+
+    def interrupted_run(self, *args):
+        os.kill(os.getpid(), signal.SIGINT)  # the search's handler only marks its budget
+        return run(self, *args)
+
+    monkeypatch.setattr(SearchState, "run", interrupted_run)
+    assert cli.main(argv) == 130
+    assert "interrupted" in partial_note()
+    assert "partial: it stopped early (interrupted)" in capsys.readouterr().err
+    monkeypatch.setattr(SearchState, "run", run)
+    for algorithm in ("hiton_mb", "hill_climbing"):  # a local learner, a network
+        blanket = ["blanket", "asia.csv", "--target", "either", "--algorithm", algorithm]
+        assert cli.main([*blanket, "--quiet"]) == 0
+        assert cli.main([*blanket, "--max-time", "0.000001", "--quiet"]) == 124
+        assert "the blanket is partial" in capsys.readouterr().err
+    if out.endswith((".bif", ".dot")):  # the note is a comment every reader skips
+        read = bnfs.read_bif if out.endswith(".bif") else None
+        if read is not None:
+            assert set(read(tmp_path / out).dag.nodes) == set(bnfs.datasets.network("asia").nodes)
 
 
 def test_learn_takes_a_mixed_survey_with_missing_values(tmp_path):
@@ -896,7 +952,7 @@ def test_select_stops_on_time_with_the_set_so_far(asia_file, monkeypatch, capsys
         warnings.simplefilter("always")
         code, out, err = _select_code(cli, [*argv, "--max-time", "0.000001"], capsys)
     shown = err + " ".join(str(w.message) for w in caught)
-    assert code == 0 and "hiton_mb stopped early (max_time reached)" in shown
+    assert code == 124 and "hiton_mb stopped early (max_time reached)" in shown
     assert "kept" in out and "either" in out
     for method, selector in (("fcbf", "FCBF"), ("hsmb", "HSMB"), ("hybrid", "HybridSelector")):
         argv = ["select", "asia.csv", "--target", "either", "--method", method, "--quiet"]
@@ -904,7 +960,8 @@ def test_select_stops_on_time_with_the_set_so_far(asia_file, monkeypatch, capsys
             warnings.simplefilter("always")
             code, out, err = _select_code(cli, [*argv, "--max-time", "0.000001"], capsys)
         shown = err + " ".join(str(w.message) for w in caught)
-        assert code == 0 and f"{selector} stopped early (max_time reached)" in shown, method
+        assert code == 124 and f"{selector} stopped early (max_time reached)" in shown, method
+        assert "the selection is partial" in err, method
     argv = ["select", "asia.csv", "--target", "either", "--method", "information_gain"]
     code, out, err = _select_code(cli, [*argv, "--max-time", "5"], capsys)
     assert code == 2 and "--max-time does not apply to --method information_gain" in err

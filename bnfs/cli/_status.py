@@ -5,6 +5,7 @@ Stays quiet while the compile ticker shows its own line."""
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 import time
 
@@ -54,3 +55,16 @@ def status_line(stream, enabled: bool):
         yield line
     finally:
         line.stop()
+
+
+def partial_exit(reason: str | None, command: str, what: str) -> int:
+    """0 when the learner finished (``reason`` None); else a line on stderr that ``what``
+    is partial and why, and the exit code of the cause: 130 for Ctrl-C, 124 for
+    ``--max-time`` (:data:`bnfs._budget.EXIT_INTERRUPTED`, ``EXIT_OUT_OF_TIME``), so that
+    scripts can tell a partial answer from a finished one."""
+    from bnfs._budget import EXIT_INTERRUPTED, EXIT_OUT_OF_TIME
+
+    if reason is None:
+        return 0
+    print(f"bnfs {command}: {what} is partial: it stopped early ({reason})", file=sys.stderr)
+    return EXIT_INTERRUPTED if reason == "interrupted" else EXIT_OUT_OF_TIME

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bnfs import learners
 from bnfs.cli._inputs import LOCAL_LEARNERS, column_name, dataset_of, learner_options, read_frame
+from bnfs.cli._status import partial_exit
 from bnfs.cli.learn import learn_graph, rows_used
 
 
@@ -21,13 +22,20 @@ def blanket_command(args) -> int:
         members = learners.get(algorithm)(data, target, **options)
         kind = "parents and children" if algorithm in ("hiton_pc", "mmpc") else "Markov blanket"
         print(f"{kind} of {target} by {algorithm}: {', '.join(members) if members else '-'}")
-        for line in rows_used(getattr(members, "learning", {}), len(frame)):
+        learning = getattr(members, "learning", {})
+        for line in rows_used(learning, len(frame)):
             print(f"  {line}")
-        return 0
+        return partial_exit(_stopped(learning), "blanket", "the blanket")
     graph, _, seconds = learn_graph(frame, args)
     print(f"Markov blanket of {target} in the network learned by {algorithm} ({seconds:.2f} s):")
     for role, names in graph.blanket_listing(target).items():
         print(f"  {role:<10} {', '.join(names) if names else '-'}")
     for line in rows_used(graph.learning, len(frame)):
         print(f"  {line}")
-    return 0
+    return partial_exit(_stopped(graph.learning), "blanket", "the blanket")
+
+
+def _stopped(learning) -> str | None:
+    from bnfs._budget import stopped_reason  # here: bnfs --help loads no data library
+
+    return stopped_reason(learning)

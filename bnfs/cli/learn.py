@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bnfs import learners
 from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, read_frame
+from bnfs.cli._status import partial_exit
 from bnfs.tables._files import replacing, write_atomically
 
 
@@ -46,17 +47,24 @@ def learn_graph(frame, args):
 
 
 def write_graph(graph, data, out: Path) -> None:
+    """Write ``graph`` to ``out`` by its suffix. A graph from a search that stopped before
+    it finished says so in every format: JSON in ``learning`` (``stopped_early`` or
+    ``stopped``), DOT and BIF in a first comment line, GraphML in a ``partial`` attribute."""
     from bnfs import DiscreteNetwork, write_bif
+    from bnfs._budget import stopped_reason
     from bnfs.models.export import to_json, to_networkx
 
     suffix = out.suffix.lower()
+    reason = stopped_reason(graph.learning)
+    note = "" if reason is None else f"// partial network: the search stopped early ({reason})\n"
     if suffix == ".json":
         to_json(graph, out)
     elif suffix == ".dot":
-        write_atomically(out, graph.to_dot())
+        write_atomically(out, note + graph.to_dot())
     elif suffix == ".bif":
         dag = graph.to_dag()
-        write_bif(DiscreteNetwork.fit(dag, data, pseudo_count=1.0, name=out.stem), out)
+        network = DiscreteNetwork.fit(dag, data, pseudo_count=1.0, name=out.stem)
+        write_atomically(out, note + write_bif(network))
     elif suffix == ".graphml":
         import json
 
@@ -67,6 +75,8 @@ def write_graph(graph, data, out: Path) -> None:
             k: v if isinstance(v, (str, int, float, bool)) else json.dumps(v, default=str)
             for k, v in nxgraph.graph.items()
         }  # GraphML holds scalars only
+        if reason is not None:
+            nxgraph.graph["partial"] = reason
         with replacing(out) as temporary:
             nx.write_graphml(nxgraph, temporary)
     else:
@@ -127,7 +137,9 @@ def learn_command(args) -> int:
             ),
         )
         print(f"report written to {args.report}")
-    return 0
+    from bnfs._budget import stopped_reason  # here: bnfs --help loads no data library
+
+    return partial_exit(stopped_reason(graph.learning), "learn", "the graph written")
 
 
 def incomplete_data(data) -> bool:

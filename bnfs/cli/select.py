@@ -8,7 +8,7 @@ import time
 import warnings
 
 from bnfs.cli._inputs import LEARNER_FLAGS, column_name, learner_options, read_frame
-from bnfs.cli._status import status_line
+from bnfs.cli._status import partial_exit, status_line
 from bnfs.tables._files import write_atomically
 
 SELECT_METHODS = (
@@ -258,7 +258,8 @@ def select_command(args) -> int:
             ),
         )
         print(f"report written to {args.report}")
-    return 0
+    reason = getattr(selector, "stopped_", None)
+    return partial_exit(str(reason) if reason else None, "select", "the selection")
 
 
 def fold_scores(model, X, y, folds, status, what: str) -> dict:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs import learners
+from bnfs._budget import stopped_reason
 from bnfs._validate import check_int
 from bnfs.search.structural_em import structural_em
 from bnfs.select._base import DiscreteSelector, selection_options
@@ -108,6 +109,9 @@ class MarkovBlanketSelector(DiscreteSelector):
         for hill climbing and tabu search). None for complete X.
     network_ : DAG or PDAG or None
         The learned network over the features and the class (None for local learners).
+    stopped_ : str or None
+        Why the learner stopped before it finished (``max_time`` or Ctrl-C; the blanket is
+        then read off what it found so far), or None.
     class_name_ : str
         The name the class got in ``network_`` (``target_name_``, deprecated, is the same).
     n_features_in_ : int
@@ -187,6 +191,7 @@ class MarkovBlanketSelector(DiscreteSelector):
             found = self._learn_incomplete(data, target, entry, options)
         else:
             found = entry(data, target, **options) if entry.local else entry(data, **options)
+        self.stopped_ = stopped_reason(getattr(found, "learning", None))
         if not entry.local:
             self.network_ = found
             members = (
