@@ -178,6 +178,12 @@ def learners() -> dict:
         "bnfs pc_stable+tabu": lambda f: bnfs.rsmax2(f, "pc_stable", "tabu"),
         "bnfs boss bde": lambda f: bnfs.boss(f, "bde", progress=False),
         "bnfs boss bde-vsp": lambda f: bnfs.boss(f, "bde", prior="vsp", progress=False),
+        "bnfs boss bds-vsp": lambda f: bnfs.boss(f, "bds", prior="vsp", progress=False),
+        # learn's default before issue 43 (BDeu, 5 starts), beside today's (BDs)
+        "bnfs boss bde-vsp 5 starts": lambda f: bnfs.boss(
+            f, "bde", prior="vsp", restarts=4, progress=False
+        ),
+        "bnfs boss qnml": lambda f: bnfs.boss(f, "qnml", progress=False),
         "bnfs boss bic": lambda f: bnfs.boss(f, "bic", progress=False),
         "bnfs grasp bde-vsp": lambda f: bnfs.grasp(f, "bde", prior="vsp", progress=False),
     }

@@ -226,13 +226,13 @@ def test_a_forged_checkpoint_on_continuous_data_is_caught_by_the_recheck(tmp_pat
 
 
 def test_learn_runs_boss_by_default_with_further_starts():
-    """The default is BOSS alone (BDeu and the vsp prior on discrete data, more starts on
+    """The default is BOSS alone (BDs and the vsp prior on discrete data, more starts on
     all the rows), which lies nearer the true network than tabu search."""
     frame = datasets.sample("insurance", 1000, seed=0)
     frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
     truth = datasets.network("insurance").subgraph(list(frame.columns))
     dag = bnfs.learn(frame, seed=2, progress=False)
-    run = bnfs.boss(frame, "bde", prior="vsp", restarts=4, seed=2, progress=False)
+    run = bnfs.boss(frame, "bds", prior="vsp", restarts=4, seed=2, progress=False)
     assert dag == run and dag.learning["chosen"] == "boss" and dag.learning["learner"] == "boss"
     assert dag.learning["candidates"] == {} and dag.learning["folds"] == 0
     assert len(dag.learning["starts"]) == 5
@@ -245,6 +245,30 @@ def test_learn_runs_boss_by_default_with_further_starts():
     assert any("boss" in str(w.message) for w in caught)
 
 
+def test_learns_further_starts_stop_at_their_work_budget(monkeypatch):
+    """Issue 43: a further start runs only while the work (local scores times rows, the
+    same on every machine) and one more start's share stay within FINAL_RESTART_WORK, so
+    that data of many rows and levels get one start, not five."""
+    from bnfs.search import automatic
+
+    frame = datasets.sample("insurance", 1000, seed=0)
+    frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
+    five = bnfs.learn(frame, seed=2, progress=False)
+    per_start = five.learning["work"] / 5
+    assert five.learning["work"] <= automatic.FINAL_RESTART_WORK
+    monkeypatch.setattr(automatic, "FINAL_RESTART_WORK", 2.5 * per_start)
+    fewer = bnfs.learn(frame, seed=2, progress=False)
+    assert 1 <= len(fewer.learning["starts"]) < 5
+    assert fewer.learning["arguments"]["restart_work"] == 2.5 * per_start
+    assert fewer.learning["stopped_early"] is None  # a rule of learn, not a partial answer
+    monkeypatch.setattr(automatic, "FINAL_RESTART_WORK", 0.0)
+    one = bnfs.learn(frame, seed=2, progress=False)
+    assert len(one.learning["starts"]) == 1
+    assert one == bnfs.boss(frame, "bds", prior="vsp", seed=2, progress=False)
+    with pytest.raises(ValueError, match="restart_work"):
+        bnfs.boss(frame, restart_work=-1.0)
+
+
 def test_learn_compares_boss_with_the_others_and_picks_it_where_it_predicts_best():
     """On insurance (1,000 rows) BOSS predicts the held-out rows best: compared with the
     candidates learn used to compare by default, it wins."""
@@ -254,7 +278,7 @@ def test_learn_compares_boss_with_the_others_and_picks_it_where_it_predicts_best
     summary = dag.learning["candidates"]
     assert set(summary) == set(COMPARED)
     assert dag.learning["chosen"] == "boss" and dag.learning["learner"] == "boss"
-    assert dag.learning["arguments"]["prior"] == "vsp" and dag.learning["score"] == "bde"
+    assert dag.learning["arguments"]["prior"] == "vsp" and dag.learning["score"] == "bds"
     assert summary["boss"]["mean"] > summary["tabu"]["mean"]
 
 

@@ -14,7 +14,7 @@ from bnfs._budget import Budget
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._progress import tqdm
-from bnfs._validate import arc_list, check_int, check_seed
+from bnfs._validate import arc_list, check_float, check_int, check_seed
 from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import prepare
@@ -190,6 +190,12 @@ class Orders:
         return _topological(children, place)  # the whitelist is acyclic (prepare checks)
 
 
+def _work(state: SearchState) -> float:
+    """A search's work so far, the same on every machine: local scores computed times the
+    rows each one counts."""
+    return float(state.counters[_c.N_SCORES]) * state.data.n_rows
+
+
 def learn_from_starts(
     who: str,
     make_search,
@@ -208,13 +214,18 @@ def learn_from_starts(
     max_time,
     progress,
     arguments: dict,
+    restart_work=None,
 ) -> DAG:
     """What BOSS and GRaSP share around their search: validate the arguments, run
     ``make_search(state, arc weights, budget, bar).run_from`` from ``restarts`` + 1 random
     starting orders (drawn by name, so the column order does not matter), keep the best DAG
-    and record the provenance (``arguments``: the search's own)."""
+    and record the provenance (``arguments``: the search's own). With ``restart_work``, a
+    further start runs only while the work done so far and one more start's share of it
+    stay within it (:func:`_work`: deterministic, unlike time)."""
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, who)
     restarts = check_int(restarts, "restarts", 0)
+    if restart_work is not None:
+        restart_work = check_float(restart_work, "restart_work", 0.0)
     graph = graph_prior(state.score, prior, beta, state.names)
     offset = state.score_offset + graph.constant(learning=True)
     rng = check_seed(seed)
@@ -228,6 +239,9 @@ def learn_from_starts(
         search = make_search(state, graph.weights(learning=True), budget, bar)
         for start in range(restarts + 1):
             if start and budget.spent():
+                break
+            work = _work(state)
+            if start and restart_work is not None and work * (start + 1) / start > restart_work:
                 break
             order, counts = search.run_from(search.start(rng))
             total, parents, npar = search.score(order)
@@ -247,12 +261,14 @@ def learn_from_starts(
             "beta": graph.argument(),
             **arguments,
             "restarts": restarts,
+            "restart_work": restart_work,
             "max_time": max_time,
             "blacklist": sorted(arc_list(blacklist, "blacklist", names)),
             "whitelist": sorted(arc_list(whitelist, "whitelist", names)),
         },
         "order": [names[v] for v in order],
         "starts": runs,
+        "work": _work(state),
         "stopped_early": budget.reason,
         "n_scores": int(state.counters[_c.N_SCORES]),
         "cache_hits": int(state.counters[_c.N_HITS]),

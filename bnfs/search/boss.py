@@ -93,6 +93,7 @@ def boss(
     prior: str = "uniform",
     beta: float | None = None,
     restarts: int = 0,
+    restart_work: float | None = None,
     seed=0,
     max_time: float | None = None,
     progress: bool | None = None,
@@ -132,6 +133,10 @@ def boss(
         0.5), or the cs prior's beliefs about single arcs.
     restarts : int, default 0
         Further searches from random orders; the DAG with the best score is returned.
+    restart_work : float, optional
+        Run a further start only while the work so far plus one start's share of it stays
+        within this many counted rows (local scores computed times rows; the same on every
+        machine, unlike ``max_time``). ``learning["work"]`` reports the work done.
     seed : int or numpy.random.Generator, default 0
         Draws the starting orders (over the nodes sorted by name: the same graph for any
         order of the columns).
@@ -200,4 +205,5 @@ def boss(
         max_time=max_time,
         progress=progress,
         arguments={},
+        restart_work=restart_work,
     )
