@@ -56,8 +56,25 @@ def data_sets() -> dict:
         return frame
 
     out = {name: joined(load) for name, load in selection_league.datasets().items()}
+    out["lung_cancer"] = joined(_lung_cancer)
+    out["arcene"] = joined(_arcene)
     out["survey"] = bnfs.datasets.load_survey
     return out
+
+
+def _lung_cancer():
+    frame = pd.read_csv(
+        selection_league.SHARED / "lung_cancer" / "lung-cancer.data", header=None, na_values="?"
+    )
+    frame.columns = [f"a{i}" for i in range(frame.shape[1])]
+    return frame.drop(columns="a0").astype("Int64").astype(str), frame["a0"]
+
+
+def _arcene():
+    folder = selection_league.SHARED / "arcene"
+    X = pd.read_csv(folder / "arcene_train.data", sep=r"\s+", header=None)
+    X.columns = [f"f{i}" for i in range(X.shape[1])]
+    return X.astype(float), pd.read_csv(folder / "arcene_train.labels", header=None)[0]
 
 
 def discrete(frame: pd.DataFrame) -> pd.DataFrame:

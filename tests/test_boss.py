@@ -208,3 +208,16 @@ def test_backward_equivalence_search_deletes_what_the_score_does_not_want():
         break
     assert twin.cpdag() == noisy.cpdag()
     assert backward_equivalence_search(twin, local).cpdag() == pruned.cpdag()
+
+
+def test_a_long_search_shows_its_start_and_best_score(capsys):
+    """Issue 43.5: with progress on, the line says which start runs and the best score so
+    far (and, when it redraws mid-start, that start's passes and moves; tqdm adds the
+    elapsed time)."""
+    frame = bnfs.datasets.sample("asia", 1000, seed=0)
+    dag = bnfs.boss(frame, "bds", prior="vsp", restarts=1, progress=True)
+    err = capsys.readouterr().err
+    assert "boss start 1/2" in err and "boss start 2/2" in err
+    assert f"best={max(s['score'] for s in dag.learning['starts']):.2f}" in err
+    bnfs.boss(frame, progress=False)
+    assert capsys.readouterr().err == ""

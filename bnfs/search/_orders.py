@@ -104,6 +104,8 @@ class Orders:
             np.empty(n),
         )
         self.trees = _trees(n, 16 * n, 64 * n, 64 * n)
+        #: what the progress bar shows beside a pass's own counts (the best score so far)
+        self.shown: dict = {}
         self.tree_resets = 0
         self._emptied = False  # the trees were emptied and no kernel call has finished since
 
@@ -243,12 +245,15 @@ def learn_from_starts(
             work = _work(state)
             if start and restart_work is not None and work * (start + 1) / start > restart_work:
                 break
+            bar.set_description(f"{who} start {start + 1}/{restarts + 1}", refresh=False)
             order, counts = search.run_from(search.start(rng))
             total, parents, npar = search.score(order)
             runs.append({"score": total + offset, **counts})
             logger.info("%s start %d: score %.4f", who, start, runs[-1]["score"])
             if best is None or total > best[0] + _p.TOL * max(1.0, abs(best[0])):
                 best = (total, parents, npar, order)
+            search.shown = {"best": f"{best[0] + offset:.2f}"}  # shown by later passes too
+            bar.set_postfix(search.shown)
     budget.warn(who)
     total, parents, npar, order = best
     names = state.names

@@ -76,6 +76,7 @@ class _BestOrder(Orders):
                     order = np.insert(rest, j, v)
                     moves += 1
                     total = best
+            bar.set_postfix(passes=passes, moves=moves, **self.shown, refresh=False)
             if total <= start + _p.TOL * max(1.0, abs(start)):
                 break
         return order, passes, moves
