@@ -292,3 +292,25 @@ def test_learns_boss_candidate_takes_the_given_score_on_continuous_data():
     assert dag == run and dag.learning["chosen"] == "boss"
     both = bnfs.learn(frame, candidates=["boss", "tabu"], folds=2, progress=False)
     assert set(both.learning["candidates"]) == {"boss", "tabu"}
+
+
+@pytest.mark.parametrize("max_time", [0.0, 0.5])
+def test_learn_honours_its_budget_on_high_arity_data(max_time):
+    """Issue 43: on many rows of 10-level columns (coil2000's shape, smaller) learn answers
+    within max_time: the provenance records the budget and whether it ended the search, and
+    the graph it returns is a DAG whose recorded score is its score."""
+    rng = np.random.default_rng(7)
+    codes = rng.integers(0, 10, (3000, 12))
+    codes[:, 1] = (codes[:, 0] + rng.integers(0, 2, 3000)) % 10  # some structure
+    codes[:, 2] = (codes[:, 1] * 3 + codes[:, 3]) % 10
+    frame = pd.DataFrame(codes, columns=[f"x{i}" for i in range(12)]).astype(str)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        dag = bnfs.learn(frame, max_time=max_time, progress=False)
+    learning = dag.learning
+    assert learning["arguments"]["max_time"] == max_time
+    if max_time == 0.0:
+        assert learning["stopped_early"] == "max_time reached"
+    assert learning["stopped_early"] in (None, "max_time reached")
+    value = bnfs.score(dag, frame, "bds", prior="vsp")
+    assert learning["score_value"] == pytest.approx(value, rel=1e-9)
