@@ -32,7 +32,7 @@ def test_example_learns_prints_and_draws(tmp_path, drawing_env):
     assert result.returncode == 0, result.stderr
     assert "Markov blanket of either:" in result.stdout
     assert "parents" in result.stdout and "precision" in result.stdout
-    assert "with bnfs.learn" in result.stdout and "learner: boss (bds, vsp prior" in result.stdout
+    assert "with bnfs.learn" in result.stdout and "learner: boss (bde, vsp prior" in result.stdout
     root = ET.parse(out).getroot()
     assert root.tag.endswith("svg")
 

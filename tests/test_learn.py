@@ -226,13 +226,13 @@ def test_a_forged_checkpoint_on_continuous_data_is_caught_by_the_recheck(tmp_pat
 
 
 def test_learn_runs_boss_by_default_with_further_starts():
-    """The default is BOSS alone (BDs and the vsp prior on discrete data, more starts on
+    """The default is BOSS alone (BDeu and the vsp prior on discrete data, more starts on
     all the rows), which lies nearer the true network than tabu search."""
     frame = datasets.sample("insurance", 1000, seed=0)
     frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
     truth = datasets.network("insurance").subgraph(list(frame.columns))
     dag = bnfs.learn(frame, seed=2, progress=False)
-    run = bnfs.boss(frame, "bds", prior="vsp", restarts=4, seed=2, progress=False)
+    run = bnfs.boss(frame, "bde", prior="vsp", restarts=4, seed=2, progress=False)
     assert dag == run and dag.learning["chosen"] == "boss" and dag.learning["learner"] == "boss"
     assert dag.learning["candidates"] == {} and dag.learning["folds"] == 0
     assert len(dag.learning["starts"]) == 5
@@ -264,7 +264,7 @@ def test_learns_further_starts_stop_at_their_work_budget(monkeypatch):
     monkeypatch.setattr(automatic, "FINAL_RESTART_WORK", 0.0)
     one = bnfs.learn(frame, seed=2, progress=False)
     assert len(one.learning["starts"]) == 1
-    assert one == bnfs.boss(frame, "bds", prior="vsp", seed=2, progress=False)
+    assert one == bnfs.boss(frame, "bde", prior="vsp", seed=2, progress=False)
     with pytest.raises(ValueError, match="restart_work"):
         bnfs.boss(frame, restart_work=-1.0)
 
@@ -278,7 +278,7 @@ def test_learn_compares_boss_with_the_others_and_picks_it_where_it_predicts_best
     summary = dag.learning["candidates"]
     assert set(summary) == set(COMPARED)
     assert dag.learning["chosen"] == "boss" and dag.learning["learner"] == "boss"
-    assert dag.learning["arguments"]["prior"] == "vsp" and dag.learning["score"] == "bds"
+    assert dag.learning["arguments"]["prior"] == "vsp" and dag.learning["score"] == "bde"
     assert summary["boss"]["mean"] > summary["tabu"]["mean"]
 
 
@@ -312,5 +312,5 @@ def test_learn_honours_its_budget_on_high_arity_data(max_time):
     if max_time == 0.0:
         assert learning["stopped_early"] == "max_time reached"
     assert learning["stopped_early"] in (None, "max_time reached")
-    value = bnfs.score(dag, frame, "bds", prior="vsp")
+    value = bnfs.score(dag, frame, "bde", prior="vsp")
     assert learning["score_value"] == pytest.approx(value, rel=1e-9)
