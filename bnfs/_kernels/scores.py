@@ -309,10 +309,11 @@ def score_grouped(groups, codes, u, node, r_u, r, q_true, kind, iss, cells, touc
     """Local score of ``node`` with the parents grouped by :func:`group_rows` plus ``u``
     (arity ``r_u``; none when ``u`` < 0; ``node``'s arity ``r``): the value
     :func:`score_config` gives on :func:`extend_config`'s configurations, term for term
-    in the same order, in time linear in the rows however large the table. A grow step scores every candidate against
-    one grown set, so the rows are grouped once, where :func:`score_config` would sort
-    them once per candidate. ``cells`` (at least ``r_u * r`` int64 zeros, left zeros) and
-    ``touched`` (int64, one per row) are scratch."""
+    in the same order, in time linear in the rows however large the table. A grow step
+    scores every candidate against one grown set, so the rows are grouped once, where
+    :func:`score_config` would sort them once per candidate. ``cells`` (at least
+    ``r_u * r`` int64 zeros, left zeros) and ``touched`` (int64, one per row) are
+    scratch."""
     n = codes.shape[0]
     rows, starts = groups[0], groups[1]
     n_groups = rows[n]
