@@ -58,14 +58,14 @@ COMPARED = ("boss", "tabu", "mmpc_tabu", "pc_tabu")
 FINAL_BOSS_RESTARTS = 4
 #: ... as long as the work stays within this many counted rows (local scores times rows,
 #: :func:`bnfs.boss`'s ``restart_work``): every start on the 24-case suite (win95pts, 5,000
-#: rows: 2.4e9 for five), one on coil2000 (9,822 rows, 35 columns of 10+ levels: 3.3e9 and
-#: ~90 s for one start on 70% of the rows), where four more would take minutes
+#: rows: 2.2e9 for five), one on coil2000 (9,822 rows, 35 columns of 10+ levels: 7.9e9 and
+#: about five minutes for one start), where four more would take twenty
 FINAL_RESTART_WORK = 5e9
 #: learn's score on discrete data: BDeu with the vsp prior. BDs (``"bds"``, BDeu over the
 #: parent configurations seen) was measured beside it, BOSS with five starts, same runs:
 #: mean SHD 17.96 against 17.67 on the 24-case suite (seeds 1, 2), 16.8 against 17.9 with
 #: seeds 0, 1; held-out log-likelihood per row on coil2000 -23.2 against -29.4; but one
-#: BDs start on all of coil2000 took over 600 s, where a BDeu start takes about two minutes
+#: BDs start on all of coil2000 took over 600 s, where a BDeu start takes about five minutes
 DISCRETE_SCORE = "bde"
 
 
