@@ -57,13 +57,15 @@ def status_line(stream, enabled: bool):
         line.stop()
 
 
-def partial_exit(reason: str | None, command: str, what: str) -> int:
-    """0 when the learner finished (``reason`` None); else a line on stderr that ``what``
-    is partial and why, and the exit code of the cause: 130 for Ctrl-C, 124 for
-    ``--max-time`` (:data:`bnfs._budget.EXIT_INTERRUPTED`, ``EXIT_OUT_OF_TIME``), so that
-    scripts can tell a partial answer from a finished one."""
-    from bnfs._budget import EXIT_INTERRUPTED, EXIT_OUT_OF_TIME
+def partial_exit(learning, command: str, what: str) -> int:
+    """0 when the learner finished; else a line on stderr that ``what`` is partial and why
+    (:func:`bnfs._budget.stopped_reason` of its ``learning`` record), and the exit code of
+    the cause: 130 for Ctrl-C, 124 for ``--max-time`` (:data:`bnfs._budget.EXIT_INTERRUPTED`,
+    ``EXIT_OUT_OF_TIME``), so that scripts can tell a partial answer from a finished one."""
+    # here, not at import: bnfs --help loads no data library
+    from bnfs._budget import EXIT_INTERRUPTED, EXIT_OUT_OF_TIME, stopped_reason
 
+    reason = stopped_reason(learning)
     if reason is None:
         return 0
     print(f"bnfs {command}: {what} is partial: it stopped early ({reason})", file=sys.stderr)

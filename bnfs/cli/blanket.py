@@ -25,17 +25,11 @@ def blanket_command(args) -> int:
         learning = getattr(members, "learning", {})
         for line in rows_used(learning, len(frame)):
             print(f"  {line}")
-        return partial_exit(_stopped(learning), "blanket", "the blanket")
+        return partial_exit(learning, "blanket", "the blanket")
     graph, _, seconds = learn_graph(frame, args)
     print(f"Markov blanket of {target} in the network learned by {algorithm} ({seconds:.2f} s):")
     for role, names in graph.blanket_listing(target).items():
         print(f"  {role:<10} {', '.join(names) if names else '-'}")
     for line in rows_used(graph.learning, len(frame)):
         print(f"  {line}")
-    return partial_exit(_stopped(graph.learning), "blanket", "the blanket")
-
-
-def _stopped(learning) -> str | None:
-    from bnfs._budget import stopped_reason  # here: bnfs --help loads no data library
-
-    return stopped_reason(learning)
+    return partial_exit(graph.learning, "blanket", "the blanket")

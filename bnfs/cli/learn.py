@@ -137,9 +137,7 @@ def learn_command(args) -> int:
             ),
         )
         print(f"report written to {args.report}")
-    from bnfs._budget import stopped_reason  # here: bnfs --help loads no data library
-
-    return partial_exit(stopped_reason(graph.learning), "learn", "the graph written")
+    return partial_exit(graph.learning, "learn", "the graph written")
 
 
 def incomplete_data(data) -> bool:

@@ -258,8 +258,7 @@ def select_command(args) -> int:
             ),
         )
         print(f"report written to {args.report}")
-    reason = getattr(selector, "stopped_", None)
-    return partial_exit(str(reason) if reason else None, "select", "the selection")
+    return partial_exit({"stopped": getattr(selector, "stopped_", None)}, "select", "the selection")
 
 
 def fold_scores(model, X, y, folds, status, what: str) -> dict:

@@ -331,9 +331,12 @@ class SearchState:
         only and no move (deltas of -inf), so the total stays that of the graph, and False
         is returned."""
         rows = np.ascontiguousarray(self.by_node[::-1], dtype=np.int64)
+        if budget is None:  # one call
+            _hc.refresh_rows(self.scoring, self.scratch, self.graph, self.candidates, rows)
+            return True
         pace, done = Pace(rows.size), 0
         while done < rows.size:
-            if budget is not None and budget.spent():
+            if budget.spent():
                 rest = rows[done:]
                 no_candidates = self.candidates._replace(n_cand=np.zeros_like(self.n_cand))
                 _hc.refresh_rows(self.scoring, self.scratch, self.graph, no_candidates, rest)
