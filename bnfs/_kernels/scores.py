@@ -106,6 +106,43 @@ def _config_term(kind, n_j, a_j, r):
     return -n_j * math.log(n_j)
 
 
+#: counts below this have their terms kept once computed (:func:`_memo`): on sparse tables
+#: nearly every cell holds 1 to 3 rows, and each term is a pair of log-gamma calls
+SMALL_COUNTS = 64
+
+
+@njit(cache=True)
+def _memo():
+    """An empty memo of the cell terms (row 0) and configuration terms (row 1) of one
+    family's counts below :data:`SMALL_COUNTS`."""
+    return np.full((2, SMALL_COUNTS), np.nan)
+
+
+@njit(cache=True)
+def _cell(kind, n_jk, a_jk, memo):
+    """:func:`_cell_term` of the integer count ``n_jk``, through ``memo``: the same value,
+    computed once per count (the log-gamma scores; a logarithm costs less than the look-up)."""
+    if n_jk < SMALL_COUNTS and kind >= BDE and kind <= BDS:
+        value = memo[0, n_jk]
+        if value != value:
+            value = _cell_term(kind, float(n_jk), a_jk)
+            memo[0, n_jk] = value
+        return value
+    return _cell_term(kind, float(n_jk), a_jk)
+
+
+@njit(cache=True)
+def _config(kind, n_j, a_j, r, memo):
+    """:func:`_config_term` of the integer count ``n_j``, through ``memo``."""
+    if n_j < SMALL_COUNTS and kind >= BDE and kind <= BDS:
+        value = memo[1, n_j]
+        if value != value:
+            value = _config_term(kind, float(n_j), a_j, r)
+            memo[1, n_j] = value
+        return value
+    return _config_term(kind, float(n_j), a_j, r)
+
+
 @njit(cache=True)
 def _penalty(kind, n, q, r):
     """What the score takes off the family's fit: ``q`` parent configurations, arity
@@ -180,6 +217,7 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
         if kind == BDS:
             a_j = iss / _observed_rows(counts, q, r)
             a_jk = a_j / r
+        memo = _memo()
         for j in range(q):
             n_j = 0
             base = j * r
@@ -187,10 +225,10 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
                 c = counts[base + k]
                 if c > 0:
                     n_j += c
-                    total += _cell_term(kind, float(c), a_jk)
+                    total += _cell(kind, c, a_jk, memo)
                     counts[base + k] = 0
             if n_j > 0:
-                total += _config_term(kind, float(n_j), a_j, float(r))
+                total += _config(kind, n_j, a_j, float(r), memo)
     elif q <= 8 * n and r <= counts.shape[0]:  # group the rows with a counting sort
         groups = np.empty((2, n + 1), dtype=np.int64)
         group_rows(cfg, n, groups)
@@ -206,15 +244,16 @@ def score_config(cfg, q, codes, node, r, q_true, kind, iss, counts):
         if kind == BDS:
             a_j = iss / _observed_runs(keys, r)
             a_jk = a_j / r
+        memo = _memo()
         start = 0
         n_j = 0
         for i in range(1, n + 1):
             if i == n or keys[i] != keys[start]:
                 c = i - start
                 n_j += c
-                total += _cell_term(kind, float(c), a_jk)
+                total += _cell(kind, c, a_jk, memo)
                 if i == n or keys[i] // r != keys[start] // r:
-                    total += _config_term(kind, float(n_j), a_j, float(r))
+                    total += _config(kind, n_j, a_j, float(r), memo)
                     n_j = 0
                 start = i
     return total - _penalty(kind, float(n), q_true, float(r))
@@ -332,6 +371,7 @@ def score_grouped(groups, codes, u, node, r_u, r, q_true, kind, iss, cells, touc
                 cells[codes[rows[t], u]] = 0
         a_j = iss / seen
     a_jk = a_j / r
+    memo = _memo()
     total = 0.0
     for g in range(n_groups):
         m = 0
@@ -349,9 +389,9 @@ def score_grouped(groups, codes, u, node, r_u, r, q_true, kind, iss, cells, touc
             count = cells[c]
             cells[c] = 0
             n_j += count
-            total += _cell_term(kind, float(count), a_jk)
+            total += _cell(kind, count, a_jk, memo)
             if t == m - 1 or touched[t + 1] // r != c // r:
-                total += _config_term(kind, float(n_j), a_j, float(r))
+                total += _config(kind, n_j, a_j, float(r), memo)
                 n_j = 0
     return total - _penalty(kind, float(n), q_true, float(r))
 
