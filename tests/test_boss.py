@@ -23,11 +23,19 @@ def insurance():
     return _sample("insurance", 1000, 0)
 
 
+def _configurations(frame, parents):
+    """A family's parent configurations: the product of its discrete parents' values."""
+    return math.prod(
+        1 if pd.api.types.is_float_dtype(frame[p]) else frame[p].nunique() for p in parents
+    )
+
+
 def _check_grow_shrink_optimum(
-    dag, frame, score, max_parents=None, black=(), white=(), prior="uniform"
+    dag, frame, score, max_parents=None, black=(), white=(), prior="uniform", bound=math.inf
 ):
     """Every node's parents are a grow-shrink stopping point among the nodes before it in
-    the reported order: no addition of an earlier node and no removal raises its score."""
+    the reported order: no addition of an earlier node (within ``max_parents`` and
+    ``bound`` parent configurations) and no removal raises its score."""
     scorer = bnfs.Scorer(frame, score, prior=prior)
     order = dag.learning["order"]
     assert sorted(order) == sorted(dag.nodes)
@@ -39,6 +47,8 @@ def _check_grow_shrink_optimum(
         room = max_parents is None or len(parents) < max_parents
         for u in order[: place[v]]:
             if u in parents or (u, v) in black or not room:
+                continue
+            if _configurations(frame, parents + [u]) > bound:
                 continue
             assert scorer.local(v, parents + [u]) <= here + 1e-7 * max(1, abs(here)), (v, u)
         for u in parents:
@@ -111,6 +121,35 @@ def test_boss_keeps_knowledge_and_bounds(insurance):
         bnfs.boss(insurance, whitelist=[white[0]], blacklist=[white[0]])
 
 
+@pytest.mark.parametrize("search", [bnfs.boss, bnfs.grasp])
+def test_a_family_bound_caps_the_parent_configurations(insurance, search):
+    free = search(insurance, "bde", progress=False)
+    assert max(_configurations(insurance, free.parents(v)) for v in free.nodes) > 12
+    names = sorted(insurance.columns)
+    white = [(names[0], names[5]), (names[7], names[5]), (names[3], names[5])]
+    assert _configurations(insurance, [u for u, _ in white]) > 12
+    dag = search(insurance, "bde", max_configurations=12, whitelist=white, progress=False)
+    assert dag.learning["arguments"]["max_configurations"] == 12
+    assert set(white) <= set(dag.arcs)  # required parents stay, whatever the bound
+    for v in dag.nodes:
+        assert v == names[5] or _configurations(insurance, dag.parents(v)) <= 12, v
+    if search is bnfs.boss:
+        _check_grow_shrink_optimum(dag, insurance, "bde", white=set(white), bound=12)
+    loose = search(insurance, "bde", max_configurations=1e12, progress=False)
+    assert loose == free and loose.learning["score_value"] == free.learning["score_value"]
+
+
+def test_a_family_bound_counts_only_discrete_parents():
+    net = random_cg_network(4, 7, seed=5)
+    frame = net.sample(1500, seed=1)
+    dag = bnfs.boss(frame, max_configurations=2, progress=False)
+    assert all(_configurations(frame, dag.parents(v)) <= 2 for v in dag.nodes)
+    assert any(dag.parents(v) for v in dag.nodes if pd.api.types.is_float_dtype(frame[v]))
+    discrete = {c for c in frame.columns if not pd.api.types.is_float_dtype(frame[c])}
+    black = {(u, v) for u in frame.columns for v in discrete if u not in discrete}
+    _check_grow_shrink_optimum(dag, frame, "bic-cg", black=black, bound=2)
+
+
 def test_boss_is_reproducible_and_restarts_only_improve(insurance):
     one = bnfs.boss(insurance, "bic", seed=3, progress=False)
     assert bnfs.boss(insurance, "bic", seed=3, progress=False) == one
@@ -143,6 +182,8 @@ def test_boss_stops_on_its_budget_with_a_dag():
         ({"max_parents": "2"}, TypeError, "max_parents"),
         ({"score": "bic-g"}, ValueError, "continuous"),
         ({"max_time": -1}, ValueError, "max_time"),
+        ({"max_configurations": 0.5}, ValueError, "max_configurations"),
+        ({"max_configurations": "many"}, TypeError, "max_configurations"),
     ],
 )
 def test_boss_refuses_bad_options_by_name(options, error, message):

@@ -40,8 +40,12 @@ from bnfs._kernels import score_cache as _c
 from bnfs._kernels.score_cache import Scoring  # noqa: F401  (the searches build it)
 from bnfs._kernels.sorting import argsort_stable
 
-#: black- and whitelists as masks ``[parent, child]``, the parent bound, name ranks
-Knowledge = namedtuple("Knowledge", ["forbidden", "required", "max_parents", "by_rank", "rank"])
+#: black- and whitelists as masks ``[parent, child]``, the parent bound, name ranks, and the
+#: family bound: a candidate parent is not offered when the parent configurations would pass
+#: ``max_configs`` (``arity``: each node's number of values as a parent, 1 for continuous)
+Knowledge = namedtuple(
+    "Knowledge", ["forbidden", "required", "max_parents", "by_rank", "rank", "arity", "max_configs"]
+)
 #: the scoring kernels' :class:`~bnfs._kernels.score_cache.Scratch` (cache, counters,
 #: counting scratch; one row) and the searches' own scratch: ``par`` a parent list,
 #: ``in_par`` its mask, ``allowed`` the candidate mask, ``gains`` and ``pick`` for sorting
@@ -190,10 +194,13 @@ def _expand(scoring, know, ws, trees, v, npar, key):
     here_fit = here - _prior(scoring, ws, v, npar)
     weights, scratch = scoring.prior, ws.scratch
     q = -1  # the grown set's configurations, counted at the first candidate not cached
+    room = know.max_configs  # configurations a candidate may multiply the grown set's by
+    for k in range(npar):
+        room /= know.arity[ws.par[k]]
     m = 0
     for r in range(n):  # in rank order, so the stable sort below breaks ties by rank
         u = know.by_rank[r]
-        if u == v or ws.in_par[u] or know.forbidden[u, v]:
+        if u == v or ws.in_par[u] or know.forbidden[u, v] or know.arity[u] > max(room, 1.0):
             continue
         child = key ^ _c.parent_key(u)
         if child in scratch.cache:

@@ -72,7 +72,14 @@ class Orders:
     search (a subclass) runs from a starting order with :meth:`run_from` within ``budget``,
     counting its steps on the progress ``bar``."""
 
-    def __init__(self, state: SearchState, prior: np.ndarray, budget: Budget, bar):
+    def __init__(
+        self,
+        state: SearchState,
+        prior: np.ndarray,
+        budget: Budget,
+        bar,
+        max_configurations: float = np.inf,
+    ):
         n = state.n
         self.state = state
         self.budget, self.bar = budget, bar
@@ -84,8 +91,17 @@ class Orders:
         for u, v in state.white:
             required[u, v] = True
         self.required = required
+        arity = np.ones(n)  # what a parent multiplies its child's configurations by
+        for v in state.data.discrete_names:
+            arity[state.index[v]] = state.data.arity(v)
         self.knowledge = _p.Knowledge(
-            forbidden, required, state.max_parents, state.by_node, state.rank
+            forbidden,
+            required,
+            state.max_parents,
+            state.by_node,
+            state.rank,
+            arity,
+            float(max_configurations),
         )
         scratch = state.scratch
         self.workspace = _p.Workspace(
@@ -217,17 +233,22 @@ def learn_from_starts(
     progress,
     arguments: dict,
     restart_work=None,
+    max_configurations=None,
 ) -> DAG:
     """What BOSS and GRaSP share around their search: validate the arguments, run
     ``make_search(state, arc weights, budget, bar).run_from`` from ``restarts`` + 1 random
     starting orders (drawn by name, so the column order does not matter), keep the best DAG
     and record the provenance (``arguments``: the search's own). With ``restart_work``, a
     further start runs only while the work done so far and one more start's share of it
-    stay within it (:func:`_work`: deterministic, unlike time)."""
+    stay within it (:func:`_work`: deterministic, unlike time). With
+    ``max_configurations``, grow-shrink offers no candidate parent that would give a family
+    more parent configurations than that."""
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, who)
     restarts = check_int(restarts, "restarts", 0)
     if restart_work is not None:
         restart_work = check_float(restart_work, "restart_work", 0.0)
+    if max_configurations is not None:
+        max_configurations = check_float(max_configurations, "max_configurations", 1.0)
     graph = graph_prior(state.score, prior, beta, state.names)
     offset = state.score_offset + graph.constant(learning=True)
     rng = check_seed(seed)
@@ -238,7 +259,13 @@ def learn_from_starts(
         budget.catching_interrupts(),
         tqdm(desc=who, unit=unit, disable=disable, leave=False) as bar,
     ):
-        search = make_search(state, graph.weights(learning=True), budget, bar)
+        search = make_search(
+            state,
+            graph.weights(learning=True),
+            budget,
+            bar,
+            np.inf if max_configurations is None else max_configurations,
+        )
         for start in range(restarts + 1):
             if start and budget.spent():
                 break
@@ -261,6 +288,7 @@ def learn_from_starts(
         "score": state.score,
         "arguments": {
             "max_parents": state.max_parents,
+            "max_configurations": max_configurations,
             "iss": state.iss,
             "prior": graph.name,
             "beta": graph.argument(),

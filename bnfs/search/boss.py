@@ -88,6 +88,7 @@ def boss(
     score: ScoreName = "bic",
     *,
     max_parents: int | None = None,
+    max_configurations: float | None = None,
     blacklist=None,
     whitelist=None,
     iss: float = 1.0,
@@ -118,6 +119,12 @@ def boss(
         Any score of :func:`bnfs.hill_climbing` (``"bde"`` is BDeu with ``iss``).
     max_parents : int, optional
         Largest parent set (default: no limit).
+    max_configurations : float, optional
+        Largest number of parent configurations of a family (the product of its discrete
+        parents' numbers of values; continuous parents count 1): grow-shrink offers no
+        candidate that would pass it, as it offers no forbidden one. Default: no bound;
+        :func:`bnfs.learn` sets 100 times the rows (``CONFIGURATIONS_PER_ROW``, which says
+        why).
     blacklist, whitelist : list of (from, to) pairs, optional
         Forbidden and required arcs (tiers and roots through
         :func:`bnfs.blacklist_from`); every order keeps each required arc pointing forward.
@@ -196,6 +203,7 @@ def boss(
         data,
         score,
         max_parents=max_parents,
+        max_configurations=max_configurations,
         blacklist=blacklist,
         whitelist=whitelist,
         iss=iss,

@@ -32,8 +32,10 @@ MAX_DEPTH = 64
 class _Tucks(Orders):
     """GRaSP's depth-first search over tucks, on one placement updated in place."""
 
-    def __init__(self, state, prior: np.ndarray, budget: Budget, bar, depth: int = 3):
-        super().__init__(state, prior, budget, bar)
+    def __init__(
+        self, state, prior: np.ndarray, budget: Budget, bar, max_configurations, depth: int = 3
+    ):
+        super().__init__(state, prior, budget, bar, max_configurations)
         n = state.n
         self.depth = depth  # levels of score-keeping tucks the search follows
         self.tucks_tried = 0
@@ -170,6 +172,7 @@ def grasp(
     score: ScoreName = "bic",
     *,
     max_parents: int | None = None,
+    max_configurations: float | None = None,
     blacklist=None,
     whitelist=None,
     iss: float = 1.0,
@@ -207,6 +210,12 @@ def grasp(
         Any score of :func:`bnfs.hill_climbing` (``"bde"`` is BDeu with ``iss``).
     max_parents : int, optional
         Largest parent set (default: no limit).
+    max_configurations : float, optional
+        Largest number of parent configurations of a family (the product of its discrete
+        parents' numbers of values; continuous parents count 1): grow-shrink offers no
+        candidate that would pass it, as it offers no forbidden one. Default: no bound;
+        :func:`bnfs.learn` sets 100 times the rows (``CONFIGURATIONS_PER_ROW``, which says
+        why).
     blacklist, whitelist : list of (from, to) pairs, optional
         Forbidden and required arcs (tiers and roots through :func:`bnfs.blacklist_from`);
         every order keeps each required arc pointing forward.
@@ -281,6 +290,7 @@ def grasp(
         data,
         score,
         max_parents=max_parents,
+        max_configurations=max_configurations,
         blacklist=blacklist,
         whitelist=whitelist,
         iss=iss,
