@@ -314,3 +314,24 @@ def test_learn_honours_its_budget_on_high_arity_data(max_time):
     assert learning["stopped_early"] in (None, "max_time reached")
     value = bnfs.score(dag, frame, "bde", prior="vsp")
     assert learning["score_value"] == pytest.approx(value, rel=1e-9)
+
+
+def test_learn_bounds_a_familys_configurations_by_the_rows(monkeypatch):
+    """Issue 43: learn's BOSS offers no parent that would give a family more than
+    CONFIGURATIONS_PER_ROW parent configurations per row (coil2000's time went to growing
+    such families on sparse tables); the bound is recorded."""
+    from bnfs.search import automatic
+
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 4, (2000, 5))
+    codes[:, 4] = codes[:, 0] + codes[:, 1] + codes[:, 2]  # a family of 64 configurations
+    frame = pd.DataFrame(codes, columns=[f"x{i}" for i in range(5)]).astype(str)
+    configurations = lambda dag, v: math.prod(frame[p].nunique() for p in dag.parents(v))
+    free = bnfs.learn(frame, progress=False)
+    assert free.learning["arguments"]["max_configurations"] == 100 * 2000
+    assert max(configurations(free, v) for v in free.nodes) == 64
+    monkeypatch.setattr(automatic, "CONFIGURATIONS_PER_ROW", 0.01)
+    bounded = bnfs.learn(frame, progress=False)
+    assert bounded.learning["arguments"]["max_configurations"] == 20
+    assert max(configurations(bounded, v) for v in bounded.nodes) == 16
+    assert bounded.learning["score_value"] < free.learning["score_value"]
