@@ -180,7 +180,7 @@ def main(argv=None) -> None:
     }
     sets = data_sets()
     names = args.datasets or list(sets)
-    summary = []
+    summary, every = [], {}
     for name in names:
         frame = discrete(sets[name]())
         if frame.shape[1] > args.max_columns:
@@ -198,6 +198,7 @@ def main(argv=None) -> None:
             )
             print(f"  {label:<24} {line}", flush=True)
         done = {k: v for k, v in results.items() if "error" not in v}
+        every[name] = results
         if done:
             best = max(done, key=lambda k: done[k]["loglik"])
             mine = done.get("bnfs learn")
@@ -213,6 +214,29 @@ def main(argv=None) -> None:
     ties = sum(1 for *_, gap in summary if gap <= 0.0 + 1e-9)
     within = sum(1 for *_, gap in summary if gap <= 1.0)
     print(f"learn best or tied on {ties} of {len(summary)}, within 1% on {within}")
+    _per_learner(table, every)
+
+
+def _per_learner(table: dict, every: dict) -> None:
+    """Per learner: on how many data sets it came within 1% of the best (of those where
+    some learner answered), its mean distance to the best, and where it gave no answer."""
+    print("\nlearner                   within 1% of the best   mean behind   no answer")
+    for label in table:
+        gaps, failed = [], 0
+        for results in every.values():
+            done = {k: v["loglik"] for k, v in results.items() if "error" not in v}
+            if not done:
+                continue
+            if label not in done:
+                failed += 1
+                continue
+            best = max(done.values())
+            gaps.append(100 * (best - done[label]) / abs(best))
+        within = sum(g <= 1.0 for g in gaps)
+        mean = f"{np.mean(gaps):6.2f}%" if gaps else "   -  "
+        print(
+            f"{label:<25} {within:3d} of {len(gaps) + failed:<3d}            {mean}     {failed:3d}"
+        )
 
 
 if __name__ == "__main__":

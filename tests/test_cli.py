@@ -835,7 +835,7 @@ def test_select_takes_or_refuses_every_option_for_every_method(asia_file, monkey
                 (root / "c.json").unlink()
             extra = {"--threshold": ["--test", "mi_threshold"], "--beliefs": ["--score", "bde"]}
             extra = extra.get(flag, [])
-            # the default learner on asia's 7 features is hill climbing (a pairs file)
+            # the default learner on asia's 7 features is learn's network
             argv = ["select", "asia.csv", "--target", "either", "--method", method]
             code, _, err = _select_code(cli, [*argv, flag, value, *extra, "--quiet"], capsys)
             assert code in (0, 2), (method, flag, err)
@@ -850,7 +850,7 @@ def test_select_takes_or_refuses_every_option_for_every_method(asia_file, monkey
             elif code == 2:
                 assert any(
                     f"{f} applies to --method markov_blanket, not {method}" in err
-                    or f"{f} does not apply to hill_climbing" in err
+                    or f"{f} does not apply to learn" in err
                     or f"{f} does not apply to --method {method}" in err
                     for f in (flag, *extra[:1])
                 ), (method, flag, err)
@@ -917,6 +917,30 @@ def test_select_discretizes_as_told(continuous_file, monkeypatch, capsys):
             outputs.add((method, out.splitlines()[1]))
     # the options change some selection: the comparison above can tell them apart
     assert len(outputs) > len(selectors)
+
+
+def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkeypatch, capsys):
+    """Issue 44: by default bnfs blanket, bnfs select and MarkovBlanketSelector() give the
+    same blanket on the same file, continuous features modelled as they are by learn."""
+    import bnfs
+    from bnfs import cli
+
+    root, frame = continuous_file
+    monkeypatch.chdir(root)
+    code, out, err = _select_code(cli, ["select", "c.csv", "--target", "y", "--quiet"], capsys)
+    assert code == 0, err
+    selected = out.splitlines()[1].strip().split(", ")
+    assert cli.main(["blanket", "c.csv", "--target", "y", "--quiet"]) == 0
+    listing = capsys.readouterr().out
+    members = {
+        name.strip()
+        for line in listing.splitlines()[1:]
+        for name in line.split(None, 1)[-1].split(",")
+        if name.strip() not in ("", "-")
+    }
+    selector = bnfs.MarkovBlanketSelector().fit(frame.drop(columns="y"), frame["y"])
+    assert selector.learner_ == "learn" and selector.network_.learning["score"] == "bic-cg"
+    assert set(selected) == members == set(selector.selected_) and "a" in members
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from bnfs import (
     StableBlanketSelector,
     TBNClassifier,
     datasets,
+    learn,
 )
 from bnfs.select import EmptySelectionWarning
 from bnfs.stats.metrics import blanket_scores
@@ -354,25 +355,33 @@ def test_select_command_says_once_that_the_selection_is_empty(tmp_path, monkeypa
     assert "Traceback" not in captured.err and len(warnings_shown) == 2
 
 
-def test_the_default_learner_follows_the_datas_width(alarm, monkeypatch):
-    """learner="auto": a whole network by hill climbing on narrow data (the same blanket as
-    asking for it), HITON-MB (HITON-PC for parents and children) from AUTO_WIDE features."""
+def test_the_default_learner_follows_the_datas_size(alarm, monkeypatch):
+    """learner="auto" (issue 44): learn's whole network where features squared times rows
+    stay within AUTO_NETWORK_WORK, the blanket being that of the graph learn gives on X and
+    y; HITON-MB (HITON-PC for parents and children) past it."""
     from bnfs.select import markov_blanket
 
     X, y = alarm
     narrow = MarkovBlanketSelector().fit(X, y)
-    assert narrow.learner_ == "hill_climbing" and narrow.network_ is not None
-    assert narrow.selected_ == MarkovBlanketSelector("hill_climbing").fit(X, y).selected_
-    monkeypatch.setattr(markov_blanket, "AUTO_WIDE", X.shape[1])
+    assert narrow.learner_ == "learn" and narrow.network_ is not None
+    graph = learn(X.assign(**{y.name: y}), progress=False)
+    named = lambda v: y.name if v == narrow.class_name_ else v  # the class is renamed
+    assert {(named(u), named(v)) for u, v in narrow.network_.arcs} == set(graph.arcs)
+    assert set(narrow.selected_) == set(graph.markov_blanket(y.name))
+    assert narrow.selected_ == [c for c in X.columns if c in set(narrow.selected_)]
+    work = float(X.shape[1]) ** 2 * len(X)
+    monkeypatch.setattr(markov_blanket, "AUTO_NETWORK_WORK", work - 1)
     wide = MarkovBlanketSelector().fit(X, y)
     assert wide.learner_ == "hiton_mb" and wide.network_ is None
     assert wide.selected_ == MarkovBlanketSelector("hiton_mb").fit(X, y).selected_
     neighbours = MarkovBlanketSelector(parents_and_children=True).fit(X, y)
     assert neighbours.learner_ == "hiton_pc"
+    monkeypatch.setattr(markov_blanket, "AUTO_NETWORK_WORK", work)
+    assert MarkovBlanketSelector().fit(X, y).learner_ == "learn"
     with pytest.raises(ValueError, match=r"learner must be one of \['auto', "):
         MarkovBlanketSelector("magic").fit(X, y)
-    with pytest.raises(ValueError, match="does not take|refused|not an option|unknown"):
-        MarkovBlanketSelector(learner_options={"score": "bde"}).fit(X, y)  # hiton_mb's
+    with pytest.raises(ValueError, match="does not take"):
+        MarkovBlanketSelector(learner_options={"test": "x2"}).fit(X, y)  # learn's
 
 
 def test_selectors_bound_the_local_learners_conditioning_sets(alarm, monkeypatch):
@@ -388,6 +397,7 @@ def test_selectors_bound_the_local_learners_conditioning_sets(alarm, monkeypatch
     assert selection_options("iamb_mb", {"alpha": 0.01}) == {"alpha": 0.01}
     assert selection_options("hill_climbing", None) == {}
     seen = []
+    assert "max_cond_size" in learners.get("mmmb").options  # read before the spy hides it
     module = importlib.import_module(learners.get("mmmb").module)
     original = module.mmmb
 
@@ -420,14 +430,14 @@ def test_markov_blanket_selection_learns_around_missing_values(alarm):
         assert complete < used["min"] <= used["median"] <= used["max"] < len(X)
         assert selector.transform(holes).shape == (len(X), len(selector.selected_))
     em = MarkovBlanketSelector(n_jobs=2).fit(holes, y)  # n_jobs: no matter to EM
-    assert em.learner_ == "hill_climbing" and em.missing_["how"] == "structural EM"
+    assert em.learner_ == "learn" and em.missing_["how"] == "structural EM"
     assert set(em.selected_) <= set(X.columns) and em.selected_
     assert MarkovBlanketSelector().fit(X, y).missing_ is None
     pd.testing.assert_frame_equal(holes, before)
     with pytest.raises(ValueError, match="mmhc cannot learn from.*hiton_mb"):
         MarkovBlanketSelector("mmhc").fit(holes, y)
     with pytest.raises(ValueError, match="structural EM, which does not take 'restarts'"):
-        MarkovBlanketSelector(learner_options={"restarts": 2}).fit(holes, y)
+        MarkovBlanketSelector("hill_climbing", learner_options={"restarts": 2}).fit(holes, y)
 
 
 def test_continuous_features_with_gaps_are_cut_on_their_observed_values():

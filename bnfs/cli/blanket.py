@@ -14,7 +14,7 @@ def blanket_command(args) -> int:
     if args.algorithm == "auto":  # the default of select too, and MarkovBlanketSelector's
         from bnfs.select.markov_blanket import auto_learner
 
-        args.algorithm = auto_learner(frame.shape[1] - 1)
+        args.algorithm = auto_learner(frame.shape[1] - 1, len(frame))
     algorithm = args.algorithm
     if algorithm in LOCAL_LEARNERS:
         data = dataset_of(frame, args, algorithm)

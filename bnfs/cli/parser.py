@@ -137,7 +137,9 @@ def common_options(quiet: bool = True) -> argparse.ArgumentParser:
 
 
 #: what the default learner of ``blanket`` and ``select`` is
-AUTO_HELP = ": hill_climbing below 1,000 features, hiton_mb from there, as MarkovBlanketSelector()"
+AUTO_HELP = (
+    ": learn's network while features^2 x rows <= 2e8, hiton_mb past it, as MarkovBlanketSelector()"
+)
 
 
 def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.ArgumentParser:

@@ -163,7 +163,7 @@ def select_command(args) -> int:
     if args.algorithm == "auto":  # the default of blanket too, and MarkovBlanketSelector's
         from bnfs.select.markov_blanket import auto_learner
 
-        args.algorithm = auto_learner(X.shape[1])
+        args.algorithm = auto_learner(X.shape[1], len(X))
     selector = make_selector(args, list(frame.columns))
     start = time.perf_counter()
     with empty_selections() as empty:

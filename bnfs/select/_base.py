@@ -280,13 +280,17 @@ class DiscreteSelector(Selector):
         tags.input_tags.sparse = True  # scipy sparse X: see _sparse_data
         return tags
 
-    def _discrete_data(self, X, y, missing: bool = False) -> tuple[Dataset, list[str], str]:
+    def _discrete_data(
+        self, X, y, missing: bool = False, keeps_continuous=None
+    ) -> tuple[Dataset, list[str], str]:
         """(data with the class appended, feature names, the class's name in data, which
         becomes ``class_name_``).
 
         With ``missing``, X may have missing values: then the data is a DataFrame with
         them in place, its continuous columns cut on their observed values (the learners
-        that take such data test on the rows observed in each test's variables)."""
+        that take such data test on the rows observed in each test's variables).
+        Complete continuous columns are cut into bins unless ``keeps_continuous(features,
+        rows)`` says the learner models them as they are."""
         if sparse.issparse(X):
             return self._sparse_data(X, y)
         frame = self._frame(X, reset=True, missing=missing)
@@ -299,9 +303,15 @@ class DiscreteSelector(Selector):
         if missing and frame.isna().to_numpy().any():
             return self._cut_observed(frame, target), features, target
         data = Dataset(frame)
-        if data.continuous_names:
-            data = discretize(data, self.discretizer, self.n_bins, target=target)
+        keep = keeps_continuous is not None and keeps_continuous(len(features), len(frame))
+        if data.continuous_names and not keep:
+            data = discretize(data, self._discretizer(), self.n_bins, target=target)
         return data, features, target
+
+    def _discretizer(self) -> str:
+        """The discretizer that cuts continuous columns (``"auto"``, where a selector
+        takes it, cuts into quantile bins when it cuts)."""
+        return "quantile" if self.discretizer == "auto" else self.discretizer
 
     def _sparse_data(self, X, y) -> tuple[Dataset, list[str], str]:
         """:meth:`_discrete_data` of a scipy sparse X (e.g. term counts), the same data as
@@ -340,7 +350,7 @@ class DiscreteSelector(Selector):
             frame[target] = labels
             data = Dataset(frame)
             if data.continuous_names:
-                data = discretize(data, self.discretizer, self.n_bins, target=target)
+                data = discretize(data, self._discretizer(), self.n_bins, target=target)
             parts.append(data)
         if not parts:
             raise ValueError("every feature of X is constant; there is nothing to select")
@@ -373,7 +383,7 @@ class DiscreteSelector(Selector):
             part = Dataset(frame.loc[observed, [name, target]])
             if not part.continuous_names:
                 continue
-            cut = discretize(part, self.discretizer, self.n_bins, target=target)
+            cut = discretize(part, self._discretizer(), self.n_bins, target=target)
             values = pd.Series(None, index=frame.index, dtype=object)
             values[observed] = cut.to_pandas()[name].astype(str).to_numpy()
             out[name] = values
