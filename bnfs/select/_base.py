@@ -281,7 +281,7 @@ class DiscreteSelector(Selector):
         return tags
 
     def _discrete_data(
-        self, X, y, missing: bool = False, keeps_continuous=None
+        self, X, y, missing: bool = False, keeps_continuous=None, keep_name: bool = False
     ) -> tuple[Dataset, list[str], str]:
         """(data with the class appended, feature names, the class's name in data, which
         becomes ``class_name_``).
@@ -290,14 +290,18 @@ class DiscreteSelector(Selector):
         them in place, its continuous columns cut on their observed values (the learners
         that take such data test on the rows observed in each test's variables).
         Complete continuous columns are cut into bins unless ``keeps_continuous(features,
-        rows)`` says the learner models them as they are."""
+        rows)`` says the learner models them as they are. With ``keep_name`` the class
+        keeps the name of a named ``y`` that no feature has (else it is "target")."""
         if sparse.issparse(X):
             return self._sparse_data(X, y)
         frame = self._frame(X, reset=True, missing=missing)
+        name = getattr(y, "name", None)
         y = self._check_y(y, len(frame))
         frame = self._varying(frame)
         features = list(frame.columns)
         target = _unused_name(features)
+        if keep_name and isinstance(name, str) and name and name not in self._columns:
+            target = name  # the network of X and y is the one learned on them together
         frame[target] = pd.Series(y, index=frame.index).astype(str)
         self.class_name_ = target
         if missing and frame.isna().to_numpy().any():

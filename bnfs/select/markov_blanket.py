@@ -124,7 +124,8 @@ class MarkovBlanketSelector(DiscreteSelector):
         Why the learner stopped before it finished (``max_time`` or Ctrl-C; the blanket is
         then read off what it found so far), or None.
     class_name_ : str
-        The name the class got in ``network_`` (``target_name_``, deprecated, is the same).
+        The name the class got in ``network_``: ``y``'s name when it has one that no
+        feature has, else "target" (``target_name_``, deprecated, is the same).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -178,7 +179,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         self._validate_params()
         self._check_learner(self.learner)
         data, features, target = self._discrete_data(
-            X, y, missing=True, keeps_continuous=self._keeps_continuous
+            X, y, missing=True, keeps_continuous=self._keeps_continuous, keep_name=True
         )
         rows = len(data) if isinstance(data, pd.DataFrame) else data.n_rows
         self.learner_ = self._chosen_learner(len(features), rows)
