@@ -328,7 +328,9 @@ def test_learn_bounds_a_familys_configurations_by_the_rows(monkeypatch):
     frame = pd.DataFrame(codes, columns=[f"x{i}" for i in range(5)]).astype(str)
     configurations = lambda dag, v: math.prod(frame[p].nunique() for p in dag.parents(v))
     free = bnfs.learn(frame, progress=False)
-    assert free.learning["arguments"]["max_configurations"] == 100 * 2000
+    assert free.learning["arguments"]["max_configurations"] == 2000 * (
+        automatic.CONFIGURATIONS_PER_ROW
+    )
     assert max(configurations(free, v) for v in free.nodes) == 64
     monkeypatch.setattr(automatic, "CONFIGURATIONS_PER_ROW", 0.01)
     bounded = bnfs.learn(frame, progress=False)

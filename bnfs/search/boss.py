@@ -123,7 +123,7 @@ def boss(
         Largest number of parent configurations of a family (the product of its discrete
         parents' numbers of values; continuous parents count 1): grow-shrink offers no
         candidate that would pass it, as it offers no forbidden one. Default: no bound;
-        :func:`bnfs.learn` sets 100 times the rows (``CONFIGURATIONS_PER_ROW``, which says
+        :func:`bnfs.learn` sets 300 times the rows (``CONFIGURATIONS_PER_ROW``, which says
         why).
     blacklist, whitelist : list of (from, to) pairs, optional
         Forbidden and required arcs (tiers and roots through
