@@ -920,27 +920,35 @@ def test_select_discretizes_as_told(continuous_file, monkeypatch, capsys):
 
 
 def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkeypatch, capsys):
-    """Issue 44: by default bnfs blanket, bnfs select and MarkovBlanketSelector() give the
-    same blanket on the same file, continuous features modelled as they are by learn."""
+    """Issue 44: bnfs select and MarkovBlanketSelector() cut continuous features into the
+    same bins, and so does bnfs blanket told to; with discretizer="auto" the selector gives
+    bnfs blanket's default, learn modelling the features as they are."""
     import bnfs
     from bnfs import cli
 
     root, frame = continuous_file
     monkeypatch.chdir(root)
+    X, y = frame.drop(columns="y"), frame["y"]
+
+    def blanket(*flags):
+        assert cli.main(["blanket", "c.csv", "--target", "y", *flags, "--quiet"]) == 0
+        listing = capsys.readouterr().out
+        return {
+            name.strip()
+            for line in listing.splitlines()[1:]
+            for name in line.split(None, 1)[-1].split(",")
+            if name.strip() not in ("", "-")
+        }
+
     code, out, err = _select_code(cli, ["select", "c.csv", "--target", "y", "--quiet"], capsys)
     assert code == 0, err
-    selected = out.splitlines()[1].strip().split(", ")
-    assert cli.main(["blanket", "c.csv", "--target", "y", "--quiet"]) == 0
-    listing = capsys.readouterr().out
-    members = {
-        name.strip()
-        for line in listing.splitlines()[1:]
-        for name in line.split(None, 1)[-1].split(",")
-        if name.strip() not in ("", "-")
-    }
-    selector = bnfs.MarkovBlanketSelector().fit(frame.drop(columns="y"), frame["y"])
-    assert selector.learner_ == "learn" and selector.network_.learning["score"] == "bic-cg"
-    assert set(selected) == members == set(selector.selected_) and "a" in members
+    selected = set(out.splitlines()[1].strip().split(", ")) - {"-"}
+    binned = bnfs.MarkovBlanketSelector().fit(X, y)
+    assert binned.learner_ == "learn" and binned.network_.learning["score"] == "bde"
+    assert selected == set(binned.selected_) == blanket("--discretize", "quantile", "--bins", "3")
+    kept = bnfs.MarkovBlanketSelector(discretizer="auto").fit(X, y)
+    assert kept.network_.learning["score"] == "bic-cg"
+    assert set(kept.selected_) == blanket() and "a" in kept.selected_
 
 
 @pytest.mark.parametrize(

@@ -49,10 +49,11 @@ class MarkovBlanketSelector(DiscreteSelector):
     """Select the features in the Markov blanket of the class.
 
     ``fit`` appends ``y`` to ``X`` as the target variable, discretizes continuous features
-    where the learner counts discrete tables, runs ``learner`` and keeps the target's
-    blanket: parents, children and the children's other parents. Given its blanket the
-    class is independent of every other feature, so the blanket is the optimal feature set
-    when the learned network is right (Koller & Sahami 1996; Aliferis et al. 2010).
+    (unless ``discretizer="auto"`` and the learner models them), runs ``learner`` and keeps
+    the target's blanket: parents, children and the children's other parents. Given its
+    blanket the class is independent of every other feature, so the blanket is the optimal
+    feature set when the learned network is right (Koller & Sahami 1996; Aliferis et al.
+    2010).
 
     Parameters
     ----------
@@ -78,13 +79,15 @@ class MarkovBlanketSelector(DiscreteSelector):
     parents_and_children : bool, default False
         Keep only the target's neighbours (parents and children, no spouses). Needs a
         network learner or a parents-and-children learner.
-    discretizer : {"auto", "quantile", "interval", "mdl"}, default "auto"
+    discretizer : {"quantile", "interval", "mdl", "auto"}, default "quantile"
         How continuous features become discrete (:func:`bnfs.discretize`; ``"mdl"`` is
         supervised by ``y``). ``"auto"`` keeps complete continuous features as they are
         for a score-based learner (``learn``, hill climbing, ...: linear-Gaussian or
         conditional-Gaussian scores, where the class, being discrete, takes no continuous
-        parent) and cuts them into ``n_bins`` quantile bins for the others and around
-        missing values.
+        parent; ``bnfs blanket``'s default) and cuts them into ``n_bins`` quantile bins for
+        the others and around missing values. It is not the default: on correlated
+        continuous features the conditional-Gaussian network puts every feature in the
+        class's blanket (breast: 30 of 30 in 56 s; wine: 13 of 13), where bins select.
     n_bins : int, default 3
         Bins of the unsupervised discretizers.
     random_state : int, RandomState instance or None, default None
@@ -155,7 +158,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         *,
         learner_options: dict | None = None,
         parents_and_children: bool = False,
-        discretizer: str = "auto",
+        discretizer: str = "quantile",
         n_bins: int = 3,
         random_state=None,
         n_jobs: int | None = None,
