@@ -363,9 +363,10 @@ def learn(
     and growing such families is where the time goes on many rows of many-valued columns
     (coil2000: 48 s with the bound, 5 minutes without, held-out likelihood 4% lower).
     Further starts run only while the work stays within :data:`FINAL_RESTART_WORK` (local
-    scores times rows, the same on every machine); ``max_time`` bounds the whole run. Choosing a learner by held-out likelihood lands further from
-    the truth (``benchmarks/learn_rule.py``): held-out likelihood rewards denser graphs
-    where the data are thin.
+    scores times rows, the same on every machine); ``max_time`` bounds the whole run.
+    Choosing a learner by held-out likelihood lands further from the truth
+    (``benchmarks/learn_rule.py``): held-out likelihood rewards denser graphs where the
+    data are thin.
 
     With several ``candidates`` learn compares them: each runs on ``folds``-1 folds of the
     rows and its structure (with parameters estimated on those folds) is scored by the
