@@ -13,6 +13,7 @@ marked as stopped; incomplete data run inside structural EM, which takes none).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 import warnings
@@ -35,30 +36,39 @@ def main(argv=None) -> None:
         frame = sets[name]()
         frame = frame.loc[:, frame.nunique() > 1]
         print(f"{name}: {frame.shape[0]} rows x {frame.shape[1]} columns", flush=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        budget = {} if frame.isna().any().any() else {"max_time": args.max_time}  # EM: none
+        target = "class" if "class" in frame.columns else frame.isna().sum().idxmin()
+        rows = frame[target].notna()  # a class is observed
+        X, y = frame.loc[rows].drop(columns=target), frame.loc[rows, target]
+        for label, run in (
+            ("learn", functools.partial(bnfs.learn, frame, progress=False, **budget)),
+            ("selector", functools.partial(bnfs.MarkovBlanketSelector(**budget).fit, X, y)),
+        ):
             started = time.perf_counter()
-            budget = {} if frame.isna().any().any() else {"max_time": args.max_time}  # EM: none
-            dag = bnfs.learn(frame, **budget, progress=False)
-            seconds = time.perf_counter() - started
-            learning = dag.learning
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    found = run()
+            except (ValueError, TypeError) as error:  # refused input is a result here
+                print(f"  {label:<9} refused: {str(error)[:150]}", flush=True)
+                continue
             print(
-                f"  learn     {seconds:7.1f} s  {dag.n_arcs:5d} arcs  "
-                f"{len(learning.get('starts', []))} start(s)  score {learning.get('score')}  "
-                f"stopped: {learning.get('stopped_early')}",
-                flush=True,
+                f"  {label:<9} {time.perf_counter() - started:7.1f} s  {_what(found)}", flush=True
             )
-            target = "class" if "class" in frame.columns else frame.isna().sum().idxmin()
-            rows = frame[target].notna()  # a class is observed
-            X, y = frame.loc[rows].drop(columns=target), frame.loc[rows, target]
-            started = time.perf_counter()
-            selector = bnfs.MarkovBlanketSelector(**budget).fit(X, y)
-            seconds = time.perf_counter() - started
-        print(
-            f"  selector  {seconds:7.1f} s  {selector.learner_}  kept {len(selector.selected_)} "
-            f"of {X.shape[1]}  stopped: {selector.stopped_}",
-            flush=True,
+
+
+def _what(found) -> str:
+    """A learned DAG's arcs, starts, score and stop, or a selector's learner and set."""
+    if isinstance(found, bnfs.DAG):
+        learning = found.learning
+        return (
+            f"{found.n_arcs:5d} arcs  {len(learning.get('starts', []))} start(s)  "
+            f"score {learning.get('score')}  stopped: {learning.get('stopped_early')}"
         )
+    return (
+        f"{found.learner_}  kept {len(found.selected_)} of {found.n_features_in_}  "
+        f"stopped: {found.stopped_}"
+    )
 
 
 if __name__ == "__main__":
