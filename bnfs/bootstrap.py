@@ -248,7 +248,8 @@ def boot_strength(
     -------
     pandas.DataFrame
         Columns ``from``, ``to``, ``strength``, ``direction``: every ordered pair of nodes
-        (strength 0 for pairs never linked), sorted by decreasing strength, as bnlearn.
+        (strength 0 for pairs never linked), sorted by decreasing strength (bnlearn's
+        ``boot.strength`` lists the pairs in node order).
 
     Examples
     --------
@@ -311,6 +312,11 @@ def inclusion_threshold(strength) -> float:
     ones in proportions p and 1 - p); the threshold is F's p0-quantile, and the averaged
     network keeps the pairs above it (and those of strength 1). ``strength`` is a
     :func:`boot_strength` frame or the strengths themselves.
+
+    Where the distance is flat over an interval of p, bnfs takes its smallest point;
+    bnlearn's ``optimize()`` (Brent's method) lands inside it, so bnfs's threshold is never
+    higher than bnlearn's and often lower: on 100 strength tables of random networks 63
+    were lower, none higher (``tests/test_bnlearn_parity.py``).
 
     Examples
     --------
@@ -385,7 +391,9 @@ def averaged_network(strength: pd.DataFrame, threshold: float | None = None) -> 
     """The network of the pairs whose strength is above ``threshold`` (default: the one
     :func:`inclusion_threshold` estimates) or equal to 1, each directed the way most
     replicates point it; an even split, or an arc that would close a cycle, stays an
-    undirected edge (as bnlearn's ``averaged.network``).
+    undirected edge. bnlearn's ``averaged.network`` drops an arc that would close a cycle
+    (an undirected edge counting both ways); otherwise, given the same threshold, the graphs
+    are bnlearn's (99 of 100 random strength tables, ``tests/test_bnlearn_parity.py``).
 
     Examples
     --------

@@ -76,14 +76,12 @@ def mb_svm_pipeline(
                 "max_parents": max_parents,
                 "post_process": post_process,
             },
-            discretizer="quantile",  # the paper's discrete tables, whatever the features
             random_state=seed,
         )
     elif method == "screen_based":
         selector = MarkovBlanketSelector(
             "screen_based",
             learner_options={"score": score, "theta": theta, "post_process": post_process},
-            discretizer="quantile",
             random_state=seed,
         )
     elif method == "grow_shrink":
