@@ -173,6 +173,21 @@ def test_boss_stops_on_its_budget_with_a_dag():
     assert len(dag.learning["starts"]) == 1 and set(dag.nodes) == set(frame.columns)
 
 
+@pytest.mark.parametrize("search", [bnfs.boss, bnfs.grasp])
+def test_a_wide_search_stops_inside_its_first_order_with_a_scored_partial_dag(search):
+    # 400 columns: every node's grow-shrink along the first order scores all the nodes
+    # before it, 79,800 local scores in one compiled call before the pause between calls
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(rng.integers(0, 3, (60, 400)), columns=[f"x{i}" for i in range(400)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        dag = search(frame.astype("category"), max_time=0, progress=False)
+    learning = dag.learning
+    assert learning["stopped_early"] == "max_time reached"
+    assert learning["n_scores"] < 400 * 399 // 2 and set(dag.nodes) == set(frame.columns)
+    assert learning["score_value"] == pytest.approx(bnfs.score(dag, frame, "bic"), rel=1e-9)
+
+
 @pytest.mark.parametrize(
     "options, error, message",
     [

@@ -25,7 +25,8 @@ Named bundles travel together (numba-compatible named tuples, built once by the 
   counters of :mod:`bnfs._kernels.score_cache`, shared with the other searches) and the
   searches' own scratch arrays;
 - :class:`Trees`, written: the grow-shrink trees of all nodes, in pools that the caller
-  grows (or empties) when a kernel reports :data:`TREES_FULL`;
+  grows (or empties) when a kernel reports :data:`TREES_FULL`, and the count of local
+  scores at which a kernel pauses so that the caller can check its time budget;
 - :class:`Placement`, written: an order and the DAG it gives, which GRaSP's tucks update in
   place; :class:`Frame`, written: one level of GRaSP's depth-first search.
 """
@@ -68,7 +69,7 @@ Workspace = namedtuple(
 #: (``grown_start``/``grown_len`` into ``sets``), its candidates (``cand_start``/``cand_len``
 #: into ``cand_u`` and ``cand_child``, the next tree node or -1) and its shrunk result
 #: (``shrunk_start``/``shrunk_len`` into ``sets``, ``shrunk_score``); ``used`` counts the
-#: tree nodes, candidates and set entries in use
+#: tree nodes, candidates and set entries in use and holds the pause (slots below)
 Trees = namedtuple(
     "Trees",
     [
@@ -101,11 +102,15 @@ Frame = namedtuple("Frame", ["nodes", "cand", "saved", "cursor"])
 
 #: a change of score counts only above this (float noise of sums of log-gamma terms)
 TOL = 1e-9
-#: slots of ``Trees.used``
-TREE_NODES, CANDIDATES, SET_ENTRIES = 0, 1, 2
+#: slots of ``Trees.used``: the tree nodes, candidates and set entries in use; the count of
+#: local scores (``score_cache.N_SCORES``) at which a kernel pauses (0: never) and the flag
+#: set when it did
+TREE_NODES, CANDIDATES, SET_ENTRIES, PAUSE_AT, PAUSED = range(5)
+USED_SLOTS = 5
 #: what :func:`grow_shrink` returns as its parent count, and :func:`best_place` as its
-#: position, when a pool is full: the caller grows the pools (or empties the trees) and
-#: calls again
+#: position, when a pool is full or the kernel paused (``Trees.used[PAUSED]`` set): the
+#: caller grows the pools (or empties the trees), or checks its time budget, and calls
+#: again; the trees keep the work done, so the call goes on where it stopped
 TREES_FULL = -1
 #: what :func:`tuck` reports besides :data:`TREES_FULL`: the order was tucked and rescored,
 #: or the tuck was not allowed and nothing changed
@@ -179,9 +184,14 @@ def _shrink(scoring, know, ws, v, npar, key):
 def _expand(scoring, know, ws, trees, v, npar, key):
     """A new tree node for ``v`` with the grown set ``ws.par[:npar]`` (mask ``ws.in_par``):
     its candidates sorted best first and its shrunk result; returns its index, or -1 when
-    a pool is full."""
+    a pool is full or the local scores counted reached ``used[PAUSE_AT]`` (then
+    ``used[PAUSED]`` is set): on wide data one call of a search's kernel can grow thousands
+    of tree nodes, and the caller checks its time budget between calls."""
     n = know.rank.shape[0]
     used = trees.used
+    if used[PAUSE_AT] > 0 and ws.scratch.counters[_c.N_SCORES] >= used[PAUSE_AT]:
+        used[PAUSED] = 1
+        return -1
     if (
         used[TREE_NODES] >= trees.grown_start.shape[0]
         or used[CANDIDATES] + n > trees.cand_u.shape[0]
@@ -385,6 +395,15 @@ def best_place(scoring, know, ws, trees, order, i):
             prefix += without[j]
             suffix -= with_v[j]
     return best_j, best_total, here
+
+
+@njit(cache=True)
+def parentless(scoring, ws, nodes, scores):
+    """The local score (with the graph prior) of each of ``nodes`` without parents, into
+    ``scores``."""
+    for k in range(nodes.shape[0]):
+        v = nodes[k]
+        scores[v] = _family(scoring, ws, v, 0, _c.node_key(v))
 
 
 @njit(cache=True)

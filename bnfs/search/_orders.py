@@ -10,7 +10,7 @@ import logging
 
 import numpy as np
 
-from bnfs._budget import Budget
+from bnfs._budget import Budget, Pace
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._progress import tqdm
@@ -39,7 +39,7 @@ def _trees(n: int, nodes: int, candidates: int, entries: int) -> _p.Trees:
         index(candidates),
         np.full(candidates, -1, dtype=np.int64),
         index(entries),
-        index(3),
+        index(_p.USED_SLOTS),
     )
 
 
@@ -124,6 +124,8 @@ class Orders:
         self.shown: dict = {}
         self.tree_resets = 0
         self._emptied = False  # the trees were emptied and no kernel call has finished since
+        #: new local scores a kernel call may compute before it pauses for a budget check
+        self.pace = Pace(1 << 40, first=1024)
 
     def _make_room(self) -> None:
         """A kernel found a tree pool full: double the pools, or empty the trees when they
@@ -150,23 +152,45 @@ class Orders:
     def run(self, kernel, *args):
         """``kernel(scoring, knowledge, workspace, trees, *args)``, again after making room
         whenever it reports a full tree pool (:data:`~bnfs._kernels.permutation.TREES_FULL`
-        as its status or first value, or a NaN score)."""
+        as its status or first value, or a NaN score). A call pauses after
+        :attr:`pace` new local scores and goes on, the trees keeping its work, while the
+        budget lasts; None when the budget ran out in a call (on wide data, one node's
+        best place in the order is millions of scores)."""
+        counters = self.workspace.scratch.counters
         while True:
-            out = kernel(self.scoring, self.knowledge, self.workspace, self.trees, *args)
+            used = self.trees.used
+            used[_p.PAUSE_AT] = counters[_c.N_SCORES] + self.pace.size
+            with self.pace.timing():
+                out = kernel(self.scoring, self.knowledge, self.workspace, self.trees, *args)
+            used = self.trees.used
             first = out[0] if isinstance(out, tuple) else out
             full = np.isnan(first) if isinstance(first, float) else first == _p.TREES_FULL
             if not full:
                 self._emptied = False
+                used[_p.PAUSE_AT] = 0
                 return out
+            if used[_p.PAUSED]:
+                used[_p.PAUSED] = 0
+                if self.budget.spent():
+                    used[_p.PAUSE_AT] = 0
+                    return None
+                continue
             self._make_room()
 
     def score(self, order: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-        """(kernel total, parent table, counts) of the DAG an order gives."""
+        """(kernel total, parent table, counts) of the DAG an order gives. When the budget
+        runs out first, the nodes not reached along the order have no parents (and the
+        total counts them so)."""
         n = self.state.n
         parents = np.full((n, max(self.state.max_parents, 1)), -1, dtype=np.int64)
-        npar = np.zeros(n, dtype=np.int64)
+        npar = np.full(n, _p.TREES_FULL, dtype=np.int64)
         scores = np.empty(n)
         total = self.run(_p.order_parents, order, parents, npar, scores)
+        if total is None:
+            missing = np.flatnonzero(npar == _p.TREES_FULL)
+            npar[missing] = 0
+            _p.parentless(self.scoring, self.workspace, missing, scores)
+            total = float(scores.sum())
         return total, parents, npar
 
     def local(self, node: str, parents: list[str]) -> float:

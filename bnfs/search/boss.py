@@ -69,7 +69,10 @@ class _BestOrder(Orders):
                 if budget.spent():
                     break
                 i = int(np.flatnonzero(order == v)[0])
-                j, best, here = self.run(_p.best_place, order, i)
+                found = self.run(_p.best_place, order, i)
+                if found is None:  # the budget ran out inside the call
+                    break
+                j, best, here = found
                 bar.update(1)
                 if j != i and best >= here - _p.TOL * max(1.0, abs(here)):
                     rest = np.delete(order, i)
@@ -150,7 +153,9 @@ def boss(
         order of the columns).
     max_time : float, optional
         Seconds after which the search stops with the best DAG so far and a
-        RuntimeWarning; Ctrl-C does the same.
+        RuntimeWarning; Ctrl-C does the same. The budget is checked every ~0.1 s inside
+        the compiled calls too: on data so wide that the first order's DAG is not
+        finished in time, the nodes not reached along it have no parents.
     progress : bool, optional
 
     Returns

@@ -57,8 +57,9 @@ class _Tucks(Orders):
         :meth:`run`."""
         return self.run(kernel, self.placement, *args)
 
-    def place(self, order: np.ndarray) -> float:
-        """Make ``order`` the current order; its score."""
+    def place(self, order: np.ndarray) -> float | None:
+        """Make ``order`` the current order; its score (None when the budget ran out before
+        every node had its parents)."""
         self.placement.order[:] = order
         return self._call(_p.rescore, 0, order.size - 1)
 
@@ -159,7 +160,10 @@ class _Tucks(Orders):
         for i, v in enumerate(order.tolist()):
             if pl.npar[v] or has_child[v]:
                 continue
-            j, best, here = self.run(_p.best_place, order, i)
+            found = self.run(_p.best_place, order, i)
+            if found is None:  # the budget ran out inside the call
+                return False
+            j, best, here = found
             if j != i and best > here + _p.TOL * max(1.0, abs(here)):
                 self.place(np.insert(np.delete(order, i), j, v))
                 return True
@@ -237,7 +241,9 @@ def grasp(
         sorted by name: the same graph for any order of the columns).
     max_time : float, optional
         Seconds after which the search stops with the best DAG so far and a
-        RuntimeWarning; Ctrl-C does the same.
+        RuntimeWarning; Ctrl-C does the same. The budget is checked every ~0.1 s inside
+        the compiled calls too: on data so wide that the first order's DAG is not
+        finished in time, the nodes not reached along it have no parents.
     progress : bool, optional
 
     Returns
