@@ -2,6 +2,7 @@
 scores it reports are the scorer's, knowledge and bounds are kept, and it climbs higher than
 the arc-by-arc searches on samples where they stop early."""
 
+import contextlib
 import math
 import warnings
 
@@ -173,6 +174,66 @@ def test_boss_stops_on_its_budget_with_a_dag():
     assert len(dag.learning["starts"]) == 1 and set(dag.nodes) == set(frame.columns)
 
 
+def test_a_best_place_move_scores_what_the_moved_order_scores():
+    """best_place takes a node's score in the order (``placed``) where the moved node may
+    not be its parent, and skips the node's own grow-shrink where the place adds a node it
+    may not have as a parent: with half the arcs forbidden, its totals are the scores of
+    the order and of the moved order, and it leaves the moved order's node scores."""
+    import importlib
+
+    from bnfs._budget import Budget
+    from bnfs._kernels import permutation as _p
+    from bnfs.search.hill_climbing import prepare
+    from bnfs.stats.priors import graph_prior
+    from bnfs.tables._data import as_dataset
+
+    frame = _sample("insurance", 500, 4)
+    names = sorted(frame.columns)
+    rng = np.random.default_rng(5)
+    black = [(u, v) for u in names for v in names if u != v and rng.random() < 0.5]
+    state = prepare(as_dataset(frame), "bde", 1.0, None, black, None, None, "boss")
+    weights = graph_prior(state.score, "uniform", None, state.names).weights(learning=True)
+    search = importlib.import_module("bnfs.search.boss")._BestOrder(
+        state, weights, Budget(None), _NoBar()
+    )
+    order, moves = search.start(rng), 0
+    for i in range(state.n):
+        here_total = search.score(order)[0]
+        j, best, here = search.run(_p.best_place, order, i)
+        assert here == pytest.approx(here_total, rel=1e-12)
+        if j == i:
+            continue
+        placed = search.workspace.placed.copy()
+        order = np.insert(np.delete(order, i), j, order[i])
+        assert best == pytest.approx(search.score(order)[0], rel=1e-12)
+        np.testing.assert_allclose(placed, search.workspace.placed, rtol=1e-12)
+        moves += 1
+    assert moves > 5
+
+
+class _NoBar:
+    def update(self, *args, **kwargs):
+        pass
+
+
+@pytest.mark.parametrize("learner", [bnfs.boss, bnfs.grasp])
+def test_a_search_paused_at_every_new_score_finds_the_same_dag(learner, monkeypatch):
+    """A compiled call that pauses after each new local score (for a budget check) and is
+    called again goes on where it stopped: the same DAG as unpaused."""
+    from bnfs.search import _orders
+
+    class OneScore:
+        size = 1
+
+        def timing(self):
+            return contextlib.nullcontext()
+
+    frame = _sample("child", 1000, 2)
+    expected = learner(frame, "bde", seed=1, progress=False)
+    monkeypatch.setattr(_orders, "Pace", lambda *args, **kwargs: OneScore())
+    assert learner(frame, "bde", seed=1, progress=False) == expected
+
+
 @pytest.mark.parametrize("search", [bnfs.boss, bnfs.grasp])
 def test_a_wide_search_stops_inside_its_first_order_with_a_scored_partial_dag(search):
     # 400 columns: every node's grow-shrink along the first order scores all the nodes
@@ -277,3 +338,53 @@ def test_a_long_search_shows_its_start_and_best_score(capsys):
     assert f"best={max(s['score'] for s in dag.learning['starts']):.2f}" in err
     bnfs.boss(frame, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_strongest_partners_rank_every_kind_of_pair_by_its_single_parent_gain():
+    """Discrete pairs by mutual information, continuous pairs by correlation, a continuous
+    child and a discrete parent by the correlation ratio; symmetric, never the node
+    itself, and the same for any column order."""
+    from bnfs.search._candidates import strongest_partners
+    from bnfs.tables._data import as_dataset
+
+    rng = np.random.default_rng(0)
+    n = 2000
+    a = rng.integers(0, 3, n)
+    b = np.where(rng.random(n) < 0.8, a, rng.integers(0, 3, n))  # strong partner of a
+    c = rng.integers(0, 3, n)
+    x = a + rng.normal(0, 1, n)  # tied to a through its group means
+    y = 2 * x + rng.normal(0, 0.5, n)  # strong partner of x
+    z = rng.normal(0, 1, n)
+    frame = pd.DataFrame({"a": a, "b": b, "c": c, "x": x, "y": y, "z": z})
+    frame[["a", "b", "c"]] = frame[["a", "b", "c"]].astype(str)
+    data = as_dataset(frame)
+    allowed = strongest_partners(data, list(frame.columns), 1)
+    chosen = {(frame.columns[u], frame.columns[v]) for u, v in zip(*np.nonzero(allowed))}
+    assert {("b", "a"), ("a", "b"), ("x", "y"), ("y", "x")} <= chosen
+    assert not np.diag(allowed).any()
+    assert (allowed == allowed.T).all()
+    two = strongest_partners(data, list(frame.columns), 2)
+    assert two[list(frame.columns).index("a"), list(frame.columns).index("x")]  # eta^2
+    shuffled = list(rng.permutation(frame.columns))
+    again = strongest_partners(as_dataset(frame[shuffled]), shuffled, 2)
+    index = [shuffled.index(v) for v in frame.columns]
+    assert (again[np.ix_(index, index)] == two).all()
+
+
+@pytest.mark.parametrize("learner", [bnfs.boss, bnfs.grasp])
+def test_candidates_restrict_parents_to_strong_partners(insurance, learner):
+    from bnfs.search._candidates import strongest_partners
+    from bnfs.tables._data import as_dataset
+
+    names = list(insurance.columns)
+    allowed = strongest_partners(as_dataset(insurance), names, 3)
+    dag = learner(insurance, "bde", candidates=3, progress=False)
+    assert dag.n_arcs > 10 and dag.learning["arguments"]["candidates"] == 3
+    assert all(allowed[names.index(u), names.index(v)] for u, v in dag.arcs)
+    black = {(u, v) for u in names for v in names if u != v}
+    black -= {(names[u], names[v]) for u, v in zip(*np.nonzero(allowed))}
+    _check_grow_shrink_optimum(dag, insurance, "bde", black=black)
+    every = learner(insurance, "bde", candidates=len(names), progress=False)
+    assert every == learner(insurance, "bde", progress=False)
+    with pytest.raises(ValueError, match="candidates"):
+        learner(insurance, candidates=0, progress=False)

@@ -337,3 +337,24 @@ def test_learn_bounds_a_familys_configurations_by_the_rows(monkeypatch):
     assert bounded.learning["arguments"]["max_configurations"] == 20
     assert max(configurations(bounded, v) for v in bounded.nodes) == 16
     assert bounded.learning["score_value"] < free.learning["score_value"]
+
+
+def test_learn_restricts_candidates_on_data_too_wide_to_score_every_pair(monkeypatch):
+    from bnfs.search import automatic
+
+    frame = bnfs.datasets.sample("alarm", 500, seed=3)
+    assert bnfs.learn(frame).learning["arguments"]["candidates"] is None
+    pairs = frame.shape[1] * (frame.shape[1] - 1) / 2 * len(frame)
+    monkeypatch.setattr(automatic, "WIDE_WORK", pairs - 1)
+    dag = bnfs.learn(frame)
+    assert dag.learning["arguments"]["candidates"] == automatic.CANDIDATE_PARTNERS
+    assert dag == bnfs.boss(
+        frame,
+        "bde",
+        prior="vsp",
+        candidates=automatic.CANDIDATE_PARTNERS,
+        max_configurations=automatic.CONFIGURATIONS_PER_ROW * len(frame),
+        restarts=automatic.FINAL_BOSS_RESTARTS,
+        restart_work=automatic.FINAL_RESTART_WORK,
+        progress=False,
+    )

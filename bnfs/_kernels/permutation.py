@@ -50,7 +50,8 @@ Knowledge = namedtuple(
 #: the scoring kernels' :class:`~bnfs._kernels.score_cache.Scratch` (cache, counters,
 #: counting scratch; one row) and the searches' own scratch: ``par`` a parent list,
 #: ``in_par`` its mask, ``allowed`` the candidate mask, ``gains`` and ``pick`` for sorting
-#: candidates, and the per-place scores of :func:`best_place`
+#: candidates, the per-place scores of :func:`best_place` and each node's local score in
+#: the current order (``placed``)
 Workspace = namedtuple(
     "Workspace",
     [
@@ -63,6 +64,7 @@ Workspace = namedtuple(
         "without",
         "with_v",
         "own",
+        "placed",
     ],
 )
 #: the grow-shrink trees: ``root[w]`` (-1: not built); per tree node its grown set
@@ -336,17 +338,22 @@ def order_parents(scoring, know, ws, trees, order, parents, npar, scores):
 def best_place(scoring, know, ws, trees, order, i):
     """(best position, the order's score with the node there, its score where it is) of the
     node at ``order[i]`` moved anywhere in the order (BOSS's move); position :data:`TREES_FULL`
-    when a tree pool is full.
+    when a tree pool is full. ``ws.placed`` must hold each node's local score in ``order``;
+    when the best position is not ``i`` it is left holding those of the order with the
+    node moved there.
 
     With the node v taken out, the rest keep their relative order o. For v placed before
     o[j], node o[k] chooses its parents among o[:k], plus v when k >= j; v among o[:j]. So
     each o[k] is grown and shrunk twice (with and without v) and v once per place: 3n
-    grow-shrinks score every place. Places that would put v after a required child or
+    grow-shrinks score every place. Where v may not be a parent of o[k] (forbidden, as
+    outside its candidates), o[k]'s parents do not depend on v's place: its score is the one
+    it has (``ws.placed``); where o[j - 1] may not be a parent of v, v's best parents among
+    o[:j] are those among o[:j - 1]. Places that would put v after a required child or
     before a required parent are skipped. Ties (within :data:`TOL`) go to the latest
     place, as Tetrad's BOSS breaks them."""
     n = order.shape[0]
     v = order[i]
-    without, with_v, own = ws.without, ws.with_v, ws.own
+    without, with_v, own, placed = ws.without, ws.with_v, ws.own, ws.placed
     ws.allowed[:] = False
     lo, hi = 0, n - 1  # the places v may take
     k = 0
@@ -354,12 +361,12 @@ def best_place(scoring, know, ws, trees, order, i):
         w = order[t]
         if w == v:
             continue
-        without[k], got = grow_shrink(scoring, know, ws, trees, w)
-        if got == TREES_FULL:
-            return TREES_FULL, np.nan, np.nan
         if know.forbidden[v, w]:
-            with_v[k] = without[k]
+            without[k] = with_v[k] = placed[w]
         else:
+            without[k], got = grow_shrink(scoring, know, ws, trees, w)
+            if got == TREES_FULL:
+                return TREES_FULL, np.nan, np.nan
             ws.allowed[v] = True
             with_v[k], got = grow_shrink(scoring, know, ws, trees, w)
             ws.allowed[v] = False
@@ -372,13 +379,17 @@ def best_place(scoring, know, ws, trees, order, i):
         ws.allowed[w] = True
         k += 1
     ws.allowed[:] = False
+    added = -1  # the node the last place added to v's predecessors
     for j in range(n):
-        own[j], got = grow_shrink(scoring, know, ws, trees, v)
-        if got == TREES_FULL:
-            return TREES_FULL, np.nan, np.nan
+        if added >= 0 and know.forbidden[added, v]:
+            own[j] = own[j - 1]
+        else:
+            own[j], got = grow_shrink(scoring, know, ws, trees, v)
+            if got == TREES_FULL:
+                return TREES_FULL, np.nan, np.nan
         if j < n - 1:
-            w = order[j] if j < i else order[j + 1]
-            ws.allowed[w] = True
+            added = order[j] if j < i else order[j + 1]
+            ws.allowed[added] = True
     # total(j) = sum_{k<j} without[k] + sum_{k>=j} with_v[k] + own[j]
     suffix = 0.0
     for k in range(n - 1):
@@ -394,6 +405,14 @@ def best_place(scoring, know, ws, trees, order, i):
         if j < n - 1:
             prefix += without[j]
             suffix -= with_v[j]
+    if best_j != i:
+        k = 0
+        for t in range(n):
+            w = order[t]
+            if w != v:
+                placed[w] = without[k] if k < best_j else with_v[k]
+                k += 1
+        placed[v] = own[best_j]
     return best_j, best_total, here
 
 

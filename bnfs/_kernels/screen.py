@@ -1,5 +1,9 @@
 """Kernels of the screen-based search (Goldenberg & Moore 2004): indicator matrix,
-pairwise gains and the greedy insertion of the sorted edge dump."""
+pairwise gains and the greedy insertion of the sorted edge dump; and the pairwise measures
+(mutual information, correlation ratio) that choose each node's candidate partners on wide
+data."""
+
+import math
 
 import numpy as np
 from numba import prange
@@ -139,3 +143,65 @@ def binary_pair_gains(n11, on_i, on_j, n_rows, kind, iss, out):
             out[p, d] = _s.score_table(with_parent, kind, iss, n_rows) - _s.score_table(
                 alone, kind, iss, n_rows
             )
+
+
+@njit(cache=True)
+def mutual_information(codes, arities, out):
+    """``out[i, j]`` = the empirical mutual information (nats) of discrete columns ``i`` and
+    ``j`` of ``codes`` (``out[i, i]`` = 0): the log-likelihood gain per row of either as
+    the other's only parent, by maximum likelihood."""
+    n_rows, d = codes.shape
+    top = 1
+    for j in range(d):
+        top = max(top, arities[j])
+    table = np.zeros(top * top, dtype=np.int64)
+    left = np.zeros(top, dtype=np.int64)
+    right = np.zeros(top, dtype=np.int64)
+    for i in range(d):
+        out[i, i] = 0.0
+        for j in range(i + 1, d):
+            a, b = arities[i], arities[j]
+            table[: a * b] = 0
+            left[:a] = 0
+            right[:b] = 0
+            for r in range(n_rows):
+                x, y = codes[r, i], codes[r, j]
+                table[x * b + y] += 1
+                left[x] += 1
+                right[y] += 1
+            value = 0.0
+            for x in range(a):
+                for y in range(b):
+                    c = table[x * b + y]
+                    if c > 0:
+                        value += c * math.log(c * n_rows / (left[x] * right[y]))
+            out[i, j] = out[j, i] = max(value / n_rows, 0.0)
+
+
+@njit(cache=True)
+def correlation_ratio(group, levels, values, out):
+    """``out[j]`` = eta squared of continuous column ``j`` of ``values`` given the discrete
+    ``group`` codes (``levels`` of them): the share of its variance between the groups' means,
+    the R squared of regressing it on the group."""
+    n_rows, c = values.shape
+    size = np.zeros(levels)
+    for r in range(n_rows):
+        size[group[r]] += 1.0
+    sums = np.zeros(levels)
+    for j in range(c):
+        sums[:] = 0.0
+        total = 0.0
+        squares = 0.0
+        for r in range(n_rows):
+            x = values[r, j]
+            sums[group[r]] += x
+            total += x
+            squares += x * x
+        mean = total / n_rows
+        spread = squares - n_rows * mean * mean
+        between = 0.0
+        for g in range(levels):
+            if size[g] > 0:
+                between += sums[g] * sums[g] / size[g]
+        between -= n_rows * mean * mean
+        out[j] = min(max(between / spread, 0.0), 1.0) if spread > 0 else 0.0

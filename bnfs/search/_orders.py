@@ -11,11 +11,13 @@ import logging
 import numpy as np
 
 from bnfs._budget import Budget, Pace
+from bnfs._kernels import entry_point
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._progress import tqdm
 from bnfs._validate import arc_list, check_float, check_int, check_seed
 from bnfs.graphs.graph import DAG
+from bnfs.search._candidates import strongest_partners
 from bnfs.search._state import SearchState
 from bnfs.search.hill_climbing import prepare
 from bnfs.stats.priors import graph_prior
@@ -45,6 +47,16 @@ def _trees(n: int, nodes: int, candidates: int, entries: int) -> _p.Trees:
 
 def _tree_bytes(trees: _p.Trees) -> int:
     return sum(a.nbytes for a in trees)
+
+
+def _layout(value) -> tuple:
+    """What decides a kernel argument's numba type: an array's dtype, dimensions and
+    contiguity, else the Python type (named tuples of arrays: their fields')."""
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.ndim, value.flags.c_contiguous, value.flags.f_contiguous)
+    if isinstance(value, tuple):
+        return (type(value), *(_layout(v) for v in value))
+    return (type(value),)
 
 
 def _topological(children: list[set[int]], place: np.ndarray) -> np.ndarray | None:
@@ -79,6 +91,7 @@ class Orders:
         budget: Budget,
         bar,
         max_configurations: float = np.inf,
+        candidates: int | None = None,
     ):
         n = state.n
         self.state = state
@@ -90,6 +103,9 @@ class Orders:
         required = np.zeros((n, n), dtype=np.bool_)
         for u, v in state.white:
             required[u, v] = True
+        if candidates is not None:  # parents only among each node's strongest partners
+            forbidden |= ~strongest_partners(state.data, state.names, candidates)
+            forbidden &= ~required
         self.required = required
         arity = np.ones(n)  # what a parent multiplies its child's configurations by
         for v in state.data.discrete_names:
@@ -118,6 +134,7 @@ class Orders:
             np.empty(n),
             np.empty(n),
             np.empty(n),
+            np.empty(n),
         )
         self.trees = _trees(n, 16 * n, 64 * n, 64 * n)
         #: what the progress bar shows beside a pass's own counts (the best score so far)
@@ -126,6 +143,7 @@ class Orders:
         self._emptied = False  # the trees were emptied and no kernel call has finished since
         #: new local scores a kernel call may compute before it pauses for a budget check
         self.pace = Pace(1 << 40, first=1024)
+        self._entries: dict = {}  # (kernel, argument layouts) -> machine code
 
     def _make_room(self) -> None:
         """A kernel found a tree pool full: double the pools, or empty the trees when they
@@ -161,7 +179,7 @@ class Orders:
             used = self.trees.used
             used[_p.PAUSE_AT] = counters[_c.N_SCORES] + self.pace.size
             with self.pace.timing():
-                out = kernel(self.scoring, self.knowledge, self.workspace, self.trees, *args)
+                out = self._machine(kernel, args)
             used = self.trees.used
             first = out[0] if isinstance(out, tuple) else out
             full = np.isnan(first) if isinstance(first, float) else first == _p.TREES_FULL
@@ -177,6 +195,19 @@ class Orders:
                 continue
             self._make_room()
 
+    def _machine(self, kernel, args: tuple):
+        """``kernel(scoring, knowledge, workspace, trees, *args)``, through its machine code
+        once the kernel has run with arguments of these layouts (the bundles keep theirs:
+        grown tree pools have the same types)."""
+        every = (self.scoring, self.knowledge, self.workspace, self.trees, *args)
+        key = (kernel, *(_layout(a) for a in args))
+        entry = self._entries.get(key)
+        if entry is None:
+            out = kernel(*every)
+            self._entries[key] = entry_point(kernel, every)
+            return out
+        return entry(*every)
+
     def score(self, order: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         """(kernel total, parent table, counts) of the DAG an order gives. When the budget
         runs out first, the nodes not reached along the order have no parents (and the
@@ -191,6 +222,7 @@ class Orders:
             npar[missing] = 0
             _p.parentless(self.scoring, self.workspace, missing, scores)
             total = float(scores.sum())
+        self.workspace.placed[:] = scores  # what best_place reads
         return total, parents, npar
 
     def local(self, node: str, parents: list[str]) -> float:
@@ -258,6 +290,7 @@ def learn_from_starts(
     arguments: dict,
     restart_work=None,
     max_configurations=None,
+    candidates=None,
 ) -> DAG:
     """What BOSS and GRaSP share around their search: validate the arguments, run
     ``make_search(state, arc weights, budget, bar).run_from`` from ``restarts`` + 1 random
@@ -266,13 +299,16 @@ def learn_from_starts(
     further start runs only while the work done so far and one more start's share of it
     stay within it (:func:`_work`: deterministic, unlike time). With
     ``max_configurations``, grow-shrink offers no candidate parent that would give a family
-    more parent configurations than that."""
+    more parent configurations than that; with ``candidates``, a node's parents come from
+    its ``candidates`` strongest partners only (:mod:`bnfs.search._candidates`)."""
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, who)
     restarts = check_int(restarts, "restarts", 0)
     if restart_work is not None:
         restart_work = check_float(restart_work, "restart_work", 0.0)
     if max_configurations is not None:
         max_configurations = check_float(max_configurations, "max_configurations", 1.0)
+    if candidates is not None:
+        candidates = check_int(candidates, "candidates", 1)
     graph = graph_prior(state.score, prior, beta, state.names)
     offset = state.score_offset + graph.constant(learning=True)
     rng = check_seed(seed)
@@ -289,6 +325,7 @@ def learn_from_starts(
             budget,
             bar,
             np.inf if max_configurations is None else max_configurations,
+            candidates,
         )
         for start in range(restarts + 1):
             if start and budget.spent():
@@ -313,6 +350,7 @@ def learn_from_starts(
         "arguments": {
             "max_parents": state.max_parents,
             "max_configurations": max_configurations,
+            "candidates": candidates,
             "iss": state.iss,
             "prior": graph.name,
             "beta": graph.argument(),

@@ -92,6 +92,7 @@ def boss(
     *,
     max_parents: int | None = None,
     max_configurations: float | None = None,
+    candidates: int | None = None,
     blacklist=None,
     whitelist=None,
     iss: float = 1.0,
@@ -128,6 +129,12 @@ def boss(
         candidate that would pass it, as it offers no forbidden one. Default: no bound;
         :func:`bnfs.learn` sets 300 times the rows (``CONFIGURATIONS_PER_ROW``, which says
         why).
+    candidates : int, optional
+        Restrict each node's parents to its ``candidates`` strongest partners (and the
+        nodes of which it is one), by the log-likelihood gain of each as its only parent
+        (mutual information, squared correlation, correlation ratio): the restrict step
+        of the sparse-candidate algorithm (Friedman, Nachman & Pe'er 1999), for data too
+        wide to score every pair in every family. Default: every node.
     blacklist, whitelist : list of (from, to) pairs, optional
         Forbidden and required arcs (tiers and roots through
         :func:`bnfs.blacklist_from`); every order keeps each required arc pointing forward.
@@ -209,6 +216,7 @@ def boss(
         score,
         max_parents=max_parents,
         max_configurations=max_configurations,
+        candidates=candidates,
         blacklist=blacklist,
         whitelist=whitelist,
         iss=iss,

@@ -33,9 +33,16 @@ class _Tucks(Orders):
     """GRaSP's depth-first search over tucks, on one placement updated in place."""
 
     def __init__(
-        self, state, prior: np.ndarray, budget: Budget, bar, max_configurations, depth: int = 3
+        self,
+        state,
+        prior: np.ndarray,
+        budget: Budget,
+        bar,
+        max_configurations,
+        candidates=None,
+        depth: int = 3,
     ):
-        super().__init__(state, prior, budget, bar, max_configurations)
+        super().__init__(state, prior, budget, bar, max_configurations, candidates)
         n = state.n
         self.depth = depth  # levels of score-keeping tucks the search follows
         self.tucks_tried = 0
@@ -160,6 +167,7 @@ class _Tucks(Orders):
         for i, v in enumerate(order.tolist()):
             if pl.npar[v] or has_child[v]:
                 continue
+            self.workspace.placed[:] = pl.scores
             found = self.run(_p.best_place, order, i)
             if found is None:  # the budget ran out inside the call
                 return False
@@ -177,6 +185,7 @@ def grasp(
     *,
     max_parents: int | None = None,
     max_configurations: float | None = None,
+    candidates: int | None = None,
     blacklist=None,
     whitelist=None,
     iss: float = 1.0,
@@ -220,6 +229,12 @@ def grasp(
         candidate that would pass it, as it offers no forbidden one. Default: no bound;
         :func:`bnfs.learn` sets 300 times the rows (``CONFIGURATIONS_PER_ROW``, which says
         why).
+    candidates : int, optional
+        Restrict each node's parents to its ``candidates`` strongest partners (and the
+        nodes of which it is one), by the log-likelihood gain of each as its only parent
+        (mutual information, squared correlation, correlation ratio): the restrict step
+        of the sparse-candidate algorithm (Friedman, Nachman & Pe'er 1999), for data too
+        wide to score every pair in every family. Default: every node.
     blacklist, whitelist : list of (from, to) pairs, optional
         Forbidden and required arcs (tiers and roots through :func:`bnfs.blacklist_from`);
         every order keeps each required arc pointing forward.
@@ -297,6 +312,7 @@ def grasp(
         score,
         max_parents=max_parents,
         max_configurations=max_configurations,
+        candidates=candidates,
         blacklist=blacklist,
         whitelist=whitelist,
         iss=iss,
