@@ -11,10 +11,15 @@ for the same targets and, beside them, over every node.
 
 Selectors: the default (``"auto"``: ``learn``'s network where it is affordable, HITON-MB
 past it), hill climbing (BIC; the default before issue 44), HITON-MB, MMMB and IAMB (the
-local learners, conditioning sets bounded at 3 as in feature selection).
+local learners, conditioning sets bounded at 3 as in feature selection), and
+``neighbourhood_mb`` (the blanket in ``learn``'s network on the target's two-step HITON-PC
+neighbourhood). ``--planted 1000 10000`` adds planted wide data
+(:func:`bnfs.datasets.planted_blanket`, the class's blanket of 10 among that many
+features, ``--planted-rows`` rows) for the selectors that scale to it.
 
     python benchmarks/blanket_quality.py [--networks asia child ...] [--rows 2000 5000]
-                                         [--seeds 1] [--targets 12]
+                                         [--seeds 1] [--targets 12] [--no-whole]
+                                         [--planted 1000 10000] [--planted-rows 500]
 """
 
 from __future__ import annotations
@@ -41,7 +46,10 @@ SELECTORS = {
     "hiton_mb": "hiton_mb",
     "mmmb": "mmmb",
     "iamb_mb": "iamb_mb",
+    "neighbourhood_mb": "neighbourhood_mb",
 }
+#: planted wide data (datasets.planted_blanket): the blanket selectors that scale to it
+WIDE_SELECTORS = ["auto", "hiton_mb", "mmmb", "neighbourhood_mb"]
 
 
 def f1(found, true) -> float:
@@ -63,8 +71,11 @@ def main(argv=None) -> None:
     parser.add_argument("--rows", nargs="+", type=int, default=[2000, 5000])
     parser.add_argument("--seeds", nargs="+", type=int, default=[1])
     parser.add_argument("--targets", type=int, default=12)
+    parser.add_argument("--no-whole", action="store_true", help="skip whole-network learners")
+    parser.add_argument("--planted", nargs="*", type=int, default=[])
+    parser.add_argument("--planted-rows", type=int, default=500)
     args = parser.parse_args(argv)
-    whole = networks()
+    whole = {} if args.no_whole else networks()
     per_target = defaultdict(list)  # label -> F1 per target
     every_node = defaultdict(list)  # label -> mean F1 over every node, per sample
     seconds = defaultdict(list)  # label -> seconds per fit
@@ -113,6 +124,31 @@ def main(argv=None) -> None:
         print(
             f"{label:<20} {np.mean(per_target[label]):10.3f}             {nodes:>8}"
             f"          {np.mean(seconds[label]):8.2f}"
+        )
+
+    for width in args.planted:
+        planted(width, args.planted_rows, args.seeds)
+
+
+def planted(width: int, rows: int, seeds) -> None:
+    """Blanket F1 and seconds of the wide selectors on planted data, per seed and mean."""
+    scores, seconds = defaultdict(list), defaultdict(list)
+    for seed in seeds:
+        X, y, truth = bnfs.datasets.planted_blanket(width, rows, seed=seed)
+        X = X.astype(str)
+        for learner in WIDE_SELECTORS:
+            selector = bnfs.MarkovBlanketSelector(learner)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                started = time.perf_counter()
+                selector.fit(X, y)
+            seconds[learner].append(time.perf_counter() - started)
+            scores[learner].append(f1(selector.selected_, truth["blanket"]))
+    print(f"\nplanted blanket, {width} features x {rows} rows, seeds {list(seeds)}")
+    for learner in WIDE_SELECTORS:
+        print(
+            f"{learner:<20} F1 {np.mean(scores[learner]):.3f}   "
+            f"{np.mean(seconds[learner]):7.2f} s per fit"
         )
 
 

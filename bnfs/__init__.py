@@ -77,6 +77,7 @@ _EXPORTS = {
         "h2pc",
         "learn",
         "structural_em",
+        "neighbourhood_mb",
     ],
     "bnfs.select": [
         "MarkovBlanketSelector",

@@ -139,6 +139,7 @@ REGISTRY: dict[str, Learner] = dict(
         _entry("hiton_mb", "constraint.markov_blanket", "blanket"),
         _entry("mmmb", "constraint.markov_blanket", "blanket"),
         _entry("pcmb", "constraint.markov_blanket", "blanket"),
+        _entry("neighbourhood_mb", "search.neighbourhood", "blanket"),
         _entry("hiton_pc", "constraint.markov_blanket", "neighbours"),
         _entry("mmpc", "constraint.markov_blanket", "neighbours"),
         _entry("hpc", "constraint.hpc", "neighbours"),

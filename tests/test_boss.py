@@ -234,6 +234,7 @@ def test_a_search_paused_at_every_new_score_finds_the_same_dag(learner, monkeypa
     assert learner(frame, "bde", seed=1, progress=False) == expected
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("search", [bnfs.boss, bnfs.grasp])
 def test_a_wide_search_stops_inside_its_first_order_with_a_scored_partial_dag(search):
     # 400 columns: every node's grow-shrink along the first order scores all the nodes
@@ -340,6 +341,7 @@ def test_a_long_search_shows_its_start_and_best_score(capsys):
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.kernels
 def test_strongest_partners_rank_every_kind_of_pair_by_its_single_parent_gain():
     """Discrete pairs by mutual information, continuous pairs by correlation, a continuous
     child and a discrete parent by the correlation ratio; symmetric, never the node

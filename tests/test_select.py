@@ -358,7 +358,8 @@ def test_select_command_says_once_that_the_selection_is_empty(tmp_path, monkeypa
 def test_the_default_learner_follows_the_datas_size(alarm, monkeypatch):
     """learner="auto" (issue 44): learn's whole network where features squared times rows
     stay within AUTO_NETWORK_WORK, the blanket being that of the graph learn gives on X and
-    y; HITON-MB (HITON-PC for parents and children) past it."""
+    y; the blanket of learn's network on the class's neighbourhood past it (HITON-PC for
+    parents and children)."""
     from bnfs.select import markov_blanket
 
     X, y = alarm
@@ -371,8 +372,8 @@ def test_the_default_learner_follows_the_datas_size(alarm, monkeypatch):
     work = float(X.shape[1]) ** 2 * len(X)
     monkeypatch.setattr(markov_blanket, "AUTO_NETWORK_WORK", work - 1)
     wide = MarkovBlanketSelector().fit(X, y)
-    assert wide.learner_ == "hiton_mb" and wide.network_ is None
-    assert wide.selected_ == MarkovBlanketSelector("hiton_mb").fit(X, y).selected_
+    assert wide.learner_ == "neighbourhood_mb" and wide.network_ is None
+    assert wide.selected_ == MarkovBlanketSelector("neighbourhood_mb").fit(X, y).selected_
     neighbours = MarkovBlanketSelector(parents_and_children=True).fit(X, y)
     assert neighbours.learner_ == "hiton_pc"
     monkeypatch.setattr(markov_blanket, "AUTO_NETWORK_WORK", work)

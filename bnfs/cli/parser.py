@@ -138,7 +138,8 @@ def common_options(quiet: bool = True) -> argparse.ArgumentParser:
 
 #: what the default learner of ``blanket`` and ``select`` is
 AUTO_HELP = (
-    ": learn's network while features^2 x rows <= 2e8, hiton_mb past it, as MarkovBlanketSelector()"
+    ": learn's network while features^2 x rows <= 2e8, neighbourhood_mb past it, as "
+    "MarkovBlanketSelector()"
 )
 
 

@@ -1,0 +1,88 @@
+"""The blanket read off the network learned on a target's neighbourhood: on wide planted
+data it is the true blanket where HITON-MB lets noise in, it is the blanket of learn's
+network on the neighbourhood's columns, and it honours lists, budgets and bad input."""
+
+import warnings
+
+import pytest
+
+import bnfs
+
+
+@pytest.fixture(scope="module")
+def planted():
+    X, y, truth = bnfs.datasets.planted_blanket(2000, 500, seed=2)
+    return X.assign(y=y).astype(str), truth
+
+
+def test_the_neighbourhood_network_finds_the_planted_blanket(planted):
+    frame, truth = planted
+    found = bnfs.neighbourhood_mb(frame, "y")
+    assert sorted(found) == sorted(truth["blanket"])
+    hood = found.learning["neighbourhood"]
+    assert set(truth["blanket"]) < set(hood) and "y" in hood and len(hood) < 100
+    network = bnfs.learn(frame[hood], progress=False)
+    assert sorted(found) == sorted(network.markov_blanket("y"))
+    assert found.learning["algorithm"] == "neighbourhood_mb" and found.learning["n_tests"] > 0
+
+
+def test_the_selector_runs_it_by_name(planted):
+    frame, truth = planted
+    selector = bnfs.MarkovBlanketSelector("neighbourhood_mb").fit(
+        frame.drop(columns="y"), frame["y"]
+    )
+    assert sorted(selector.selected_) == sorted(bnfs.neighbourhood_mb(frame, "y"))
+
+
+def test_lists_of_variables_keep_out_and_keep_in(planted):
+    frame, truth = planted
+    found = bnfs.neighbourhood_mb(frame, "y", blacklist=["C0"], whitelist=["X0001"])
+    assert "C0" not in found and "C0" not in found.learning["neighbourhood"]
+    assert "X0001" in found
+
+
+def test_a_spent_budget_returns_the_set_so_far_and_says_so(planted):
+    frame, _ = planted
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = bnfs.neighbourhood_mb(frame, "y", max_time=0)
+    assert found.learning["stopped"] == "max_time reached"
+    assert any("stopped early" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize(
+    "options, error, message",
+    [
+        ({"target": "nope"}, ValueError, "nope"),
+        ({"target": "y", "alpha": 0}, ValueError, "alpha"),
+        ({"target": "y", "alpha": "0.1"}, TypeError, "alpha"),
+    ],
+)
+def test_bad_options_are_refused_by_name(planted, options, error, message):
+    frame, _ = planted
+    with pytest.raises(error, match=message):
+        bnfs.neighbourhood_mb(frame.iloc[:, -30:], **options)
+
+
+def test_out_of_time_before_the_network_it_keeps_what_the_tests_found(planted, monkeypatch):
+    from bnfs.search import neighbourhood
+
+    frame, truth = planted
+    members = bnfs.hiton_pc(frame, "y", alpha=0.1)
+
+    class SpentAfterTheTarget(neighbourhood.Budget):
+        """Time runs out once the target's own tests are done (they run unbounded)."""
+
+        def spent(self):
+            self.reason = "max_time reached"
+            return True
+
+        def left(self):
+            return None
+
+    monkeypatch.setattr(neighbourhood, "Budget", SpentAfterTheTarget)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = bnfs.neighbourhood_mb(frame, "y", max_time=1000)
+    assert found.learning["network"] is None and sorted(found) == sorted(members)
+    assert found.learning["stopped"] == "max_time reached"
