@@ -135,7 +135,6 @@ def planted(width: int, rows: int, seeds) -> None:
     scores, seconds = defaultdict(list), defaultdict(list)
     for seed in seeds:
         X, y, truth = bnfs.datasets.planted_blanket(width, rows, seed=seed)
-        X = X.astype(str)
         for learner in WIDE_SELECTORS:
             selector = bnfs.MarkovBlanketSelector(learner)
             with warnings.catch_warnings():
