@@ -33,8 +33,8 @@ PC_LEARNERS = learners.names("neighbours")
 #: rows (7e6) 2.5 s, win95pts 5,000 (3e7) 9 s, andes 1,000 (5e7) 14 s, pigs 1,000 (2e8)
 #: 25-40 s. Blanket F1 (``benchmarks/blanket_quality.py``, six networks, 144 targets):
 #: 0.894 against hill climbing's 0.820, HITON-MB's 0.835 and neighbourhood_mb's 0.831; on
-#: planted wide data (500 rows, 10,000 features, three seeds) neighbourhood_mb 0.98 and
-#: HITON-MB 0.86 (false spouses among the thousands of candidates)
+#: planted wide data (500 rows, 10,000 features, three seeds) neighbourhood_mb 0.96 and
+#: HITON-MB 0.84 (false spouses among the thousands of candidates)
 AUTO_NETWORK_WORK = 2e8
 
 
