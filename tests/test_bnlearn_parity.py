@@ -4,6 +4,7 @@ pgmpy ships, columns shuffled, every score, black/whitelists and max_parents: wi
 ``scan_order="columns"`` (bnlearn's tie order) the graphs must be equal, arc for arc."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import bnfs
@@ -431,3 +432,19 @@ def test_averaged_network_and_its_threshold_against_bnlearn():
         assert {frozenset(a) for a in theirs} <= set(map(frozenset, [*ours.arcs, *ours.edges]))
         equal += set(ours.arcs) == directed and set(map(frozenset, ours.edges)) == undirected
     assert equal >= 95 and lower > 0  # measured: 99 equal graphs, 63 lower thresholds
+
+
+def test_unused_levels_are_dropped_where_bnlearn_counts_them():
+    """Stated difference (Dataset's Notes): bnfs keeps the observed levels of a factor,
+    bnlearn its declared ones; the BIC agrees once the factor declares only those."""
+    rng = np.random.default_rng(0)
+    a, b = rng.choice(["x", "y"], 300), rng.choice(["u", "v", "w"], 300)
+    declared = pd.DataFrame(
+        {"a": pd.Categorical(a, categories=["x", "y", "z"]), "b": pd.Categorical(b)}
+    )
+    observed = declared.assign(a=pd.Categorical(a))
+    empty = pybnlearn.empty_graph(["a", "b"])
+    ours = bnfs.score(bnfs.DAG(["a", "b"], []), declared, "bic")
+    assert ours == pytest.approx(pybnlearn.score(empty, observed, type="bic"), rel=1e-12)
+    unused = pybnlearn.score(empty, declared, type="bic")
+    assert unused == pytest.approx(ours - np.log(300) / 2, rel=1e-12)  # one more parameter

@@ -173,6 +173,22 @@ def test_mi_cg_matches_bnlearn_where_their_definitions_agree(mixed):
         assert ours.statistic == pytest.approx(theirs["statistic"]["mi-cg"], rel=0.02, abs=0.05)
 
 
+def test_a_degenerate_fit_claims_no_dependence_as_in_bnlearn():
+    """x an exact linear copy of y: the alternative's residual variance is 0 (an infinite
+    log-likelihood), and both bnfs and bnlearn report statistic 0, p-value 1."""
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=200)
+    z = pd.Categorical(rng.choice(["a", "b"], 200))
+    for x, dependent in [(2 * y + 1, False), (2 * y + rng.normal(size=200), True)]:
+        frame = pd.DataFrame({"x": x, "y": y, "z": z})
+        ours = bnfs.CITest(frame, "mi_cg")("x", "y", ["z"])
+        theirs = pybnlearn.ci_test(frame, "x", "y", ["z"], test="mi-cg")
+        assert ours.df == theirs["parameter"]["df"]
+        assert ours.statistic == pytest.approx(theirs["statistic"]["mi-cg"], rel=0.02)
+        assert (ours.p_value < 0.01) == dependent == (theirs["p.value"] < 0.01)
+
+
 def test_constraint_learners_take_mixed_data(mixed):
     frame, net = mixed
     assert bnfs.CITest(frame).test == "mi_cg"  # "g2" on mixed data is the CG likelihood ratio

@@ -69,20 +69,17 @@ def test_out_of_time_before_the_network_it_keeps_what_the_tests_found(planted, m
 
     frame, truth = planted
     members = bnfs.hiton_pc(frame, "y", alpha=0.1)
+    search = neighbourhood.hiton_pc_search
 
-    class SpentAfterTheTarget(neighbourhood.Budget):
-        """Time runs out once the target's own tests are done (they run unbounded)."""
+    def then_out_of_time(view, *args, **kwargs):  # the time runs out after the target's
+        found = search(view, *args, **kwargs)
+        view.budget.reason = "max_time reached"
+        return found
 
-        def spent(self):
-            self.reason = "max_time reached"
-            return True
-
-        def left(self):
-            return None
-
-    monkeypatch.setattr(neighbourhood, "Budget", SpentAfterTheTarget)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        found = bnfs.neighbourhood_mb(frame, "y", max_time=1000)
+    monkeypatch.setattr(neighbourhood, "hiton_pc_search", then_out_of_time)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = bnfs.neighbourhood_mb(frame, "y")
     assert found.learning["network"] is None and sorted(found) == sorted(members)
     assert found.learning["stopped"] == "max_time reached"
+    assert any("stopped early" in str(w.message) for w in caught)

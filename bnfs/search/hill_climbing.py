@@ -127,9 +127,11 @@ def climb(
 
 
 def perturb(state: SearchState, n_moves: int, rng: np.random.Generator) -> None:
-    """Apply ``n_moves`` random legal moves (add, remove or reverse), as bnlearn's restarts do.
-    Nodes and candidates are drawn in scan order, so unless ``scan_order="columns"`` the
-    moves do not depend on the order of the columns."""
+    """Apply ``n_moves`` random legal moves (add, remove or reverse), the kind of
+    perturbation bnlearn's restarts apply. The moves are drawn by numpy's generator, not R's,
+    so a restart does not reproduce bnlearn's graph for the same seed (the parity tests
+    compare restart-free searches). Nodes and candidates are drawn in scan order, so unless
+    ``scan_order="columns"`` the moves do not depend on the order of the columns."""
     done, tries = 0, 0
     while done < n_moves and tries < 100 * max(n_moves, 1):
         tries += 1

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from bnfs._budget import Budget
 from bnfs._real_data import takes_real_data
-from bnfs._validate import check_float
-from bnfs.constraint.markov_blanket import hiton_pc
+from bnfs.constraint._sets import NodeLists, cond_size, target_index
+from bnfs.constraint.searches import hiton_pc_search
 from bnfs.graphs.local import LocalResult
 from bnfs.search.automatic import learn
-from bnfs.stats.citests import TestName
+from bnfs.stats.citests import TestName, make_test
 from bnfs.tables._data import as_dataset
 
 __all__ = ["neighbourhood_mb"]
@@ -77,54 +77,44 @@ def neighbourhood_mb(
     True
     """
     data = as_dataset(data)
-    alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
     budget = Budget(max_time)
-    options = {"max_cond_size": max_cond_size, "blacklist": blacklist, "whitelist": whitelist}
-
-    def parents_and_children(node: str, **lists) -> LocalResult:
-        return hiton_pc(
-            data,
-            node,
-            test,
-            alpha,
-            max_cond_size=max_cond_size,
-            blacklist=blacklist,
-            **lists,
-            max_time=budget.left(),
-            **test_options,
-        )
-
-    first = parents_and_children(target, whitelist=whitelist)  # the lists are the target's
-    hood = {target, *first}
-    n_tests = first.learning["n_tests"]
-    stopped = first.learning.get("stopped")
-    for member in list(first):
+    tester = make_test(data, test, alpha, adjust_by_default=True, **test_options)
+    target_index(tester, target)
+    view = NodeLists(tester, target, blacklist, whitelist)  # bnlearn's learn.nbr lists
+    view.budget = budget
+    bound, memo = cond_size(max_cond_size), {}  # memo: each node's one-way search, once
+    first = hiton_pc_search(view, view.target, bound, {}, memo=memo)
+    hood = {view.target, *first}
+    for member in first:
         if budget.spent():
             break
-        found = parents_and_children(member)
-        hood.update(found)
-        n_tests += found.learning["n_tests"]
-        stopped = stopped or found.learning.get("stopped")
-    hood.difference_update(blacklist or [])
-    hood.add(target)
-    columns = [v for v in data.names if v in hood]
+        hood.update(hiton_pc_search(view, member, bound, memo=memo))
+    columns = tester.in_column_order(view.names[i] for i in hood)
+    members = [view.names[i] for i in first]
     if budget.spent():  # no time for the network: the target's members found so far
-        network, blanket = None, set(first)
+        network, blanket = None, set(members)
     else:
         network = learn(data.select(columns), seed=seed, max_time=budget.left(), progress=False)
         blanket = set(network.markov_blanket(target)) | set(whitelist or [])
     learning = {
         "target": target,
-        "test": first.learning["test"],
-        "alpha": alpha,
-        "arguments": {**options, "seed": seed, "max_time": max_time, **test_options},
-        "n_tests": n_tests,
+        "test": tester.test,
+        "alpha": tester.alpha,
+        "arguments": {
+            "max_cond_size": max_cond_size,
+            "blacklist": blacklist,
+            "whitelist": whitelist,
+            "seed": seed,
+            "max_time": max_time,
+            **test_options,
+        },
+        "n_tests": tester.n_tests,
         "neighbourhood": columns,
         "network": None
         if network is None
         else {k: network.learning.get(k) for k in ("learner", "score", "starts")},
     }
-    stopped = stopped or budget.reason or (network and network.learning.get("stopped_early"))
+    stopped = budget.reason or (network and network.learning.get("stopped_early"))
     if stopped:
         learning["stopped"] = stopped
         budget.warn("neighbourhood_mb", "the set")

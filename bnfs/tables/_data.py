@@ -93,9 +93,11 @@ class Dataset:
     Notes
     -----
     Levels of strings and numbers are sorted; a categorical column keeps its category
-    order. Only observed levels are kept (as bnlearn does when it reads factors), so a
-    categorical column with unused categories gets the arity of the levels it shows. The
-    caller's data is never modified.
+    order. Only observed levels are kept, so a categorical column with unused categories
+    gets the arity of the levels it shows. bnlearn differs here: it counts a factor's
+    declared levels, unused ones included, so its BIC of such data carries their
+    parameters (tested against bnlearn-port: the scores agree once the factor declares
+    only the levels observed). The caller's data is never modified.
 
     Examples
     --------
