@@ -74,6 +74,11 @@ class Budget:
         finally:
             signal.signal(signal.SIGINT, previous)
 
+    def pace(self, most: int, first: int = 1) -> Pace:
+        """A :class:`Pace` for the compiled calls between this budget's checks (what a
+        lower layer that takes the budget uses, without importing this module)."""
+        return Pace(most, first)
+
     def warn(self, who: str, what: str = "the best graph") -> None:
         """Warn that ``who`` stopped early, if it did, returning ``what`` it found so far."""
         if self.reason is not None:

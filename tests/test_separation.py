@@ -2,9 +2,11 @@
 :mod:`bnfs._kernels.separation`) give what one cached test at a time gives: the same
 results, separating sets and weakest associations, hence the same blankets."""
 
+import contextlib
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import bnfs
@@ -77,6 +79,84 @@ def test_separating_sets_longer_than_the_first_buffer_are_kept(alarm):
     ours = batched.separations(0, candidates, z, min_size=11)
     assert ours == single.separations(0, candidates, z, min_size=11)
     assert sum(len(s.subset or ()) for s in ours[0]) > 4 * 3 + 16
+
+
+class _Clock:
+    """A budget that is spent after ``checks`` questions (never, with None), counting them,
+    with a pace of ``every`` tests per compiled call."""
+
+    def __init__(self, checks=None, every=256):
+        self.checks, self.asked, self.every = checks, 0, every
+
+    def spent(self):
+        self.asked += 1
+        return self.checks is not None and self.asked > self.checks
+
+    def pace(self, most, first):
+        return _FixedPace(self.every)
+
+
+def _chain(n_features, flip, rows=400, seed=0):
+    """Binary features f000, f001, ... each a noisy copy of the one before."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 2, rows)
+    columns = {}
+    for k in range(n_features):
+        x = np.where(rng.random(rows) < flip, 1 - x, x)
+        columns[f"f{k:03d}"] = x.copy()
+    return pd.DataFrame(columns)
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("grow", [False, True])
+def test_a_search_paused_between_tests_goes_on_where_it_stopped(grow):
+    # the compiled search pauses every few tests (here 7, mid-candidate and between
+    # candidates) to ask the budget, and resumes at the subset it stopped at: the same
+    # separations, pool and test count as one uninterrupted call
+    frame = _chain(60, flip=0.1)
+    paused, whole = CITest(frame, "g2"), CITest(frame, "g2")
+    # candidates near the target that a pool far from it does not separate, with some
+    # (the farthest) that it does
+    pool, candidates = list(range(8)), [31, 29, 28, 32, 33, 27, 26, 34, 45, 12, 50]
+    clock = _Clock(every=7)
+    ours = paused.separations(30, candidates, pool, 3, grow=grow, budget=clock)
+    assert ours == whole.separations(30, candidates, pool, 3, grow=grow)
+    assert paused.n_tests == whole.n_tests
+    assert clock.asked >= paused.n_tests // 7 - 1 > 10
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("batched", [True, False])
+def test_a_spent_budget_leaves_the_candidates_not_reached_out_of_the_pool(alarm, batched):
+    tester = CITest(alarm, "g2")
+    tester.batched = batched
+    p = len(tester.names)
+    candidates = list(range(1, p))
+    full, grown = tester.separations(0, candidates, [], 2, grow=True)
+    assert len(grown) > 1
+    found, pool = tester.separations(0, candidates, [], 2, grow=True, budget=_Clock(0))
+    assert pool == [] and len(found) == len(candidates)
+    assert all(s.subset is None and s.weakest is None for s in found)
+
+
+class _FixedPace:
+    def __init__(self, size):
+        self.size = size
+
+    def timing(self):
+        return contextlib.nullcontext()
+
+
+def test_hiton_pc_stops_inside_its_forward_phase_at_max_time():
+    # 300 strongly chained features: the forward phase is one search over all of them; a
+    # zero budget stops it before its first paced call ends, with fewer tests than a
+    # full run and the stop recorded
+    frame = _chain(300, flip=0.2)
+    full = bnfs.hiton_pc(frame, "f150")
+    with pytest.warns(RuntimeWarning, match="max_time"):
+        stopped = bnfs.hiton_pc(frame, "f150", max_time=0)
+    assert stopped.learning["stopped"] == "max_time reached"
+    assert stopped.learning["n_tests"] < full.learning["n_tests"] / 2
 
 
 LEARNERS = {

@@ -43,13 +43,24 @@ Scratch = namedtuple("Scratch", ["cfg", "counts", "z", "idx", "last", "state", "
 #: candidate no subset separates joins the pool (HITON-PC's forward phase)
 Query = namedtuple("Query", ["pool", "min_size", "max_size", "skip", "tested", "grow"])
 
+#: what :func:`_search_one` found for a candidate
+DEPENDENT, SEPARATED, STOPPED = 0, 1, 2
+
 #: per candidate: ``found`` (a subset separated it), its subset in ``flat[start[k]:start[k] +
 #: size[k]]``, and the raw test (``stat``, ``df``, ``cells``) of its weakest association
 #: (the largest p-value, ties to the smaller statistic) over the subsets tested; ``tests``
-#: counts the tests run
+#: counts the tests run; ``pause`` (:data:`PAUSE_AT`, :data:`PAUSED`, :data:`AT_SIZE`) and
+#: ``weakest`` (p-value, statistic) let a call stop after a number of tests and the next
+#: call go on where it stopped
 Outcomes = namedtuple(
-    "Outcomes", ["found", "size", "start", "flat", "stat", "df", "cells", "tests"]
+    "Outcomes",
+    ["found", "size", "start", "flat", "stat", "df", "cells", "tests", "pause", "weakest"],
 )
+
+#: slots of ``Outcomes.pause``: the test count at which a call stops, whether it stopped
+#: there (1) and the subset size the paused candidate was at (-1: none; its subset is in
+#: ``Scratch.idx``)
+PAUSE_AT, PAUSED, AT_SIZE = 0, 1, 2
 
 
 @njit(cache=True)
@@ -131,16 +142,30 @@ def _next_subset(idx, size, n_pool):
 def _search_one(test, scratch, t, x, query, n_pool, out, k):
     """Test t and x given the subsets ``query`` asks for, in order, until one separates
     them: record the outcome of candidate ``k`` (the separating subset is left in
-    ``scratch.z``); return whether one separated them."""
-    pool, idx, z = query.pool, scratch.idx, scratch.z
+    ``scratch.z``); return :data:`SEPARATED`, :data:`DEPENDENT`, or :data:`STOPPED` when the
+    test count reached ``out.pause[PAUSE_AT]`` first (a call with the same state goes on
+    from the subset it stopped at)."""
+    pool, idx, z, pause = query.pool, scratch.idx, scratch.z, out.pause
     top = n_pool if query.max_size < 0 else min(query.max_size, n_pool)
+    first = query.min_size
     weak_p, weak_stat = -1.0, 0.0
-    for size in range(query.min_size, top + 1):
-        for i in range(size):
-            idx[i] = i
+    resumed = pause[AT_SIZE] >= 0
+    if resumed:
+        first = pause[AT_SIZE]
+        weak_p, weak_stat = out.weakest[0], out.weakest[1]
+        pause[AT_SIZE] = -1
+    for size in range(first, top + 1):
+        if not resumed:
+            for i in range(size):
+                idx[i] = i
+        resumed = False
         more = True
         while more:
             if _fresh(query, idx, size):
+                if out.tests[0] >= pause[PAUSE_AT]:
+                    pause[PAUSED], pause[AT_SIZE] = 1, size
+                    out.weakest[0], out.weakest[1] = weak_p, weak_stat
+                    return STOPPED
                 for i in range(size):
                     z[i] = pool[idx[i]]
                 stat, df, cells = _test(test, scratch, t, x, size)
@@ -152,11 +177,11 @@ def _search_one(test, scratch, t, x, query, n_pool, out, k):
                 if independent:
                     out.found[k] = True
                     out.size[k] = size
-                    return True
+                    return SEPARATED
             more = _next_subset(idx, size, n_pool)
     out.found[k] = False
     out.size[k] = 0
-    return False
+    return DEPENDENT
 
 
 @njit(cache=True)
@@ -166,13 +191,16 @@ def separate(test, scratch, t, candidates, first, query, n_pool, out):
     before the next is tested.
 
     Returns (the next candidate, ``n_pool``): ``len(candidates)`` when all were searched,
-    else ``first`` of the call to make once ``out.flat`` has been grown (it was too short
-    for the next separating subset)."""
+    else ``first`` of the call to make next: after a pause (``out.pause[PAUSED]``) or once
+    ``out.flat`` has been grown (it was too short for the next separating subset)."""
     flat, start = out.flat, out.start
     pool = query.pool
     for k in range(first, candidates.shape[0]):
         x = candidates[k]
-        if _search_one(test, scratch, t, x, query, n_pool, out, k):
+        found = _search_one(test, scratch, t, x, query, n_pool, out, k)
+        if found == STOPPED:
+            return k, n_pool
+        if found == SEPARATED:
             size = out.size[k]
             if start[k] + size > flat.shape[0]:
                 return k, n_pool

@@ -137,7 +137,6 @@ class NodeLists:
             self.test_indices = tester.test_indices
             self.rows_per_cell = tester.rows_per_cell
             self.tests_given = tester.tests_given
-            self.separations = tester.separations
         local = {g: i for i, g in enumerate(self._global or range(len(tester.names)))}
         self.target = None if target is None else local[tester.index(target)]
         self._required: dict[int, frozenset[int]] = {}
@@ -159,12 +158,20 @@ class NodeLists:
         return self.tester.tests_given(g[t], [g[x] for x in candidates], [g[v] for v in z])
 
     def separations(self, t: int, candidates, pool, max_size=None, **options):
-        """The tester's :meth:`~bnfs.stats.citests.CITest.separations` on the view's indices."""
+        """The tester's :meth:`~bnfs.stats.citests.CITest.separations` on the view's
+        indices, stopping where the view's budget is spent."""
         g = self._global
-        if options.get("must") is not None:
-            options["must"] = g[options["must"]]
+        if g is None:
+            return self.tester.separations(
+                t, candidates, pool, max_size, budget=self.budget, **options
+            )
         found, pool = self.tester.separations(
-            g[t], [g[x] for x in candidates], [g[v] for v in pool], max_size, **options
+            g[t],
+            [g[x] for x in candidates],
+            [g[v] for v in pool],
+            max_size,
+            budget=self.budget,
+            **options,
         )
         local = {v: i for i, v in enumerate(g)}
         return [

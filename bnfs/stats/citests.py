@@ -203,23 +203,31 @@ class _Tester:
         min_size: int = 0,
         tested: Iterable[int] | None = None,
         grow: bool = False,
+        budget=None,
     ) -> tuple[list[Separation], list[int]]:
         """For each candidate x in order, test ``t`` and x given the subsets of ``pool``
         by increasing size (``min_size`` to ``max_size`` members), each size in
         lexicographic order of the sorted pool, until one separates them. Subsets of
         ``tested`` (when given: variables whose subsets were all tested before, and
         separated nothing) are skipped. With ``grow`` a candidate no subset separates joins
-        the pool before the next is searched (HITON-PC's forward phase).
+        the pool before the next is searched (HITON-PC's forward phase). Once ``budget``
+        (when given: a :class:`bnfs._budget.Budget`, asked between paced batches of
+        tests) is spent, the candidates left are reported as not separated (with the
+        weakest association tested so far, if any) and do not join the pool.
 
         Returns the :class:`Separation` of each candidate and the pool (sorted)."""
         pool = sorted(pool)
         skip = None if tested is None else set(tested)
         found = []
+        stopped = False
         for x in candidates:
             subset, weakest = None, None
             for s in _subsets(pool, min_size, max_size):
                 if skip is not None and skip.issuperset(s):
                     continue
+                stopped = stopped or (budget is not None and budget.spent())
+                if stopped:
+                    break
                 result = self.test_indices(t, x, s)
                 if result.independent:
                     subset = s
@@ -227,7 +235,7 @@ class _Tester:
                 if weakest is None or strength(result) > strength(weakest):
                     weakest = result
             found.append(Separation(subset, None if subset is not None else weakest))
-            if grow and subset is None:
+            if grow and subset is None and not stopped:
                 bisect.insort(pool, x)
         return found, pool
 
@@ -240,6 +248,10 @@ def _subsets(pool: list[int], min_size: int, max_size: int | None):
     top = len(pool) if max_size is None else min(max_size, len(pool))
     for size in range(min_size, top + 1):
         yield from itertools.combinations(pool, size)
+
+
+#: no pause: a test count no search reaches
+_NEVER = 1 << 62
 
 
 class CITest(_Tester):
@@ -484,7 +496,7 @@ class CITest(_Tester):
         if kernel is None or not len(candidates):
             return super().tests_given(t, candidates, z)
         z = sorted(set(z))
-        out = self._separate(kernel, t, candidates, z, len(z), len(z), None, False)[0]
+        out = self._separate(kernel, t, candidates, z, len(z), len(z), None, False, None)[0]
         # :meth:`_discrete_result` on arrays (min_rows_per_cell never reaches the kernel)
         n = self.data.n_rows
         stat, p = out.stat, special.chdtrc(out.df, out.stat)
@@ -509,14 +521,24 @@ class CITest(_Tester):
         min_size: int = 0,
         tested: Iterable[int] | None = None,
         grow: bool = False,
+        budget=None,
     ) -> tuple[list[Separation], list[int]]:
         kernel = self._kernel()
         if kernel is None or not len(candidates):
             return super().separations(
-                t, candidates, pool, max_size, min_size=min_size, tested=tested, grow=grow
+                t,
+                candidates,
+                pool,
+                max_size,
+                min_size=min_size,
+                tested=tested,
+                grow=grow,
+                budget=budget,
             )
         pool = sorted(pool)
-        out, pool = self._separate(kernel, t, candidates, pool, min_size, max_size, tested, grow)
+        out, pool = self._separate(
+            kernel, t, candidates, pool, min_size, max_size, tested, grow, budget
+        )
         found = []
         for k in range(len(candidates)):
             if out.found[k]:
@@ -537,8 +559,10 @@ class CITest(_Tester):
                 found.append(Separation(None, None))
         return found, pool
 
-    def _separate(self, kernel, t, candidates, pool, min_size, max_size, tested, grow):
-        """Run :func:`bnfs._kernels.separation.separate`; return (outcomes, pool)."""
+    def _separate(self, kernel, t, candidates, pool, min_size, max_size, tested, grow, budget):
+        """Run :func:`bnfs._kernels.separation.separate` in paced calls, asking ``budget``
+        (when given) between them; return (outcomes, pool). Candidates not reached when
+        the budget is spent are reported as not separated, and do not join the pool."""
         test, scratch = kernel
         m = len(candidates)
         capacity = len(pool) + (m if grow else 0)
@@ -565,14 +589,29 @@ class CITest(_Tester):
             np.zeros(m),
             np.zeros(m),
             np.zeros(1, dtype=np.int64),
+            np.array([_NEVER, 0, -1], dtype=np.int64),
+            np.zeros(2),
         )
         candidates = np.asarray(candidates, dtype=np.int64)
         first, n_pool = 0, len(pool)
-        while True:
-            first, n_pool = _sep.separate(test, scratch, t, candidates, first, query, n_pool, out)
+        pace = None if budget is None else budget.pace(_NEVER, first=256)
+        while pace is None or not budget.spent():
+            if pace is not None:
+                out.pause[_sep.PAUSE_AT] = out.tests[0] + pace.size
+                with pace.timing():
+                    first, n_pool = _sep.separate(
+                        test, scratch, t, candidates, first, query, n_pool, out
+                    )
+            else:
+                first, n_pool = _sep.separate(
+                    test, scratch, t, candidates, first, query, n_pool, out
+                )
             if first == m:
                 break
-            out = out._replace(flat=np.concatenate([out.flat, np.empty_like(out.flat)]))
+            if out.pause[_sep.PAUSED]:
+                out.pause[_sep.PAUSED] = 0
+            else:
+                out = out._replace(flat=np.concatenate([out.flat, np.empty_like(out.flat)]))
         self.n_tests += int(out.tests[0])
         return out, pool_arr[:n_pool].tolist()
 
