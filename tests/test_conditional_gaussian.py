@@ -96,6 +96,55 @@ def test_a_small_cg_search_runs_through_the_kernels():
     assert bnfs.Scorer(tiny, "loglik-cg").local("y", ["g", "x"]) == -math.inf
 
 
+def _without_levels(monkeypatch):
+    """Score every family from the rows: no per-level statistics."""
+    monkeypatch.setattr(
+        "bnfs.stats.scores.level_statistics", lambda table, arities, kind: np.zeros((0, 1, 1))
+    )
+    monkeypatch.setattr(
+        "bnfs.search._state.level_statistics", lambda table, arities, kind: np.zeros((0, 1, 1))
+    )
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("score", ["bic-cg", "loglik-cg-bnlearn"])
+def test_families_with_one_discrete_parent_score_the_same_from_level_statistics(
+    mixed, score, monkeypatch
+):
+    # the regressions within the levels of one discrete parent, from the levels' scatter
+    # matrices (Cholesky), equal those from the rows (least squares on raw moments)
+    frame, net = mixed
+    frame = frame.copy()
+    # a level with fewer rows than coefficients (singular), and an unobserved one
+    frame["d1"] = frame["d1"].cat.add_categories(["never"])
+    few = pd.Categorical(np.where(np.arange(len(frame)) < 3, "rare", "common"))
+    frame["few"] = few
+    continuous = [v for v in frame.columns if frame[v].dtype.kind == "f"]
+    discrete = [v for v in frame.columns if v not in continuous]
+    rng = np.random.default_rng(2)
+    families = []
+    for _ in range(40):
+        node = str(rng.choice(continuous))
+        others = [v for v in continuous if v != node]
+        parents = [str(rng.choice(discrete)), *rng.choice(others, rng.integers(0, 5), False)]
+        families.append((node, parents))
+    families.append(("c1", ["few", "c2", "c3", "c4"]))
+    with_levels = [bnfs.Scorer(frame, score).local(n, p) for n, p in families]
+    _without_levels(monkeypatch)
+    from_rows = [bnfs.Scorer(frame, score).local(n, p) for n, p in families]
+    assert with_levels[-1] == from_rows[-1] == -math.inf
+    assert with_levels == pytest.approx(from_rows, rel=1e-10)
+
+
+def test_boss_finds_the_same_mixed_network_from_level_statistics(mixed, monkeypatch):
+    frame, _ = mixed
+    fast = bnfs.boss(frame, "bic-cg", seed=0)
+    _without_levels(monkeypatch)
+    slow = bnfs.boss(frame, "bic-cg", seed=0)
+    assert set(fast.arcs) == set(slow.arcs) and len(fast.arcs) > 5
+    assert fast.learning["score_value"] == pytest.approx(slow.learning["score_value"])
+
+
 def test_scores_are_checked_against_the_kind_of_data(mixed):
     frame, _ = mixed
     with pytest.raises(ValueError, match="mixed discrete and continuous"):

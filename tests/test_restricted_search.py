@@ -112,7 +112,9 @@ def test_binary_gains_equal_the_general_kernel():
         _, kind, iss = resolve_score(data, label, 1.0)
         empty = np.array([Scorer(data, label).local(v) for v in data.names])
         general = np.empty((len(pairs), 2))
-        scoring = Scoring(data.codes, data.arities, kind, iss, np.zeros((1, 1)))
+        scoring = Scoring(
+            data.codes, data.arities, kind, iss, np.zeros((1, 1)), np.zeros((0, 1, 1))
+        )
         _screen.pair_gains(scoring, new_scratch(400, 1 << 16, 1, threads=2), pairs, empty, general)
         fast = np.empty((len(pairs), 2))
         _screen.binary_pair_gains(

@@ -21,6 +21,9 @@ variance.
 
 Residual variance: maximum likelihood RSS/n_j (``kind`` < BNLEARN_VARIANCE) or bnlearn's
 RSS/(n_j - |continuous parents| - 1) plugged into the normal density.
+
+A continuous node whose one discrete parent has its level statistics in ``levels`` (see
+:func:`level_scatter`) is scored from them in O(levels x |P|^3), not from the rows.
 """
 
 import math
@@ -183,9 +186,118 @@ def multinomial_loglik(table, arities, node, cfg, q):
 
 
 @njit(cache=True)
-def cg_score(table, arities, node, parents, n_par, kind):
+def level_scatter(table, arities, levels):
+    """Fill ``levels`` (one (V + 1)-square block per level of each discrete variable, in
+    variable order; V variables) with each level's rows' scatter matrix about their means,
+    ``levels[b, V, V]`` holding the number of rows: what a regression on continuous
+    parents within the levels of one discrete parent needs."""
+    n_vars = table.shape[0]
+    n = table.shape[1] - n_vars
+    levels[:] = 0.0
+    b = 0
+    for d in range(n_vars):
+        r = arities[d]
+        if r == 0:
+            continue
+        codes = table[d]
+        for level in range(r):
+            rows = np.flatnonzero(codes[:n] == level)
+            block = levels[b + level]
+            block[n_vars, n_vars] = rows.shape[0]
+            if rows.shape[0] > 0:
+                x = np.empty((rows.shape[0], n_vars))
+                for a in range(n_vars):
+                    column = table[a]
+                    for i in range(rows.shape[0]):
+                        x[i, a] = column[rows[i]]
+                for a in range(n_vars):
+                    m = x[:, a].mean()
+                    for i in range(rows.shape[0]):
+                        x[i, a] -= m
+                block[:n_vars, :n_vars] = x.T @ x
+        b += r
+    return levels
+
+
+@njit(cache=True)
+def _level_block(arities, d):
+    """The first block of discrete variable ``d`` in :func:`level_scatter`'s ``levels``."""
+    b = 0
+    for v in range(d):
+        b += arities[v]
+    return b
+
+
+#: a Cholesky pivot below this share of its diagonal entry counts as singular
+_PIVOT_TOLERANCE = 1e-9
+
+
+@njit(cache=True)
+def explained(a, b, k):
+    """b' a^-1 b for the k-square scatter ``a`` of the regressors and their products ``b``
+    with the response: the sum of squares the regression explains. By Cholesky (``a`` is
+    overwritten); where a pivot shows ``a`` (nearly) singular, by least squares on a
+    copy kept beforehand, as :func:`regression_loglik` solves."""
+    original = a.copy()
+    y = b.copy()
+    for j in range(k):
+        pivot = a[j, j]
+        for m in range(j):
+            pivot -= a[j, m] * a[j, m]
+        if pivot <= _PIVOT_TOLERANCE * original[j, j] or pivot <= 0.0:
+            return b @ np.linalg.lstsq(original, b)[0]
+        root = math.sqrt(pivot)
+        a[j, j] = root
+        for i in range(j + 1, k):
+            value = a[i, j]
+            for m in range(j):
+                value -= a[i, m] * a[j, m]
+            a[i, j] = value / root
+        value = y[j]
+        for m in range(j):
+            value -= a[j, m] * y[m]
+        y[j] = value / root
+    total = 0.0
+    for j in range(k):
+        total += y[j] * y[j]
+    return total
+
+
+@njit(cache=True)
+def level_regression_loglik(levels, first, r, y, xs, n_x, bnlearn_variance):
+    """:func:`regression_loglik` within the ``r`` levels of a discrete parent whose blocks
+    start at ``first`` in ``levels`` (:func:`level_scatter`)."""
+    n_vars = levels.shape[1] - 1
+    a_mat = np.empty((n_x, n_x))
+    b_vec = np.empty(n_x)
+    loglik = 0.0
+    for level in range(r):
+        block = levels[first + level]
+        nj = block[n_vars, n_vars]
+        if nj == 0:
+            continue
+        if nj <= n_x + 1:
+            return -np.inf
+        rss = block[y, y]
+        if n_x > 0:
+            for a in range(n_x):
+                b_vec[a] = block[xs[a], y]
+                for b in range(n_x):
+                    a_mat[a, b] = block[xs[a], xs[b]]
+            rss -= explained(a_mat, b_vec, n_x)
+        rss = max(rss, 0.0)
+        s2 = rss / (nj - n_x - 1) if bnlearn_variance else rss / nj
+        if math.sqrt(s2) < _SINGULAR_SD:
+            return -np.inf
+        loglik += -0.5 * nj * math.log(2.0 * math.pi * s2) - 0.5 * rss / s2
+    return loglik
+
+
+@njit(cache=True)
+def cg_score(table, arities, levels, node, parents, n_par, kind):
     """Conditional-Gaussian local score of ``node`` given ``parents[:n_par]``
-    (``kind`` = CG + LOGLIK/BIC/AIC, plus BNLEARN_VARIANCE for bnlearn's variance)."""
+    (``kind`` = CG + LOGLIK/BIC/AIC, plus BNLEARN_VARIANCE for bnlearn's variance), from
+    the ``levels`` statistics (:func:`level_scatter`; empty: none) where they serve."""
     n_vars = table.shape[0]
     n = table.shape[1] - n_vars
     base = (kind - CG) % _BNLEARN_VARIANCE
@@ -209,6 +321,14 @@ def cg_score(table, arities, node, parents, n_par, kind):
         aux[0] = n
         aux[1] = n_vars
         return covariance_score(table[:, n:], aux, node, continuous, n_c, kind - CG, 1.0)
+    if arities[node] == 0 and n_d == 1 and levels.shape[0] > 0:
+        d = discrete[0]
+        first = _level_block(arities, d)
+        loglik = level_regression_loglik(
+            levels, first, arities[d], node, continuous, n_c, bnlearn_variance
+        )
+        n_params = configurations * (n_c + 2)
+        return _penalised(loglik, n_params, n, base)
     cfg = np.empty(n, dtype=np.int64)
     q = discrete_configurations(table, arities, discrete, n_d, cfg)
     if arities[node] > 0:
@@ -219,6 +339,12 @@ def cg_score(table, arities, node, parents, n_par, kind):
     else:
         loglik = regression_loglik(table, node, continuous, n_c, cfg, q, bnlearn_variance)
         n_params = configurations * (n_c + 2)
+    return _penalised(loglik, n_params, n, base)
+
+
+@njit(cache=True)
+def _penalised(loglik, n_params, n, base):
+    """The log-likelihood with the penalty of score ``base`` (BIC, AIC or none)."""
     if base == _s.BIC:
         return loglik - 0.5 * math.log(n) * n_params
     if base == _s.AIC:

@@ -19,12 +19,13 @@ from bnfs._kernels.covariance import covariance_score
 
 
 @njit(cache=True)
-def continuous_score(data, aux, node, parents, n_par, kind, iss):
+def continuous_score(data, aux, levels, node, parents, n_par, kind, iss):
     """The local score of float data: conditional-Gaussian (``kind`` >= CG; ``data`` the
-    variables-by-rows table, ``aux`` the arities) or linear-Gaussian (``data`` the
-    covariance, ``aux`` the rows)."""
+    variables-by-rows table, ``aux`` the arities, ``levels`` the per-level statistics of
+    :func:`~bnfs._kernels.conditional_gaussian.level_scatter` or empty) or linear-Gaussian
+    (``data`` the covariance, ``aux`` the rows)."""
     if kind >= CG:
-        return cg_score(data, aux, node, parents, n_par, kind)
+        return cg_score(data, aux, levels, node, parents, n_par, kind)
     return covariance_score(data, aux, node, parents, n_par, kind, iss)
 
 
@@ -42,7 +43,7 @@ def family_score(scoring, node, parents, n_par, cfg, counts):
     (``NUMBA_DISABLE_JIT=1``)."""
     s = scoring
     if s.codes.dtype.kind == "f":
-        return continuous_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss)
+        return continuous_score(s.codes, s.arities, s.levels, node, parents, n_par, s.kind, s.iss)
     return _s.local_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss, cfg, counts)
 
 
@@ -50,7 +51,14 @@ def family_score(scoring, node, parents, n_par, cfg, counts):
 def _family_score(scoring, node, parents, n_par, cfg, counts):
     if _float_data(scoring):
         return lambda scoring, node, parents, n_par, cfg, counts: continuous_score(
-            scoring.codes, scoring.arities, node, parents, n_par, scoring.kind, scoring.iss
+            scoring.codes,
+            scoring.arities,
+            scoring.levels,
+            node,
+            parents,
+            n_par,
+            scoring.kind,
+            scoring.iss,
         )
     return lambda scoring, node, parents, n_par, cfg, counts: _s.local_score(
         scoring.codes,
@@ -132,7 +140,14 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
             tmp = scratch.tmp[row]
             m = _with_or_without(parents_v, k, u, removing, tmp)
             return continuous_score(
-                scoring.codes, scoring.arities, v, tmp, m, scoring.kind, scoring.iss
+                scoring.codes,
+                scoring.arities,
+                scoring.levels,
+                v,
+                tmp,
+                m,
+                scoring.kind,
+                scoring.iss,
             )
 
         return gaussian

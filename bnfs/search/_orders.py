@@ -96,7 +96,9 @@ class Orders:
         n = state.n
         self.state = state
         self.budget, self.bar = budget, bar
-        self.scoring = _p.Scoring(state.codes, state.arities, state.kind, state.iss, prior)
+        self.scoring = _p.Scoring(
+            state.codes, state.arities, state.kind, state.iss, prior, state.levels
+        )
         forbidden = np.zeros((n, n), dtype=np.bool_)
         for u, v in state.forbidden_arcs():
             forbidden[u, v] = True

@@ -15,7 +15,12 @@ from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import cycle_text, directed_cycle
 from bnfs.graphs.graph import DAG
 from bnfs.graphs.order import OnlineTopologicalOrder
-from bnfs.stats.scores import counts_scratch_size, model_statistics, resolve_score
+from bnfs.stats.scores import (
+    counts_scratch_size,
+    level_statistics,
+    model_statistics,
+    resolve_score,
+)
 from bnfs.tables._data import Dataset
 
 INITIAL_WIDTH = 8  # parent slots per node before the table is widened
@@ -71,6 +76,7 @@ class SearchState:
         #: covariance of the unit-scaled columns and [rows] (see bnfs._kernels.covariance);
         #: for conditional-Gaussian ones the variables-by-rows table and the arities
         self.codes, self.arities, log_scale = model_statistics(data, self.kind)
+        self.levels = level_statistics(self.codes, self.arities, self.kind)
         self.score_offset = -data.n_rows * float(log_scale.sum())
         self.max_parents = max_parents
         self._black = {(self.index[u], self.index[v]) for u, v in blacklist}
@@ -144,7 +150,7 @@ class SearchState:
         self.prior_weights = np.zeros((1, 1))
         self.graph_prior = None
         self.scoring = _hc.Scoring(
-            self.codes, self.arities, self.kind, self.iss, self.prior_weights
+            self.codes, self.arities, self.kind, self.iss, self.prior_weights, self.levels
         )
         self.best_parents = None  # the best graph a tabu search has seen (see climb)
         self.best_npar = None

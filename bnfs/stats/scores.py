@@ -15,6 +15,7 @@ from typing import Literal
 
 import numpy as np
 
+from bnfs._kernels import conditional_gaussian as _cg
 from bnfs._kernels import scores as _k
 from bnfs._kernels.conditional_gaussian import CG
 from bnfs._kernels.covariance import BGE, BNLEARN_VARIANCE
@@ -196,6 +197,31 @@ def cg_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return table, arities, log_scale
 
 
+#: the conditional-Gaussian level statistics are built only within these bounds: float64
+#: entries kept (64 MB) and multiply-adds to build them
+LEVEL_ENTRIES, LEVEL_WORK = 8_000_000, 4e9
+
+
+def level_statistics(table: np.ndarray, arities: np.ndarray, kind: int) -> np.ndarray:
+    """The per-level scatter matrices from which the conditional-Gaussian scores regress a
+    continuous node on continuous parents within the levels of one discrete parent
+    (:func:`bnfs._kernels.conditional_gaussian.level_scatter`), or an empty array where
+    they do not serve (other scores, no discrete or no continuous variable) or would pass
+    :data:`LEVEL_ENTRIES` or :data:`LEVEL_WORK` (the scores then read the rows)."""
+    n_vars = table.shape[0]
+    n = table.shape[1] - n_vars
+    blocks = int(arities.sum())
+    discrete = int((arities > 0).sum())
+    if (
+        kind < CG
+        or discrete in (0, n_vars)
+        or blocks * (n_vars + 1) ** 2 > LEVEL_ENTRIES
+        or discrete * n * n_vars**2 > LEVEL_WORK
+    ):
+        return np.zeros((0, 1, 1))
+    return _cg.level_scatter(table, arities, np.zeros((blocks, n_vars + 1, n_vars + 1)))
+
+
 def model_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the compiled scores take as ``codes`` and ``arities`` for ``kind``, and the log
     scale of each column (zero for discrete ones) in ``data.names`` order."""
@@ -259,6 +285,7 @@ class Scorer:
         self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
         self._counts = np.zeros(counts_scratch_size(self.data.n_rows), dtype=np.int64)
         self._scaled = None
+        self._levels = None
         self._cache: dict[tuple[int, frozenset], float] = {}
         self.n_evaluations = 0
         self.cache_hits = 0
@@ -306,9 +333,11 @@ class Scorer:
                         f"discrete {node!r} cannot have the continuous parent "
                         f"{self.data.names[bad[0]]!r} in a conditional-Gaussian network"
                     )
-            value = continuous_score(table, aux, v, par, len(pa), self.kind, self.iss) - (
-                self.data.n_rows * log_scale[v]
-            )
+            if self._levels is None:
+                self._levels = level_statistics(table, aux, self.kind)
+            value = continuous_score(
+                table, aux, self._levels, v, par, len(pa), self.kind, self.iss
+            ) - (self.data.n_rows * log_scale[v])
         else:
             value = _k.local_score(
                 self.data.codes,
