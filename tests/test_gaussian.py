@@ -244,3 +244,18 @@ def test_learn_with_a_column_constant_in_a_training_fold(seed):
     assert found.has_arc("a", "b") or found.has_arc("b", "a")
     for candidate in found.learning["candidates"].values():
         assert all(np.isfinite(candidate["log_likelihood"]))
+
+
+@pytest.mark.kernels
+def test_the_explained_sum_of_squares_is_least_squares_even_when_singular():
+    # Cholesky where the regressors' scatter is well conditioned, least squares where a
+    # pivot shows it singular (a regressor copying another, a constant one)
+    from bnfs._kernels.covariance import explained
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 4))
+    y = x @ [1.0, -2.0, 0.5, 0.0] + rng.normal(size=200)
+    for columns in (x, np.column_stack([x, x[:, 1]]), np.column_stack([x, np.zeros(200)])):
+        a, b = columns.T @ columns, columns.T @ y
+        expected = b @ np.linalg.lstsq(a, b, rcond=None)[0]
+        assert explained(a.copy(), b.copy(), len(b)) == pytest.approx(expected, rel=1e-9)

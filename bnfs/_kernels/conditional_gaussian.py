@@ -32,7 +32,7 @@ import numpy as np
 
 from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
-from bnfs._kernels.covariance import covariance_score
+from bnfs._kernels.covariance import covariance_score, explained
 
 #: kind offset of the conditional-Gaussian scores (CG + LOGLIK/BIC/AIC [+ BNLEARN_VARIANCE])
 CG = 100
@@ -226,41 +226,6 @@ def _level_block(arities, d):
     for v in range(d):
         b += arities[v]
     return b
-
-
-#: a Cholesky pivot below this share of its diagonal entry counts as singular
-_PIVOT_TOLERANCE = 1e-9
-
-
-@njit(cache=True)
-def explained(a, b, k):
-    """b' a^-1 b for the k-square scatter ``a`` of the regressors and their products ``b``
-    with the response: the sum of squares the regression explains. By Cholesky (``a`` is
-    overwritten); where a pivot shows ``a`` (nearly) singular, by least squares on a
-    copy kept beforehand, as :func:`regression_loglik` solves."""
-    original = a.copy()
-    y = b.copy()
-    for j in range(k):
-        pivot = a[j, j]
-        for m in range(j):
-            pivot -= a[j, m] * a[j, m]
-        if pivot <= _PIVOT_TOLERANCE * original[j, j] or pivot <= 0.0:
-            return b @ np.linalg.lstsq(original, b)[0]
-        root = math.sqrt(pivot)
-        a[j, j] = root
-        for i in range(j + 1, k):
-            value = a[i, j]
-            for m in range(j):
-                value -= a[i, m] * a[j, m]
-            a[i, j] = value / root
-        value = y[j]
-        for m in range(j):
-            value -= a[j, m] * y[m]
-        y[j] = value / root
-    total = 0.0
-    for j in range(k):
-        total += y[j] * y[j]
-    return total
 
 
 @njit(cache=True)

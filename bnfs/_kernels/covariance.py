@@ -33,6 +33,41 @@ BNLEARN_VARIANCE = 10
 BGE = 20
 
 
+#: a Cholesky pivot below this share of its diagonal entry counts as singular
+_PIVOT_TOLERANCE = 1e-9
+
+
+@njit(cache=True)
+def explained(a, b, k):
+    """b' a^-1 b for the k-square scatter ``a`` of the regressors and their products ``b``
+    with the response: the sum of squares the regression explains. By Cholesky (``a`` is
+    overwritten); where a pivot shows ``a`` (nearly) singular, by least squares on a
+    copy kept beforehand, as the rows' regressions solve."""
+    original = a.copy()
+    y = b.copy()
+    for j in range(k):
+        pivot = a[j, j]
+        for m in range(j):
+            pivot -= a[j, m] * a[j, m]
+        if pivot <= _PIVOT_TOLERANCE * original[j, j] or pivot <= 0.0:
+            return b @ np.linalg.lstsq(original, b)[0]
+        root = math.sqrt(pivot)
+        a[j, j] = root
+        for i in range(j + 1, k):
+            value = a[i, j]
+            for m in range(j):
+                value -= a[i, m] * a[j, m]
+            a[i, j] = value / root
+        value = y[j]
+        for m in range(j):
+            value -= a[j, m] * y[m]
+        y[j] = value / root
+    total = 0.0
+    for j in range(k):
+        total += y[j] * y[j]
+    return total
+
+
 @njit(cache=True)
 def covariance_score(cov, aux, node, parents, n_par, kind, iss=1.0):
     """Gaussian local score of ``node`` given ``parents[:n_par]`` from the covariance
@@ -49,8 +84,7 @@ def covariance_score(cov, aux, node, parents, n_par, kind, iss=1.0):
             b[i] = cov[parents[i], node]
             for j in range(k):
                 a[i, j] = cov[parents[i], parents[j]]
-        coef = np.linalg.lstsq(a, b)[0]
-        var -= b @ coef
+        var -= explained(a, b, k)
     rss = max(var, 0.0) * n
     base = kind % BNLEARN_VARIANCE
     if kind >= BNLEARN_VARIANCE:
