@@ -113,7 +113,7 @@ def test_binary_gains_equal_the_general_kernel():
         empty = np.array([Scorer(data, label).local(v) for v in data.names])
         general = np.empty((len(pairs), 2))
         scoring = Scoring(
-            data.codes, data.arities, kind, iss, np.zeros((1, 1)), np.zeros((0, 1, 1))
+            data.codes, data.arities, kind, iss, np.zeros((1, 1)), np.zeros((0, 1, 1)), np.zeros(0)
         )
         _screen.pair_gains(scoring, new_scratch(400, 1 << 16, 1, threads=2), pairs, empty, general)
         fast = np.empty((len(pairs), 2))

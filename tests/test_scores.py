@@ -447,3 +447,53 @@ def test_a_cs_beta_frame_is_read_by_column_name_in_any_order():
         assert score(dag, frame, "bde", prior="cs", beta=beliefs[columns]) == expected
     with pytest.raises(ValueError, match="must have the columns 'from', 'to' and 'prob'"):
         score(dag, frame, "bde", prior="cs", beta=beliefs.rename(columns={"prob": "p"}))
+
+
+WEIGHTED_SCORES = ["loglik", "bic", "aic", "bde", "k2", "bds", "qnml"]
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("label", WEIGHTED_SCORES)
+def test_a_row_of_weight_k_scores_as_k_rows(label):
+    # integer weights against the rows repeated; weights of one against no weights; both
+    # counting paths (a dense table, sorted cell keys when the table outgrows the rows)
+    frame = datasets.sample("alarm", 300, seed=2)
+    frame = frame.loc[:, frame.nunique() > 1]
+    counts = np.random.default_rng(0).integers(0, 4, len(frame))
+    counts[0] = 1  # every level kept by the repeated rows
+    repeated = Dataset(frame).take(np.repeat(np.arange(len(frame)), counts))
+    weighted = Dataset(frame).with_weights(counts.astype(float))
+    ones = Dataset(frame).with_weights(np.ones(len(frame)))
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        node, *parents = rng.choice(frame.columns, int(rng.integers(1, 6)), replace=False)
+        expected = Scorer(repeated, label).local(node, parents)
+        assert Scorer(weighted, label).local(node, parents) == pytest.approx(expected, rel=1e-9)
+        plain = Scorer(Dataset(frame), label).local(node, parents)
+        assert Scorer(ones, label).local(node, parents) == pytest.approx(plain, rel=1e-12)
+
+
+def test_searches_on_weighted_rows_find_the_graph_of_the_repeated_rows():
+    import bnfs
+
+    frame = datasets.sample("asia", 2000, seed=3)
+    counts = np.random.default_rng(0).integers(1, 4, len(frame))
+    repeated = Dataset(frame).take(np.repeat(np.arange(len(frame)), counts))
+    weighted = Dataset(frame).with_weights(counts.astype(float))
+    for search in (bnfs.hill_climbing, bnfs.boss):
+        ours = search(weighted, "bde", progress=False)
+        assert set(ours.arcs) == set(search(repeated, "bde", progress=False).arcs)
+        assert len(ours.arcs) >= 5
+
+
+def test_row_weights_are_checked():
+    data = Dataset(datasets.sample("asia", 50, seed=0))
+    for bad in ([1.0] * 49, [-1.0] + [1.0] * 49, [np.nan] * 50, [0.0] * 50):
+        with pytest.raises(ValueError, match="weights"):
+            data.with_weights(bad)
+    with pytest.raises(TypeError, match="weights"):
+        data.with_weights(["a"] * 50)
+    with pytest.raises(ValueError, match="continuous"):
+        Dataset(pd.DataFrame({"x": np.arange(5.0), "y": np.arange(5.0) ** 2})).with_weights(
+            np.ones(5)
+        )

@@ -44,7 +44,7 @@ def family_score(scoring, node, parents, n_par, cfg, counts):
     s = scoring
     if s.codes.dtype.kind == "f":
         return continuous_score(s.codes, s.arities, s.levels, node, parents, n_par, s.kind, s.iss)
-    return _s.local_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss, cfg, counts)
+    return discrete_score(scoring, node, parents, n_par, cfg, counts)
 
 
 @overload(family_score)
@@ -60,17 +60,21 @@ def _family_score(scoring, node, parents, n_par, cfg, counts):
             scoring.kind,
             scoring.iss,
         )
-    return lambda scoring, node, parents, n_par, cfg, counts: _s.local_score(
-        scoring.codes,
-        scoring.arities,
-        node,
-        parents,
-        n_par,
-        scoring.kind,
-        scoring.iss,
-        cfg,
-        counts,
+    return lambda scoring, node, parents, n_par, cfg, counts: discrete_score(
+        scoring, node, parents, n_par, cfg, counts
     )
+
+
+@njit(cache=True)
+def discrete_score(scoring, node, parents, n_par, cfg, counts):
+    """The local score of discrete codes, on weighted rows where ``scoring.weights`` holds
+    weights (:func:`bnfs._kernels.scores.weighted_local_score`)."""
+    s = scoring
+    if s.weights.shape[0] > 0:
+        return _s.weighted_local_score(
+            s.codes, s.weights, s.arities, node, parents, n_par, s.kind, s.iss, cfg
+        )
+    return _s.local_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss, cfg, counts)
 
 
 def configurations(scoring, scratch, parents, n_par):
@@ -98,6 +102,9 @@ def _discrete_configurations(scoring, scratch, parents, n_par):
     codes, arities = scoring.codes, scoring.arities
     n = codes.shape[0]
     q = _s.parent_config(codes, arities, parents, n_par, scratch.cfg)
+    if scoring.weights.shape[0] > 0:  # weighted rows are counted by their own path
+        scratch.groups[0, n] = -1
+        return q
     # the smallest extension: two levels of a parent, two of the node
     if q > scratch.counts.shape[1] // 4:
         _s.group_rows(scratch.cfg, n, scratch.groups)
@@ -155,6 +162,17 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
     def discrete(scoring, scratch, row, v, u, removing, parents_v, k, q):
         codes, arities, kind, iss = scoring.codes, scoring.arities, scoring.kind, scoring.iss
         cfg2, counts = scratch.cfg2[row], scratch.counts[row]
+        if scoring.weights.shape[0] > 0:
+            if removing:
+                m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
+                return _s.weighted_local_score(
+                    codes, scoring.weights, arities, v, scratch.tmp[row], m, kind, iss, cfg2
+                )
+            q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
+            q2 = _s.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
+            return _s.weighted_score_config(
+                cfg2, q2, codes, scoring.weights, v, arities[v], q_true, kind, iss
+            )
         if removing:
             m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
             return _s.local_score(codes, arities, v, scratch.tmp[row], m, kind, iss, cfg2, counts)

@@ -23,8 +23,10 @@ CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 #: ``iss``, and the graph prior's log-weight of each arc ``[u, v]`` (``prior``, 1-by-1 when
 #: every arc weighs the same; :meth:`bnfs.stats.priors.GraphPrior.weights`) and the
 #: conditional-Gaussian ``levels`` statistics
-#: (:func:`bnfs._kernels.conditional_gaussian.level_scatter`; empty for other data)
-Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior", "levels"])
+#: (:func:`bnfs._kernels.conditional_gaussian.level_scatter`; empty for other data) and the
+#: discrete rows' ``weights`` (:func:`bnfs._kernels.scores.weighted_local_score`; empty:
+#: every row counts once)
+Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior", "levels", "weights"])
 #: what scoring writes: the local-score ``cache`` and the int64 ``counters`` (slots in
 #: :mod:`bnfs._kernels.codes`), and scratch: ``cfg`` (one per row of data) for the current
 #: parent configurations, and one row per scoring thread of ``cfg2`` (rows of data),

@@ -24,6 +24,12 @@ q parent configurations, counts N_jk and N_j = sum_k N_jk over N rows:
 * ``QNML``    quotient NML (Silander, Leppa-aho, Jaaskelainen & Roos 2018):
               loglik - regret(N, q r) + regret(N, q), :func:`nml_regret` the log of the
               multinomial NML normalizer, as bnlearn's ``qnml`` computes it
+
+Rows may carry weights (:func:`weighted_local_score`): the counts are then sums of
+weights, real numbers, and N their total -- the expected counts of structural EM, where an
+incomplete row stands for its completions weighted by their posterior probabilities
+(Friedman 1998), or frequency weights. The formulas are the same with real counts; a row
+of weight 2 scores as two rows of weight 1.
 """
 
 import math
@@ -287,6 +293,74 @@ def local_score(codes, arities, node, parents, n_par, kind, iss, cfg, counts):
     q = parent_config(codes, arities, parents, n_par, cfg)
     q_true = n_configurations(arities, parents, n_par)
     return score_config(cfg, q, codes, node, arities[node], q_true, kind, iss, counts)
+
+
+@njit(cache=True)
+def weighted_local_score(codes, weights, arities, node, parents, n_par, kind, iss, cfg):
+    """Local score of ``node`` with ``parents[:n_par]`` on rows weighted by ``weights``
+    (non-negative; the counts are sums of weights and N is their total). Cells are summed
+    in a dense table when it holds at most as many cells as rows, else by sorting the rows'
+    cell keys; either way configurations then states ascending, so the two agree."""
+    q = parent_config(codes, arities, parents, n_par, cfg)
+    q_true = n_configurations(arities, parents, n_par)
+    return weighted_score_config(cfg, q, codes, weights, node, arities[node], q_true, kind, iss)
+
+
+@njit(cache=True)
+def weighted_score_config(cfg, q, codes, weights, node, r, q_true, kind, iss):
+    """:func:`weighted_local_score` given the rows' parent configurations ``cfg`` (``q``
+    their bound, ``q_true`` the number of configurations), as :func:`score_config` for
+    unweighted rows (``cfg`` may be renumbered in place)."""
+    n = codes.shape[0]
+    total_weight = 0.0
+    for i in range(n):
+        total_weight += weights[i]
+    if q <= max(n, 1) // r:
+        cells = np.zeros(q * r)
+        for i in range(n):
+            cells[cfg[i] * r + codes[i, node]] += weights[i]
+        keys = np.arange(q * r)
+        sums = cells
+    else:
+        if q > _MAX_KEY // r:
+            q = compress(cfg, n)
+        raw = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            raw[i] = cfg[i] * r + codes[i, node]
+        order = argsort_stable(raw)
+        keys = np.empty(n, dtype=np.int64)
+        sums = np.zeros(n)
+        m = -1
+        for t in range(n):
+            i = order[t]
+            if m < 0 or raw[i] != keys[m]:
+                m += 1
+                keys[m] = raw[i]
+            sums[m] += weights[i]
+        keys, sums = keys[: m + 1], sums[: m + 1]
+    a_j = iss / q_true
+    if kind == BDS:
+        seen, last_seen = 0, -1
+        for t in range(keys.shape[0]):
+            if sums[t] > 0 and (seen == 0 or keys[t] // r != last_seen):
+                seen += 1
+                last_seen = keys[t] // r
+        a_j = iss / max(seen, 1)
+    a_jk = a_j / r
+    total = 0.0
+    n_j = 0.0
+    for t in range(keys.shape[0]):
+        c = sums[t]
+        if c > 0:
+            n_j += c
+            total += _cell_term(kind, c, a_jk)
+        if t == keys.shape[0] - 1 or keys[t + 1] // r != keys[t] // r:
+            if n_j > 0:
+                total += _config_term(kind, n_j, a_j, float(r))
+            n_j = 0.0
+    if kind == QNML:  # its regrets count whole rows
+        total_weight = float(round(total_weight))
+    return total - _penalty(kind, total_weight, q_true, float(r))
 
 
 @njit(cache=True)

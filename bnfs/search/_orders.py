@@ -97,7 +97,7 @@ class Orders:
         self.state = state
         self.budget, self.bar = budget, bar
         self.scoring = _p.Scoring(
-            state.codes, state.arities, state.kind, state.iss, prior, state.levels
+            state.codes, state.arities, state.kind, state.iss, prior, state.levels, state.weights
         )
         forbidden = np.zeros((n, n), dtype=np.bool_)
         for u, v in state.forbidden_arcs():

@@ -77,6 +77,8 @@ class SearchState:
         #: for conditional-Gaussian ones the variables-by-rows table and the arities
         self.codes, self.arities, log_scale = model_statistics(data, self.kind)
         self.levels = level_statistics(self.codes, self.arities, self.kind)
+        #: the rows' weights in the discrete scores (empty: each row counts once)
+        self.weights = np.zeros(0) if data.weights is None else data.weights
         self.score_offset = -data.n_rows * float(log_scale.sum())
         self.max_parents = max_parents
         self._black = {(self.index[u], self.index[v]) for u, v in blacklist}
@@ -150,7 +152,13 @@ class SearchState:
         self.prior_weights = np.zeros((1, 1))
         self.graph_prior = None
         self.scoring = _hc.Scoring(
-            self.codes, self.arities, self.kind, self.iss, self.prior_weights, self.levels
+            self.codes,
+            self.arities,
+            self.kind,
+            self.iss,
+            self.prior_weights,
+            self.levels,
+            self.weights,
         )
         self.best_parents = None  # the best graph a tabu search has seen (see climb)
         self.best_npar = None

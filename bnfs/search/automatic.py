@@ -98,10 +98,12 @@ def _run(
             options = {**options, "score": DISCRETE_SCORE, "prior": "vsp"}
         restarts = FINAL_BOSS_RESTARTS if final else 0
         pairs = data.n_vars * (data.n_vars - 1) / 2
+        # weighted rows (structural EM's expected counts) stand for their total
+        rows = data.n_rows if data.weights is None else float(data.weights.sum())
         return boss(
             data,
             **options,
-            max_configurations=CONFIGURATIONS_PER_ROW * data.n_rows,
+            max_configurations=CONFIGURATIONS_PER_ROW * rows,
             candidates=CANDIDATE_PARTNERS if pairs * data.n_rows > WIDE_WORK else None,
             restarts=restarts,
             restart_work=FINAL_RESTART_WORK if final else None,

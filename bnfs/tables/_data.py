@@ -206,6 +206,9 @@ class Dataset:
         columns=None,
     ):
         self.n_rows = int(n_rows)
+        #: how much each row counts in the discrete scores (None: once each); see
+        #: :meth:`with_weights`
+        self.weights = None
         self.isolated = dict(isolated or {})
         self.columns = tuple(self.names if columns is None else columns)
         self.discrete_names = tuple(disc_names)
@@ -556,6 +559,32 @@ class Dataset:
             floats=[take(self.values[:, self._cont_index[c]]) for c in cont],
             raw={c: take(v) for c, v in self._raw.items() if c in disc},
         )
+        new.weights = None if self.weights is None else take(self.weights)
+        return new
+
+    def with_weights(self, weights) -> Dataset:
+        """A copy of these discrete data whose rows count ``weights`` times in the scores
+        that :mod:`bnfs.search` uses: counts become sums of weights and the number of
+        rows their total. Frequency weights (a row of weight 2 scores as two rows of weight
+        1), or the posterior probabilities of the completions of incomplete rows, whose
+        counts are then structural EM's expected counts (Friedman 1998).
+
+        Parameters
+        ----------
+        weights : array-like of float, one per row
+            Finite and non-negative, with a positive total.
+        """
+        self.require_discrete("row weights")
+        try:
+            w = np.array(weights, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise TypeError(f"weights must be numbers, one per row, got {weights!r}") from None
+        if w.shape[0] != self.n_rows or np.ndim(weights) != 1:
+            raise ValueError(f"weights must be one number per row ({self.n_rows}), got {w.shape}")
+        if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+            raise ValueError("weights must be finite and non-negative, with a positive total")
+        new = self._build(rows=None, columns=list(self.names))
+        new.weights = w
         return new
 
     def discretize(
