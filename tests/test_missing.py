@@ -129,3 +129,96 @@ def test_available_case_edge_cases(asia):
         bnfs.AvailableCaseTest(frame.to_numpy())
     with pytest.raises(ValueError, match="test must be one of"):
         bnfs.AvailableCaseTest(holes, "bogus")
+
+
+def _asia_network(frame):
+    """asia's true structure with tables fitted to ``frame``, over integer codes."""
+    from bnfs.search import _completions
+
+    truth = datasets.network("asia")
+    names = list(frame.columns)
+    codes = np.column_stack([frame[c].cat.codes.to_numpy() for c in names]).astype(np.int64)
+    arities = np.array([len(frame[c].cat.categories) for c in names])
+    parents = [[names.index(p) for p in truth.parents(v)] for v in names]
+    return codes, _completions.fit_tables(codes, np.ones(len(codes)), arities, parents)
+
+
+def _brute_posterior(network, row, columns):
+    """P(completion | row's other values) by summing every family's log-probability."""
+    import itertools
+
+    completions, logs = [], []
+    for levels in itertools.product(*[range(network.arities[c]) for c in columns]):
+        full = row.copy()
+        full[list(columns)] = levels
+        total = sum(
+            network.log_tables[v][network.configurations(full[None, :], v)[0], full[v]]
+            for v in range(len(row))
+        )
+        completions.append(full)
+        logs.append(total)
+    p = np.exp(np.array(logs) - max(logs))
+    return np.array(completions), p / p.sum()
+
+
+@pytest.mark.kernels
+def test_expected_rows_weigh_each_completion_by_its_posterior(asia):
+    from bnfs.search import _completions
+
+    frame, _ = asia
+    codes, network = _asia_network(frame.iloc[:300])
+    missing = np.zeros_like(codes, dtype=bool)
+    rng = np.random.default_rng(0)
+    for i in range(1, 40):  # row 0 complete; the others lose one to three values
+        missing[i, rng.choice(codes.shape[1], i % 3 + 1, replace=False)] = True
+    filled, weights, rows = _completions.expected_rows(codes[:40], missing[:40], network, 0)
+    assert np.array_equal(np.unique(rows), np.arange(40)) and np.all(np.diff(rows) >= 0)
+    assert np.allclose(np.bincount(rows, weights=weights), 1.0)
+    assert np.array_equal(filled[~missing[rows]], codes[rows][~missing[rows]])
+    for i in range(1, 40):
+        expected, p = _brute_posterior(network, codes[i], np.flatnonzero(missing[i]))
+        keep = p >= _completions.SMALLEST_WEIGHT
+        mine = filled[rows == i]
+        assert len(mine) == keep.sum()
+        for completion, weight in zip(mine, weights[rows == i]):
+            k = int(np.flatnonzero((expected == completion).all(axis=1))[0])
+            assert weight == pytest.approx(p[k] / p[keep].sum(), rel=1e-9)
+
+
+@pytest.mark.kernels
+def test_rows_with_many_missing_values_are_sampled_with_a_seed(asia, monkeypatch):
+    from bnfs.search import _completions
+
+    frame, _ = asia
+    codes, network = _asia_network(frame.iloc[:300])
+    missing = np.zeros_like(codes, dtype=bool)
+    missing[:50, :5] = True
+    monkeypatch.setattr(_completions, "EXACT_COMPLETIONS", 4)  # five binary values: 32
+    one = _completions.expected_rows(codes[:60], missing[:60], network, 7)
+    again = _completions.expected_rows(codes[:60], missing[:60], network, 7)
+    assert all(np.array_equal(a, b) for a, b in zip(one, again))
+    filled, weights, rows = one
+    assert np.allclose(np.bincount(rows, weights=weights), 1.0)
+    # draws that coincide are merged: fewer completions than draws, each weight k / DRAWS
+    assert len(filled) < 50 * _completions.DRAWS + 10
+    assert np.allclose(weights * _completions.DRAWS, np.round(weights * _completions.DRAWS))
+    assert np.array_equal(filled[:, 5:], codes[rows][:, 5:])
+
+
+def test_structural_em_on_expected_counts_with_learns_search(asia):
+    frame, truth = asia
+    holes = _mcar(frame, 0.15, 1)
+    found, completed = bnfs.structural_em(
+        holes, "bde", "learn", estep="expected", return_imputed=True
+    )
+    assert found.learning["estep"] == "expected counts" and found.learning["maximize"] == "learn"
+    complete = bnfs.learn(frame, progress=False)
+    assert bnfs.shd(found, truth) <= bnfs.shd(complete, truth) + 1
+    assert completed.shape == holes.shape and not completed.isna().any().any()
+    observed = holes.notna().to_numpy()
+    assert (completed.to_numpy()[observed] == holes.to_numpy()[observed]).all()
+    old = bnfs.structural_em(holes, "bde", "learn", estep="impute")
+    assert old.learning["estep"] == "imputation"
+    assert found.arcs == bnfs.structural_em(holes, "bde", "learn", estep="expected").arcs
+    with pytest.raises(ValueError, match="estep"):
+        bnfs.structural_em(holes, estep="mode")

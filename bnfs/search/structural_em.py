@@ -7,6 +7,11 @@ values; then repeatedly impute the missing values from the fitted network, searc
 completed data starting from the current graph, refit, and stop when the fitted network no
 longer changes (here: the same graph on the same completed data).
 
+With ``estep="expected"`` (discrete data) the E-step gives expected counts instead: each
+incomplete row stands for its completions weighted by their posterior under the network,
+and the search scores the weighted rows (Friedman 1998, "The Bayesian structural EM
+algorithm"; :mod:`bnfs.search._completions`).
+
 Imputation (the E-step, done as a hard assignment): every missing value takes its most
 probable value given the row's other values under the fitted network, i.e. given its Markov
 blanket - the posterior mode of a discrete variable, the posterior mean of a continuous one
@@ -27,6 +32,9 @@ from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.graphs.graph import DAG
 from bnfs.models.inference import blanket_mean, gaussian_loglik
+from bnfs.search import _completions
+from bnfs.search.automatic import learn
+from bnfs.search.boss import boss
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
 from bnfs.stats.scores import ScoreName
 from bnfs.tables._columns import column_names
@@ -34,7 +42,17 @@ from bnfs.tables._data import Dataset, scaled_lstsq, spread
 
 __all__ = ["structural_em"]
 
-MAXIMIZE = {"hill_climbing": hill_climbing, "tabu_search": tabu_search}
+MAXIMIZE = {
+    "hill_climbing": hill_climbing,
+    "tabu_search": tabu_search,
+    "boss": boss,
+    "learn": learn,
+}
+#: the searches that continue from the last round's graph
+FROM_THE_LAST_GRAPH = frozenset({"hill_climbing", "tabu_search"})
+ESTEPS = ("expected", "impute")
+#: parametric EM steps (E-step, refit) on each round's graph before the next search
+PARAMETER_STEPS = 3
 _SWEEPS = 2
 _FLOOR = 1e-12  # smallest probability / variance a fitted parameter takes
 
@@ -45,6 +63,7 @@ def structural_em(
     score: ScoreName = "bic",
     maximize: str = "hill_climbing",
     *,
+    estep: str = "impute",
     max_iter: int = 5,
     max_parents: int | None = None,
     blacklist=None,
@@ -64,7 +83,18 @@ def structural_em(
     score : str, default "bic"
         The search's score on the completed data (``"bic"`` is ``"bic-g"`` on continuous
         and ``"bic-cg"`` on mixed data).
-    maximize : {"hill_climbing", "tabu_search"}
+    maximize : {"hill_climbing", "tabu_search", "boss", "learn"}
+        The search of each round; hill climbing and tabu search continue from the last
+        round's graph, BOSS and :func:`bnfs.learn` (BOSS with BDeu, the vsp prior and its
+        starts) search afresh.
+    estep : {"impute", "expected"}, default "impute"
+        ``"impute"``: each missing value takes its posterior mode (mean), bnlearn's hard
+        imputation. ``"expected"`` (discrete data; mixed and continuous data impute):
+        each incomplete row stands for its completions weighted by their posterior, so
+        the search scores expected counts (Friedman 1998; :mod:`bnfs.search._completions`:
+        exact up to 64 configurations of a row's missing values, 16 Gibbs draws beyond),
+        and :data:`PARAMETER_STEPS` parametric EM steps refine the tables on each round's
+        graph before the next search.
     max_iter : int, default 5
         Imputation-search rounds at most (bnlearn's ``max.iter``).
     max_parents, blacklist, whitelist, iss, seed, progress
@@ -101,6 +131,8 @@ def structural_em(
     """
     if maximize not in MAXIMIZE:
         raise ValueError(f"maximize must be one of {list(MAXIMIZE)}, got {maximize!r}")
+    if estep not in ESTEPS:
+        raise ValueError(f"estep must be one of {list(ESTEPS)}, got {estep!r}")
     max_iter = check_int(max_iter, "max_iter", 1)
     frame = _frame(data)
     search = MAXIMIZE[maximize]
@@ -120,6 +152,21 @@ def structural_em(
         dag = search(model.completed(), **options)
         dag.learning.update(_record(model, 0, True))
         return (dag, frame.copy()) if return_imputed else dag
+    if estep == "expected" and not model.scales:
+        dag, rounds, converged = _expected_em(model, maximize, options, max_iter, seed)
+        learning = dict(dag.learning)
+        dag.learning.clear()
+        dag.learning.update(
+            {
+                "maximize": maximize,
+                "estep": "expected counts",
+                "search": learning,
+                **_record(model, rounds, converged),
+            }
+        )
+        return (dag, model.imputed_frame(frame)) if return_imputed else dag
+    if maximize not in FROM_THE_LAST_GRAPH:
+        options.pop("start", None)
     dag = DAG(model.names)
     model.fit(dag)  # the empty network on the observed values
     converged = False
@@ -128,7 +175,8 @@ def structural_em(
     while rounds < max_iter and not converged:
         rounds += 1
         model.impute(dag)
-        found = search(model.completed(), start=dag if dag.arcs else None, **options)
+        start = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
+        found = search(model.completed(), **start, **options)
         # bnlearn's rule: stop when the fitted network no longer changes, i.e. the same
         # graph on the same completed data (a new graph or new imputations refit it)
         now = model.imputed_values()
@@ -145,11 +193,74 @@ def structural_em(
     dag.learning.update(
         {
             "maximize": maximize,
+            "estep": "imputation",
             "search": learning,
             **_record(model, rounds, converged),
         }
     )
     return (dag, model.imputed_frame(frame)) if return_imputed else dag
+
+
+def _expected_em(model: _Model, maximize: str, options: dict, max_iter: int, seed):
+    """Structural EM on expected counts (discrete data; :mod:`bnfs.search._completions`):
+    each round completes every incomplete row in all its likely ways under the network,
+    weighted by their posterior, runs the search on those weighted rows and refits the
+    parameters to them; it stops when a round's graph equals the last round's."""
+    names = model.names
+    index = {name: j for j, name in enumerate(names)}
+    codes = np.column_stack([model.values[name] for name in names])
+    arities = np.array([len(model.levels[name]) for name in names], dtype=np.int64)
+    states = {name: tuple(model.levels[name]) for name in names}
+    network = _observed_marginals(codes, model.missing, arities)
+    draws = np.random.default_rng(seed)
+    search = MAXIMIZE[maximize]
+
+    def e_step(network):
+        return _completions.expected_rows(
+            codes, model.missing, network, int(draws.integers(1 << 31))
+        )
+
+    filled, weights, source = e_step(network)
+    dag, converged, rounds = DAG(names), False, 0
+    while rounds < max_iter and not converged:
+        rounds += 1
+        distinct, counted = _collapsed(filled, weights)
+        data = Dataset.from_codes(distinct, names, states).with_weights(counted)
+        start = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
+        found = search(data, **start, **options)
+        converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
+        dag = found
+        parents = [[index[p] for p in dag.parents(v)] for v in names]
+        for _ in range(PARAMETER_STEPS):  # parametric EM on the new graph
+            network = _completions.fit_tables(*_collapsed(filled, weights), arities, parents)
+            filled, weights, source = e_step(network)
+    model.set_expected_modes(filled, weights, source)
+    return dag, rounds, converged
+
+
+def _collapsed(filled: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct completed rows, each with the sum of its weights: the same counts,
+    from as few rows as the data have distinct values."""
+    span = filled.max(axis=0).astype(float) + 1
+    if np.log2(span).sum() < 62:  # one mixed-radix key per row: a fast 1-D unique
+        key = np.zeros(len(filled), dtype=np.int64)
+        for j in range(filled.shape[1]):
+            key = key * int(span[j]) + filled[:, j]
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        distinct = filled[first]
+    else:
+        distinct, inverse = np.unique(filled, axis=0, return_inverse=True)
+    return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct))
+
+
+def _observed_marginals(codes, missing, arities) -> _completions.DiscreteNetwork:
+    """The empty network fitted to each column's observed values (the first E-step's)."""
+    tables = []
+    for v, r in enumerate(arities):
+        observed = codes[~missing[:, v], v]
+        counts = np.bincount(observed, minlength=r)
+        tables.append(np.log((counts + 1.0 / r) / (counts.sum() + 1.0))[None, :])
+    return _completions.DiscreteNetwork(arities, [[] for _ in arities], tables)
 
 
 def _record(model: _Model, rounds: int, converged: bool) -> dict:
@@ -218,6 +329,16 @@ class _Model:
         self.columns = {name: j for j, name in enumerate(self.names)}
         self.params: dict[str, tuple] = {}
         self.parents: dict[str, list[str]] = {}
+
+    def set_expected_modes(self, filled, weights, source) -> None:
+        """Each missing value to its level in the row's most probable completion (what
+        ``return_imputed`` gives after EM on expected counts)."""
+        order = np.lexsort((-weights, source))  # by row, the heaviest completion first
+        first = order[np.r_[True, source[order][1:] != source[order][:-1]]]
+        best = filled[first][np.argsort(source[first])]
+        for j, name in enumerate(self.names):
+            rows = self.missing[:, j]
+            self.values[name][rows] = best[rows, j]
 
     def imputed_values(self) -> list[np.ndarray]:
         """The current values of the missing cells, column by column (continuous ones in

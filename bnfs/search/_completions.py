@@ -1,0 +1,134 @@
+"""The E-step of structural EM on expected counts, for discrete data (Friedman 1997, 1998).
+
+Under the current network, an incomplete row stands for every completion of its missing
+values, weighted by that completion's posterior probability given the row's observed
+values. Counting the completions with those weights gives, for every family at once, the
+expected counts the M-step scores (:meth:`bnfs.Dataset.with_weights`): a search then
+runs on expected sufficient statistics, not on one imputation.
+
+The posterior of a row's missing values is computed exactly when their joint
+configurations number at most :data:`EXACT_COMPLETIONS` (all of them enumerated, the log
+joint of each completed row summed over the network's families); beyond, it is sampled
+by Gibbs sampling (:data:`DRAWS` draws after :data:`BURN_IN` sweeps, each variable from
+its conditional given the rest of the row), and the draws stand for the posterior with
+equal weights. Completions of one row that coincide are merged, and exact completions
+below :data:`SMALLEST_WEIGHT` are dropped (the rest renormalised), so a peaked posterior
+costs one or a few rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bnfs._kernels import completions as _k
+
+#: a row's missing values are enumerated when their configurations are at most this many
+EXACT_COMPLETIONS = 64
+#: Gibbs draws that stand for a larger posterior, and the sweeps before the first
+DRAWS, BURN_IN = 16, 4
+#: exact completions less probable than this are dropped
+SMALLEST_WEIGHT = 1e-2
+
+
+class DiscreteNetwork:
+    """A discrete network's log conditional probability tables over integer codes: node
+    ``v``'s parents ``parents[v]`` (indices) and ``log_tables[v]`` of shape (parent
+    configurations, arity), configurations as mixed-radix indices in parent order."""
+
+    def __init__(self, arities: np.ndarray, parents: list[list[int]], log_tables: list):
+        self.arities = np.asarray(arities, dtype=np.int64)
+        self.parents = parents
+        self.log_tables = log_tables
+
+    def configurations(self, codes: np.ndarray, v: int) -> np.ndarray:
+        """Each row's configuration of ``v``'s parents."""
+        config = np.zeros(codes.shape[0], dtype=np.int64)
+        for p in self.parents[v]:
+            config = config * self.arities[p] + codes[:, p]
+        return config
+
+    def compiled(self) -> _k.Network:
+        """The network as :mod:`bnfs._kernels.completions` reads it."""
+        n = len(self.parents)
+        width = max([len(pa) for pa in self.parents] + [1])
+        parents = np.full((n, width), -1, dtype=np.int64)
+        for v, pa in enumerate(self.parents):
+            parents[v, : len(pa)] = pa
+        sizes = [t.size for t in self.log_tables]
+        offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        touching = [[v] for v in range(n)]
+        for v, pa in enumerate(self.parents):
+            for p in pa:
+                touching[p].append(v)
+        touch_at = np.concatenate([[0], np.cumsum([len(t) for t in touching])]).astype(np.int64)
+        return _k.Network(
+            self.arities,
+            parents,
+            np.array([len(pa) for pa in self.parents], dtype=np.int64),
+            offset,
+            np.concatenate([t.reshape(-1) for t in self.log_tables]).astype(np.float64),
+            touch_at,
+            np.concatenate([np.asarray(t, dtype=np.int64) for t in touching]),
+        )
+
+
+def fit_tables(
+    codes: np.ndarray, weights: np.ndarray, arities: np.ndarray, parents: list[list[int]]
+) -> DiscreteNetwork:
+    """Parameters from (expected) counts, lightly smoothed as in structural EM's fit: each
+    table (counts + 1 / (q r)) / (N_j + 1 / q), q parent configurations, r the arity."""
+    network = DiscreteNetwork(arities, parents, [])
+    tables = []
+    for v, pa in enumerate(parents):
+        q = int(np.prod([arities[p] for p in pa])) if pa else 1
+        r = int(arities[v])
+        config = network.configurations(codes, v)
+        counts = np.bincount(config * r + codes[:, v], weights=weights, minlength=q * r)
+        counts = counts.reshape(q, r)
+        table = (counts + 1.0 / (q * r)) / (counts.sum(axis=1, keepdims=True) + 1.0 / q)
+        tables.append(np.log(table))
+    network.log_tables = tables
+    return network
+
+
+def expected_rows(
+    codes: np.ndarray, missing: np.ndarray, network: DiscreteNetwork, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every row's completions and their posterior weights under ``network``.
+
+    Parameters
+    ----------
+    codes : (rows, variables) int64
+        The data, any level in a missing cell.
+    missing : (rows, variables) bool
+    network : DiscreteNetwork
+    seed : int
+        Seeds the Gibbs draws of rows with many missing configurations.
+
+    Returns
+    -------
+    (completed codes, weights, source row of each completion), in row order; each row's
+    weights sum to 1, a complete row has one completion of weight 1.
+    """
+    log_arity = np.log(network.arities.astype(float))
+    configurations = np.exp(missing @ log_arity)
+    room = np.where(
+        ~missing.any(axis=1),
+        1,
+        np.where(configurations <= EXACT_COMPLETIONS + 0.5, np.round(configurations), DRAWS),
+    )
+    capacity = int(room.sum())
+    out_codes = np.empty((capacity, codes.shape[1]), dtype=np.int64)
+    out_weights = np.empty(capacity)
+    out_rows = np.empty(capacity, dtype=np.int64)
+    plan = _k.Plan(EXACT_COMPLETIONS, DRAWS, BURN_IN, SMALLEST_WEIGHT, int(seed))
+    used = _k.expected_rows(
+        np.ascontiguousarray(codes, dtype=np.int64),
+        np.ascontiguousarray(missing),
+        network.compiled(),
+        plan,
+        out_codes,
+        out_weights,
+        out_rows,
+    )
+    return out_codes[:used], out_weights[:used], out_rows[:used]
