@@ -224,9 +224,10 @@ def _incomplete(learner, bound: inspect.BoundArguments):
                 f"{refused[0]}; drop those rows first (bnfs.Dataset(data, dropna=True)) to "
                 f"pass {refused[0]}"
             )
+        search = "learn's BOSS" if maximize == "learn" else maximize.replace("_", " ")
         warnings.warn(
             f"{name}: {int(rows.sum())} of {rows.size} rows have missing values; learning by "
-            f"{maximize.replace('_', ' ')} inside structural EM (bnfs.structural_em), which "
+            f"{search} inside structural EM (bnfs.structural_em), which "
             "imputes them from the network round by round",
             UserWarning,
             stacklevel=3,

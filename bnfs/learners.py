@@ -46,7 +46,8 @@ DISCRETE_ONLY = frozenset({"screen_based", "tpda"})
 #: score-based learners that, given incomplete data, run inside structural EM
 #: (:func:`bnfs.structural_em`), and the search structural EM then maximizes
 STRUCTURAL_EM_SEARCH = {
-    "learn": "hill_climbing",
+    "learn": "learn",
+    "boss": "boss",
     "hill_climbing": "hill_climbing",
     "tabu_search": "tabu_search",
 }

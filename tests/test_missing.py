@@ -222,3 +222,15 @@ def test_structural_em_on_expected_counts_with_learns_search(asia):
     assert found.arcs == bnfs.structural_em(holes, "bde", "learn", estep="expected").arcs
     with pytest.raises(ValueError, match="estep"):
         bnfs.structural_em(holes, estep="mode")
+
+
+def test_learn_and_boss_run_their_own_search_inside_structural_em(asia):
+    frame, truth = asia
+    holes = _mcar(frame, 0.1, 4)
+    with pytest.warns(UserWarning, match="learning by learn's BOSS inside structural EM"):
+        found = bnfs.learn(holes, progress=False)
+    assert found.learning["algorithm"] == "structural_em"
+    assert found.learning["maximize"] == "learn" and found.learning["estep"] == "imputation"
+    assert bnfs.shd(found, truth) <= bnfs.shd(bnfs.learn(frame, progress=False), truth) + 1
+    with pytest.warns(UserWarning, match="learning by boss inside structural EM"):
+        assert bnfs.boss(holes, "bde", progress=False).learning["maximize"] == "boss"

@@ -149,7 +149,7 @@ def incomplete_data(data) -> bool:
 
 def what_ran(asked: str, learning: dict) -> str:
     """The learner asked for and, when it ran another, that one: ``learn (boss, bde)``,
-    ``learn (structural_em with hill_climbing, bic)``."""
+    ``learn (structural_em with learn, bde)``."""
     ran = learning.get("learner") or learning.get("algorithm") or asked
     search = learning.get("search") if isinstance(learning.get("search"), dict) else {}
     if search:
