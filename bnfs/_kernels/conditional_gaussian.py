@@ -156,11 +156,18 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
                 a_mat[a, b] = moments[j, min(a, b), max(a, b)]
         coef = np.linalg.lstsq(a_mat, b_vec)[0]
         rss = max(moments[j, d - 1, d - 1] - b_vec @ coef, 0.0)
-        s2 = rss / (nj - n_x - 1) if bnlearn_variance else rss / nj
-        if math.sqrt(s2) < _SINGULAR_SD:
-            return -np.inf
-        loglik += -0.5 * nj * math.log(2.0 * math.pi * s2) - 0.5 * rss / s2
+        loglik += _gaussian_loglik(rss, nj, n_x, bnlearn_variance)
     return loglik
+
+
+@njit(cache=True)
+def _gaussian_loglik(rss, nj, n_x, bnlearn_variance):
+    """The log-likelihood of ``nj`` rows regressed on ``n_x`` regressors with residual sum
+    of squares ``rss`` (-inf when the residual deviation is below bnlearn's tolerance)."""
+    s2 = rss / (nj - n_x - 1) if bnlearn_variance else rss / nj
+    if math.sqrt(s2) < _SINGULAR_SD:
+        return -np.inf
+    return -0.5 * nj * math.log(2.0 * math.pi * s2) - 0.5 * rss / s2
 
 
 @njit(cache=True)
@@ -250,11 +257,7 @@ def level_regression_loglik(levels, first, r, y, xs, n_x, bnlearn_variance):
                 for b in range(n_x):
                     a_mat[a, b] = block[xs[a], xs[b]]
             rss -= explained(a_mat, b_vec, n_x)
-        rss = max(rss, 0.0)
-        s2 = rss / (nj - n_x - 1) if bnlearn_variance else rss / nj
-        if math.sqrt(s2) < _SINGULAR_SD:
-            return -np.inf
-        loglik += -0.5 * nj * math.log(2.0 * math.pi * s2) - 0.5 * rss / s2
+        loglik += _gaussian_loglik(max(rss, 0.0), nj, n_x, bnlearn_variance)
     return loglik
 
 

@@ -338,30 +338,16 @@ class Scorer:
             value = continuous_score(
                 table, aux, self._levels, v, par, len(pa), self.kind, self.iss
             ) - (self.data.n_rows * log_scale[v])
-        elif self.data.weights is not None:
-            value = _k.weighted_local_score(
-                self.data.codes,
-                self.data.weights,
-                self.data.arities,
-                v,
-                par,
-                len(pa),
-                self.kind,
-                self.iss,
-                self._cfg,
-            )
         else:
-            value = _k.local_score(
-                self.data.codes,
-                self.data.arities,
-                v,
-                par,
-                len(pa),
-                self.kind,
-                self.iss,
-                self._cfg,
-                self._counts,
-            )
+            codes, arities, family = self.data.codes, self.data.arities, (v, par, len(pa))
+            if self.data.weights is not None:
+                value = _k.weighted_local_score(
+                    codes, self.data.weights, arities, *family, self.kind, self.iss, self._cfg
+                )
+            else:
+                value = _k.local_score(
+                    codes, arities, *family, self.kind, self.iss, self._cfg, self._counts
+                )
         value = float(value)
         self.n_evaluations += 1
         self._cache[key] = value
