@@ -165,8 +165,6 @@ def structural_em(
             }
         )
         return (dag, model.imputed_frame(frame)) if return_imputed else dag
-    if maximize not in FROM_THE_LAST_GRAPH:
-        options.pop("start", None)
     dag = DAG(model.names)
     model.fit(dag)  # the empty network on the observed values
     converged = False
