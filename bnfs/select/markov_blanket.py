@@ -125,7 +125,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         observed values): how many, how the learner used them (``"available-case tests"``
         for the CI-test learners, each test on the rows observed in its variables, with
         ``rows_used``, the fewest, median and most rows a test ran on; ``"structural EM"``
-        for hill climbing and tabu search). None for complete X.
+        for the score-based learners, ``learn`` by default). None for complete X.
     network_ : DAG or PDAG or None
         The learned network over the features and the class (None for local learners).
     stopped_ : str or None
@@ -233,13 +233,15 @@ class MarkovBlanketSelector(DiscreteSelector):
 
     def _learn_incomplete(self, frame: pd.DataFrame, target: str, entry, options: dict):
         """Learn from ``frame`` with its missing values: available-case tests for the
-        CI-test learners, structural EM for hill climbing and tabu search."""
+        CI-test learners, structural EM for the score-based ones (``learn``, ``boss``, hill
+        climbing, tabu search), each running its own search inside it."""
         missing = int(frame.isna().to_numpy().sum())
         if not entry.takes_missing:
             raise ValueError(
                 f"X has {missing} missing value(s), which {entry.name} cannot learn from: "
                 "use a CI-test learner (e.g. learner='hiton_mb', available-case tests), "
-                "'hill_climbing' or 'tabu_search' (structural EM), or impute X first"
+                "'learn', 'boss', 'hill_climbing' or 'tabu_search' (structural EM), or impute X "
+                "first"
             )
         if entry.kind == "score":
             options = {k: v for k, v in options.items() if k != "n_jobs"}  # same answer
