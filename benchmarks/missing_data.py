@@ -102,12 +102,12 @@ def learners(gaussian: bool) -> dict:
     out = {
         "learn (gaps)": lambda gaps, full: bnfs.learn(gaps, progress=False),
         "EM impute, learn": lambda gaps, full: bnfs.structural_em(
-            gaps, "bde", "learn", estep="impute"
+            gaps, "bic", "learn", estep="impute"
         ),
     }
     if not gaussian:
         out["EM expected, learn"] = lambda gaps, full: bnfs.structural_em(
-            gaps, "bde", "learn", estep="expected"
+            gaps, "bic", "learn", estep="expected"
         )
     out |= {
         "pc_stable (gaps)": lambda gaps, full: bnfs.pc_stable(gaps),
