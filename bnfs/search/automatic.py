@@ -404,7 +404,8 @@ def learn(
         ``iss``, ``max_parents``, the lists and ``seed`` (other options are refused by
         name), with a warning (``benchmarks/missing_data.py``: alarm, 2,000 rows, 10%
         missing completely at random, SHD 6 against hill climbing's 35 inside the same EM;
-        structural EM on expected counts, ``estep="expected"``, 8). A constant column is an isolated node.
+        structural EM on expected counts, ``estep="expected"``, 8). A constant column is an
+        isolated node.
     score : str, default "bic"
         The score every candidate maximises (see :func:`bnfs.hill_climbing`; BOSS on
         discrete data excepted, below).
