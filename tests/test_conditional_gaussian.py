@@ -270,3 +270,23 @@ def test_mi_cg_without_a_fittable_configuration_claims_no_dependence():
     for x, y in [("x", "y"), ("x", "e")]:
         result = test(x, y, ["d"])
         assert result.p_value == 1.0 and result.independent and result.df == 0
+
+
+def test_an_exact_fit_in_one_level_is_singular_as_in_bnlearn():
+    # a level where y is an exact linear function of x: bnlearn's loglik-cg is -Inf
+    # (residual deviation below its MACHINE_TOL), and so is bnfs's, from the level
+    # statistics and from the rows alike
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    rng = np.random.default_rng(0)
+    g = rng.integers(0, 2, 200)
+    x = rng.normal(size=200)
+    y = np.where(g == 0, 2 * x + 1, x + rng.normal(size=200))
+    frame = pd.DataFrame({"g": pd.Categorical(g), "x": x, "y": y})
+    dag = bnfs.DAG(["g", "x", "y"], [("g", "y"), ("x", "y")])
+    theirs = pybnlearn.score(pybnlearn.model2network("[g][x][y|g:x]"), frame, type="loglik-cg")
+    assert theirs == -math.inf
+    assert bnfs.score(dag, frame, "loglik-cg-bnlearn") == -math.inf
+    noisy = frame.assign(y=y + 0.1 * rng.normal(size=200))
+    ours = bnfs.score(dag, noisy, "loglik-cg-bnlearn")
+    expected = pybnlearn.score(pybnlearn.model2network("[g][x][y|g:x]"), noisy, type="loglik-cg")
+    assert ours == pytest.approx(expected, rel=1e-9)

@@ -84,11 +84,21 @@ def fit_tables(
         r = int(arities[v])
         config = network.configurations(codes, v)
         counts = np.bincount(config * r + codes[:, v], weights=weights, minlength=q * r)
-        counts = counts.reshape(q, r)
-        table = (counts + 1.0 / (q * r)) / (counts.sum(axis=1, keepdims=True) + 1.0 / q)
-        tables.append(np.log(table))
+        tables.append(smoothed_log_table(counts.reshape(q, r)))
     network.log_tables = tables
     return network
+
+
+#: smallest probability a fitted table holds
+FLOOR = 1e-12
+
+
+def smoothed_log_table(counts: np.ndarray) -> np.ndarray:
+    """The log conditional probabilities of a (configurations q, arity r) table of
+    (expected) counts, structural EM's light smoothing: (counts + 1 / (q r)) / (N_j + 1 / q)."""
+    q, r = counts.shape
+    table = (counts + 1.0 / (q * r)) / (counts.sum(axis=1, keepdims=True) + 1.0 / q)
+    return np.log(np.maximum(table, FLOOR))
 
 
 def expected_rows(

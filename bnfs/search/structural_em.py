@@ -88,8 +88,10 @@ def structural_em(
         round's graph, BOSS and :func:`bnfs.learn` (BOSS with BDeu, the vsp prior and its
         starts) search afresh.
     estep : {"impute", "expected"}, default "impute"
-        ``"impute"``: each missing value takes its posterior mode (mean), bnlearn's hard
-        imputation. ``"expected"`` (discrete data; mixed and continuous data impute):
+        ``"impute"``: each missing value takes its posterior mode (mean), computed
+        exactly. bnlearn's ``structural.em`` imputes hard too, but by likelihood-weighting
+        draws (its default ``impute="bayes-lw"``), so its completions and graphs differ
+        (``benchmarks/missing_data.py`` runs both). ``"expected"`` (discrete data; mixed and continuous data impute):
         each incomplete row stands for its completions weighted by their posterior, so
         the search scores expected counts (Friedman 1998; :mod:`bnfs.search._completions`:
         exact up to 64 configurations of a row's missing values, 16 Gibbs draws beyond),
@@ -256,8 +258,7 @@ def _observed_marginals(codes, missing, arities) -> _completions.DiscreteNetwork
     tables = []
     for v, r in enumerate(arities):
         observed = codes[~missing[:, v], v]
-        counts = np.bincount(observed, minlength=r)
-        tables.append(np.log((counts + 1.0 / r) / (counts.sum() + 1.0))[None, :])
+        tables.append(_completions.smoothed_log_table(np.bincount(observed, minlength=r)[None, :]))
     return _completions.DiscreteNetwork(arities, [[] for _ in arities], tables)
 
 
@@ -405,8 +406,7 @@ class _Model:
                 counts = np.bincount(
                     config[keep] * r + self.values[v][keep], minlength=q * r
                 ).reshape(q, r)
-                table = (counts + 1.0 / (q * r)) / (counts.sum(1, keepdims=True) + 1.0 / q)
-                self.params[v] = (np.log(np.maximum(table, _FLOOR)),)
+                self.params[v] = (_completions.smoothed_log_table(counts),)
             else:
                 self.params[v] = self._regressions(v, config, q, observed)
 
