@@ -228,7 +228,7 @@ def _incomplete(learner, bound: inspect.BoundArguments):
         warnings.warn(
             f"{name}: {int(rows.sum())} of {rows.size} rows have missing values; learning by "
             f"{search} inside structural EM (bnfs.structural_em), which "
-            "imputes them from the network round by round",
+            "completes them from the network round by round",
             UserWarning,
             stacklevel=3,
         )

@@ -251,3 +251,92 @@ def test_learn_and_boss_run_their_own_search_inside_structural_em(asia):
     assert bnfs.shd(found, truth) <= bnfs.shd(bnfs.learn(frame, progress=False), truth) + 1
     with pytest.warns(UserWarning, match="learning by boss inside structural EM"):
         assert bnfs.boss(holes, "bde", progress=False).learning["maximize"] == "boss"
+
+
+def _gaussian_chain(rows, seed, length=5):
+    """x0 -> x1 -> ... -> x{length-1}, each the last one's half plus unit noise."""
+    rng = np.random.default_rng(seed)
+    values = np.empty((rows, length))
+    values[:, 0] = rng.normal(size=rows)
+    for j in range(1, length):
+        values[:, j] = 0.8 * values[:, j - 1] + rng.normal(size=rows)
+    names = [f"x{j}" for j in range(length)]
+    return pd.DataFrame(values, columns=names), bnfs.DAG(names, list(zip(names, names[1:])))
+
+
+@pytest.mark.kernels
+def test_gaussian_moments_are_the_conditional_normals():
+    from bnfs.search import _completions
+
+    rng = np.random.default_rng(3)
+    n_vars = 5
+    root = rng.normal(size=(n_vars, n_vars))
+    covariance = root @ root.T + n_vars * np.eye(n_vars)
+    mean = rng.normal(size=n_vars)
+    values = rng.multivariate_normal(mean, covariance, size=30)
+    missing = rng.random(values.shape) < 0.4
+    missing[0] = False  # a complete row
+    missing[1] = True  # a row with nothing observed
+    network = _completions.GaussianNetwork(mean, np.linalg.inv(covariance))
+    filled, *_ = _completions.expected_moments(values, missing, network)
+    beyond = np.zeros_like(covariance)
+    for i in range(len(values)):
+        m, o = missing[i], ~missing[i]
+        gain = covariance[np.ix_(m, o)] @ np.linalg.inv(covariance[np.ix_(o, o)])
+        assert filled[i, m] == pytest.approx(mean[m] + gain @ (values[i, o] - mean[o]))
+        assert filled[i, o] == pytest.approx(values[i, o])
+        beyond[np.ix_(m, m)] += covariance[np.ix_(m, m)] - gain @ covariance[np.ix_(o, m)]
+    _, expected_mean, expected_covariance = _completions.expected_moments(values, missing, network)
+    centred = filled - filled.mean(axis=0)
+    assert expected_mean == pytest.approx(filled.mean(axis=0))
+    assert expected_covariance == pytest.approx((centred.T @ centred + beyond) / len(values))
+
+
+def test_a_gaussian_network_fitted_to_moments_and_rows_holding_them():
+    from bnfs.search import _completions
+
+    frame, _ = _gaussian_chain(500, 0)
+    values = frame.to_numpy()
+    mean, covariance = values.mean(axis=0), np.cov(values.T, bias=True)
+    # every earlier node a parent: the saturated network, whose precision is C^-1
+    complete = [list(range(v)) for v in range(values.shape[1])]
+    network = _completions.gaussian_network(mean, covariance, complete)
+    assert network.precision == pytest.approx(np.linalg.inv(covariance), rel=1e-8)
+    # a chain's precision is tridiagonal
+    chain = _completions.gaussian_network(mean, covariance, [[]] + [[v - 1] for v in range(1, 5)])
+    assert np.allclose(np.triu(chain.precision, 2), 0.0)
+    # rows with a wider covariance than the completed rows' have exactly that covariance
+    wider = covariance + np.diag([0.5, 0.0, 0.2, 0.0, 0.1])
+    rows = _completions.moment_rows(values, mean, wider)
+    assert rows.mean(axis=0) == pytest.approx(mean)
+    assert np.cov(rows.T, bias=True) == pytest.approx(wider, rel=1e-9)
+    assert _completions.moment_rows(values, mean, covariance) == pytest.approx(values)
+
+
+def test_gaussian_structural_em_on_expected_moments_learns_no_functional_links():
+    # the issue's case: a Gaussian chain, 10% missing, 200,000 rows: EM imputing means added
+    # two arcs (each imputed value an exact function of its neighbours); dropna found the chain
+    frame, truth = _gaussian_chain(200_000, 1)
+    holes = _mcar(frame, 0.1, 2)
+    found, completed = bnfs.structural_em(
+        holes, "bic", "boss", estep="expected", return_imputed=True
+    )
+    assert found.learning["estep"] == "expected moments"
+    assert bnfs.shd(found, truth) == 0
+    observed = holes.notna().to_numpy()
+    assert np.array_equal(completed.to_numpy()[observed], holes.to_numpy()[observed])
+    assert not completed.isna().any().any()
+    # the conditional means are the completed values: a missing x2 between observed
+    # neighbours lies between them in the chain's regression sense, not at the column mean
+    inner = holes["x2"].isna() & holes["x1"].notna() & holes["x3"].notna()
+    error = (completed.loc[inner, "x2"] - frame.loc[inner, "x2"]).abs().mean()
+    assert error < 0.8 * (frame.loc[inner, "x2"] - frame["x2"].mean()).abs().mean()
+
+
+@pytest.mark.parametrize("maximize", ["hill_climbing", "learn"])
+def test_gaussian_structural_em_without_missing_values_is_one_search(maximize):
+    frame, _ = _gaussian_chain(2000, 4)
+    found = bnfs.structural_em(frame, "bic", maximize, estep="expected")
+    search = getattr(bnfs, maximize)
+    assert set(found.arcs) == set(search(frame, score="bic", progress=False).arcs)
+    assert found.learning["rounds"] == 0

@@ -207,3 +207,42 @@ def expected_rows(codes, missing, network, plan, out_codes, out_weights, out_row
         else:
             at = _sample(network, plan, row, columns, n_columns, i, out, at, (nodes, mark, log_p))
     return at
+
+
+@njit(cache=True)
+def gaussian_moments(values, missing, mean, precision, filled, covariance):
+    """The Gaussian E-step: each row's missing values to their conditional mean given its
+    observed values under N(``mean``, ``precision``^-1), written to ``filled`` (observed
+    values copied), and the sum over rows of their conditional covariances added into
+    ``covariance`` at the missing cells' positions -- what E[x x'] holds beyond the
+    completed rows' own products. With M a row's missing and O its observed columns, the
+    conditional covariance is (Q_MM)^-1 and the mean mu_M - (Q_MM)^-1 Q_MO (x_O - mu_O)."""
+    n, n_vars = values.shape
+    columns = np.empty(n_vars, dtype=np.int64)
+    for i in range(n):
+        m = 0
+        for j in range(n_vars):
+            filled[i, j] = values[i, j]
+            if missing[i, j]:
+                columns[m] = j
+                m += 1
+        if m == 0:
+            continue
+        block = np.empty((m, m))
+        pull = np.empty(m)
+        for s in range(m):
+            a = columns[s]
+            for t in range(m):
+                block[s, t] = precision[a, columns[t]]
+            total = 0.0
+            for j in range(n_vars):
+                if not missing[i, j]:
+                    total += precision[a, j] * (values[i, j] - mean[j])
+            pull[s] = total
+        spread = np.linalg.inv(block)
+        for s in range(m):
+            shift = 0.0
+            for t in range(m):
+                shift += spread[s, t] * pull[t]
+                covariance[columns[s], columns[t]] += spread[s, t]
+            filled[i, columns[s]] = mean[columns[s]] - shift

@@ -1,4 +1,5 @@
-"""The E-step of structural EM on expected counts, for discrete data (Friedman 1997, 1998).
+"""The E-step of structural EM on expected sufficient statistics (Friedman 1997, 1998): the
+expected counts of discrete data, the expected means and cross-products of Gaussian data.
 
 Under the current network, an incomplete row stands for every completion of its missing
 values, weighted by that completion's posterior probability given the row's observed
@@ -17,6 +18,8 @@ costs one or a few rows.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -142,3 +145,88 @@ def expected_rows(
         out_rows,
     )
     return out_codes[:used], out_weights[:used], out_rows[:used]
+
+
+# -- Gaussian data -------------------------------------------------------------------------
+#
+# A linear-Gaussian network is a multivariate normal N(mean, precision^-1); given a row's
+# observed values its missing ones are normal, with the conditional mean and covariance of
+# :func:`bnfs._kernels.completions.gaussian_moments`. The expected sufficient statistics are
+# the mean of the completed rows and E[sum (x - m)(x - m)'] = the completed rows' scatter plus
+# the summed conditional covariances. Imputing the means alone leaves the second term out:
+# each imputed value is then an exact linear function of its blanket, which a search reads
+# as arcs.
+
+
+class GaussianNetwork(NamedTuple):
+    """A linear-Gaussian network as the normal distribution it defines."""
+
+    mean: np.ndarray
+    precision: np.ndarray
+
+
+def gaussian_network(
+    mean: np.ndarray, covariance: np.ndarray, parents: list[list[int]]
+) -> GaussianNetwork:
+    """The linear-Gaussian network fitted by maximum likelihood to (expected) moments: each
+    node regressed on ``parents[v]`` (indices) with an intercept, so x = c + B x + e with
+    e ~ N(0, D) and the precision (I - B)' D^-1 (I - B); its mean is the data's."""
+    scale = np.diag(covariance)
+    n_vars = len(mean)
+    coefficients = np.zeros((n_vars, n_vars))
+    variance = scale.copy()
+    for v, pa in enumerate(parents):
+        if pa:
+            beta = np.linalg.lstsq(covariance[np.ix_(pa, pa)], covariance[pa, v], rcond=None)[0]
+            coefficients[v, pa] = beta
+            variance[v] = covariance[v, v] - covariance[v, pa] @ beta
+    variance = np.maximum(variance, FLOOR * scale)
+    lifted = np.eye(n_vars) - coefficients
+    return GaussianNetwork(mean, lifted.T @ (lifted / variance[:, None]))
+
+
+def expected_moments(
+    values: np.ndarray, missing: np.ndarray, network: GaussianNetwork
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows completed by their conditional means, the expected mean, the expected
+    covariance matrix, divided by the rows) under ``network``."""
+    filled = np.empty_like(values)
+    beyond = np.zeros((values.shape[1], values.shape[1]))
+    _k.gaussian_moments(
+        np.ascontiguousarray(values, dtype=np.float64),
+        np.ascontiguousarray(missing),
+        np.ascontiguousarray(network.mean, dtype=np.float64),
+        np.ascontiguousarray(network.precision, dtype=np.float64),
+        filled,
+        beyond,
+    )
+    mean = filled.mean(axis=0)
+    centred = filled - mean
+    return filled, mean, (centred.T @ centred + beyond) / len(values)
+
+
+def independent_network(values: np.ndarray, missing: np.ndarray) -> GaussianNetwork:
+    """The empty network fitted to each column's observed values (the first E-step's, as
+    in bnlearn's structural EM: starting from the saturated Gaussian fitted by EM instead
+    gave denser, further graphs, e.g. ecoli70 at 30% missing: SHD 62 against 15)."""
+    observed = np.where(missing, np.nan, values)
+    variance = np.maximum(np.nanvar(observed, axis=0), FLOOR)
+    return GaussianNetwork(np.nanmean(observed, axis=0), np.diag(1.0 / variance))
+
+
+def moment_rows(filled: np.ndarray, mean: np.ndarray, covariance: np.ndarray) -> np.ndarray:
+    """Rows whose mean and covariance (divided by the rows) are exactly ``mean`` and
+    ``covariance``: ``filled`` centred and mapped linearly (C_a^-T C_t', C the Cholesky
+    factors of its scatter and of the target's), so they stay close to the completed rows.
+    Every Gaussian score reads data through these two moments and the number of rows
+    alone, so any search run on these rows scores the expected statistics."""
+    n = len(filled)
+    centred = filled - filled.mean(axis=0)
+    target = np.linalg.cholesky(covariance * n)
+    try:
+        own = np.linalg.cholesky(centred.T @ centred)
+        mapped = centred @ np.linalg.solve(own.T, target.T)
+    except np.linalg.LinAlgError:  # completed rows of deficient rank: any orthonormal basis
+        basis = np.linalg.qr(np.column_stack([np.ones(n), centred]))[0][:, 1:]
+        mapped = basis @ target.T
+    return mean + mapped
