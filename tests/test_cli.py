@@ -1339,3 +1339,37 @@ def test_python_sessions_see_the_compile_line_too(monkeypatch, where):
     assert wiped == ("\033[K" if where == "terminal" else "")
     progress.ticker.join(5)
     assert not progress.ticker.is_alive()  # the ticker ends with the compiling
+
+
+def test_select_learns_the_blanket_from_gaps_and_cross_validates(tmp_path, monkeypatch, capsys):
+    """Issue 45: bnfs select keeps the rows with missing values for the blanket selector (its
+    learner runs inside structural EM, as bnfs blanket's), fills them for the --cv
+    classifier inside each fold, and names --dropna for the methods that need complete rows
+    and for a target with gaps."""
+    import numpy as np
+
+    import bnfs
+    from bnfs import cli
+
+    frame = bnfs.datasets.sample("asia", 800, seed=3)
+    holes = frame.mask(np.random.default_rng(0).random(frame.shape) < 0.1)
+    holes["either"] = frame["either"]
+    holes.to_csv(tmp_path / "gaps.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    argv = ["select", "gaps.csv", "--target", "either", "--cv", "3", "--quiet"]
+    code, out, err = _select_code(cli, argv, capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    X = bnfs.io.read_table(tmp_path / "gaps.csv").drop(columns="either")
+    selector = bnfs.MarkovBlanketSelector().fit(X, frame["either"])
+    assert selector.missing_["how"] == "structural EM"
+    assert lines[1].strip() == ", ".join(selector.selected_)
+    assert "missing values: structural EM" in lines[2]
+    accuracy = [float(line.split("accuracy")[1].split()[0]) for line in lines if "accuracy" in line]
+    assert len(accuracy) == 2 and min(accuracy) > 0.9
+    code, out, err = _select_code(cli, [*argv[:4], "--method", "fcbf", "--quiet"], capsys)
+    assert code == 2 and "--dropna" in err
+    holes.loc[0, "either"] = np.nan
+    holes.to_csv(tmp_path / "gaps.csv", index=False)
+    code, out, err = _select_code(cli, argv, capsys)
+    assert code == 2 and "target 'either'" in err and "--dropna" in err

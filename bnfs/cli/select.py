@@ -129,8 +129,12 @@ def empty_selections():
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
 
 
-def classifier(name: str):
+def classifier(name: str, gaps: bool = False):
+    """The ``--cv`` classifier behind scaling and one-hot encoding; with ``gaps``, missing
+    values are filled first (column means and most frequent levels, learned on each
+    training fold), as the classifiers take no missing values."""
     from sklearn.compose import make_column_selector, make_column_transformer
+    from sklearn.impute import SimpleImputer
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import GaussianNB
     from sklearn.neighbors import KNeighborsClassifier
@@ -146,20 +150,30 @@ def classifier(name: str):
         "knn": KNeighborsClassifier(5),
         "tree": DecisionTreeClassifier(random_state=0),
     }[name]
+    numbers = [StandardScaler()]
+    levels = [OneHotEncoder(handle_unknown="ignore", sparse_output=False)]
+    if gaps:
+        numbers.insert(0, SimpleImputer(strategy="mean"))
+        levels.insert(0, SimpleImputer(strategy="most_frequent"))
     encode = make_column_transformer(
-        (StandardScaler(), make_column_selector(dtype_include="number")),
-        (
-            OneHotEncoder(handle_unknown="ignore", sparse_output=False),
-            make_column_selector(dtype_exclude="number"),
-        ),
+        (make_pipeline(*numbers), make_column_selector(dtype_include="number")),
+        (make_pipeline(*levels), make_column_selector(dtype_exclude="number")),
     )
     return make_pipeline(encode, model)
 
 
 def select_command(args) -> int:
-    frame = read_frame(args.data, args.dropna)
+    # the blanket selector learns from gaps (structural EM or available-case tests, as
+    # bnfs blanket); the other methods need complete rows (--dropna)
+    frame = read_frame(args.data, args.dropna, keep_missing=args.method == "markov_blanket")
     target = column_name(frame, args.target)
     X, y = frame.drop(columns=target), frame[target]
+    if y.isna().any():
+        raise ValueError(
+            f"the target {target!r} has {int(y.isna().sum())} missing value(s); pass --dropna "
+            "to drop the rows that have them"
+        )
+    gaps = bool(X.isna().to_numpy().any())
     if args.algorithm == "auto":  # the default of blanket too, and MarkovBlanketSelector's
         from bnfs.select.markov_blanket import auto_learner
 
@@ -175,6 +189,8 @@ def select_command(args) -> int:
         f"({seconds:.2f} s):"
     )
     print("  " + (", ".join(features) if features else "-"))
+    if getattr(selector, "missing_", None):
+        print(f"  (X has {selector.missing_['values']} missing values: {selector.missing_['how']})")
     if empty:
         print(f"bnfs select: warning: {empty[0]}", file=sys.stderr)
     facts = {
@@ -183,6 +199,11 @@ def select_command(args) -> int:
         "method": args.method,
         **({"learner": args.algorithm} if args.method == "markov_blanket" else {}),
         **({"causal learner": selector.causal} if args.method == "hybrid" else {}),
+        **(
+            {"missing values": f"{selector.missing_['values']} ({selector.missing_['how']})"}
+            if getattr(selector, "missing_", None)
+            else {}
+        ),
         "kept": f"{len(features)} of {X.shape[1]}",
         "selection time": f"{seconds:.2f} s",
     }
@@ -196,9 +217,9 @@ def select_command(args) -> int:
 
         folds = StratifiedKFold(args.cv, shuffle=True, random_state=args.seed or 0)
         selected = make_pipeline(
-            clone(selector).set_output(transform="pandas"), classifier(args.classifier)
+            clone(selector).set_output(transform="pandas"), classifier(args.classifier, gaps)
         )
-        rows = [("selected", selected), ("all", classifier(args.classifier))]
+        rows = [("selected", selected), ("all", classifier(args.classifier, gaps))]
         print(f"{args.cv}-fold cross-validation of {args.classifier} (selection inside each fold):")
         terminal = not args.quiet and sys.stderr.isatty()
         for label, model in rows:
@@ -227,7 +248,7 @@ def select_command(args) -> int:
                     k,
                     float(
                         cross_val_score(
-                            classifier(args.classifier), X[order[:k]], y, cv=folds
+                            classifier(args.classifier, gaps), X[order[:k]], y, cv=folds
                         ).mean()
                     ),
                 )
