@@ -51,6 +51,13 @@ def data_digest(data: Dataset) -> str:
     """SHA-256 of the names, states and codes of the discrete columns and of the continuous
     values: equal digests mean equal data."""
     digest = hashlib.sha256()
+    frame = getattr(data, "frame", None)
+    if frame is not None:  # a DataFrame with missing values (bnfs.bootstrap's resamples)
+        import pandas as pd
+
+        digest.update(json.dumps([list(data.names), list(map(str, frame.dtypes))]).encode())
+        digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+        return digest.hexdigest()
     digest.update(
         json.dumps(
             [

@@ -42,6 +42,50 @@ def _seeds(seed, r: int) -> list[int]:
     return [int(s.generate_state(1)[0]) for s in sequence.spawn(r)]
 
 
+class _IncompleteRows:
+    """A DataFrame with missing values, resampled as a :class:`~bnfs.Dataset` is: each
+    replicate's learner takes the gaps itself (available-case tests, structural EM)."""
+
+    def __init__(self, frame: pd.DataFrame):
+        self.frame = frame.reset_index(drop=True)
+        self.frame.columns = [str(c) for c in frame.columns]
+        self.names = list(self.frame.columns)
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def take(self, rows) -> pd.DataFrame:
+        return self.frame.iloc[rows].reset_index(drop=True)
+
+    def check_name(self, name, role: str) -> None:
+        if name not in self.names:
+            raise ValueError(f"unknown {role} {name!r}: not a column of the data")
+
+
+def _resampled(data, learner: str, who: str):
+    """``data`` as the replicates read it: a Dataset, or for a DataFrame with missing values
+    and a learner that takes them, :class:`_IncompleteRows` (another learner is refused,
+    naming those that take them)."""
+    if not (isinstance(data, pd.DataFrame) and data.isna().to_numpy().any()):
+        return as_dataset(data)
+    if isinstance(learner, str) and learner in learners.REGISTRY:
+        if not learners.get(learner).takes_missing:
+            takes = [n for n in learners.REGISTRY if learners.get(n).takes_missing]
+            raise ValueError(
+                f"{who}: the data have missing values, which {learner} cannot learn from; "
+                f"these learners take them: {takes}"
+            )
+        if learner in learners.STRUCTURAL_EM_SEARCH:
+            rows = int(data.isna().any(axis=1).sum())
+            warnings.warn(
+                f"{who}: {rows} of {len(data)} rows have missing values; each resample is "
+                f"learned by {learner} inside structural EM (bnfs.structural_em)",
+                UserWarning,
+                stacklevel=3,
+            )
+    return _IncompleteRows(data)
+
+
 def _replicate(data, m: int, seed: int, learner: str, options: dict, target=None):
     """One replicate on ``m`` rows: drawn with replacement (a bootstrap sample), or for a
     negative ``m``, -m rows without replacement (a subsample)."""
@@ -54,6 +98,16 @@ def _replicate(data, m: int, seed: int, learner: str, options: dict, target=None
         options["seed"] = seed
     if "progress" in entry.options:
         options.setdefault("progress", False)
+    if isinstance(data, _IncompleteRows):  # each replicate would warn that EM runs
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", ".*inside structural EM", UserWarning)
+            return _learned(entry, sample, options, target)
+    return _learned(entry, sample, options, target)
+
+
+def _learned(entry, sample, options: dict, target):
+    """The arcs and edges a network learner finds on ``sample``, or the local learner's
+    blanket of ``target``."""
     if target is None:
         graph = entry.function(sample, **options)
         return list(graph.arcs), list(graph.edges)
@@ -507,7 +561,7 @@ def blanket_sets(
     resample is started past it: the blankets of those done (at least one), with a
     RuntimeWarning."""
     budget = Budget(max_time)
-    data = as_dataset(data)
+    data = _resampled(data, learner, "blanket_sets")
     data.check_name(target, "target")
     if not isinstance(replace, bool):
         raise TypeError(f"replace must be True or False, got {replace!r}")

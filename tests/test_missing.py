@@ -340,3 +340,22 @@ def test_gaussian_structural_em_without_missing_values_is_one_search(maximize):
     search = getattr(bnfs, maximize)
     assert set(found.arcs) == set(search(frame, score="bic", progress=False).arcs)
     assert found.learning["rounds"] == 0
+
+
+def test_the_stable_blanket_learns_from_resamples_with_gaps():
+    """Issue 45: StableBlanketSelector keeps each resample's gaps for its learner (HITON-MB's
+    available-case tests here; structural EM for learn) and finds the complete data's set;
+    a learner that cannot take gaps is refused, naming those that can."""
+    frame = datasets.sample("alarm", 1500, seed=0)
+    target = "HYPOVOLEMIA"
+    holes = _mcar(frame, 0.1, 0)
+    X, y = holes.drop(columns=target), frame[target]
+    complete = bnfs.StableBlanketSelector(R=8, random_state=0).fit(frame.drop(columns=target), y)
+    with_gaps = bnfs.StableBlanketSelector(R=8, random_state=0).fit(X, y)
+    assert with_gaps.selected_ == complete.selected_
+    assert set(with_gaps.selected_) <= set(datasets.network("alarm").markov_blanket(target))
+    again = bnfs.StableBlanketSelector(R=8, random_state=0).fit(X, y)
+    assert again.frequencies_.equals(with_gaps.frequencies_)
+    with pytest.raises(ValueError, match="sparse_candidate cannot learn from.*hiton_mb"):
+        bnfs.StableBlanketSelector("sparse_candidate", R=2).fit(X, y)
+    pd.testing.assert_frame_equal(X, holes.drop(columns=target))

@@ -16,6 +16,7 @@ from bnfs.bootstrap import blanket_sets, inclusion_threshold
 from bnfs.select._base import DiscreteSelector, selection_options
 from bnfs.select.fcbf import symmetrical_uncertainty
 from bnfs.select.markov_blanket import BLANKET_LEARNERS, NETWORK_LEARNERS
+from bnfs.tables._data import Dataset
 
 __all__ = ["StableBlanketSelector"]
 
@@ -34,6 +35,10 @@ class StableBlanketSelector(DiscreteSelector):
     ----------
     learner : str, default "hiton_mb"
         A Markov-blanket learner or a network learner of :data:`bnfs.learners.REGISTRY`.
+        X may have missing values where the learner takes them: each resample keeps its
+        gaps, which the CI-test learners test around (available cases) and ``learn``,
+        ``boss``, hill climbing and tabu search learn through (structural EM); near-copies
+        are then judged on the rows where both features are observed.
     learner_options : dict, optional
         Keyword arguments of the learner; one it does not take is refused by name.
     R : int, default 50
@@ -156,7 +161,7 @@ class StableBlanketSelector(DiscreteSelector):
         """Learn the blanket on ``R`` resamples and keep the features found often enough."""
         self._validate_params()
         self._check_parameters()
-        data, features, target = self._discrete_data(X, y)
+        data, features, target = self._discrete_data(X, y, missing=True)
         found = blanket_sets(
             data,
             target,
@@ -188,6 +193,11 @@ class StableBlanketSelector(DiscreteSelector):
         self.selected_ = [f for f in features if f in keep]
         self._set_support(self.selected_)
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
 
     def _threshold(self, frequencies: pd.Series) -> float:
         if isinstance(self.threshold, numbers.Real) and not isinstance(self.threshold, bool):
@@ -239,7 +249,7 @@ def _copy_groups(
     if copies is not None:
         for i, a in enumerate(found):
             for b in found[i + 1 :]:
-                if root(a) != root(b) and symmetrical_uncertainty(data, a, b) >= copies:
+                if root(a) != root(b) and _uncertainty(data, a, b) >= copies:
                     parent[root(b)] = root(a)
     components: dict[str, list[str]] = {}
     for f in found:
@@ -249,9 +259,18 @@ def _copy_groups(
         leader = (
             members[0]
             if len(members) == 1
-            else max(
-                members, key=lambda f: (symmetrical_uncertainty(data, f, target), -members.index(f))
-            )
+            else max(members, key=lambda f: (_uncertainty(data, f, target), -members.index(f)))
         )
         groups[leader] = members
     return groups
+
+
+def _uncertainty(data, a: str, b: str) -> float:
+    """Symmetrical uncertainty of two columns; of a DataFrame with missing values, on the
+    rows where both are observed (0 where they leave fewer than two levels each)."""
+    if not isinstance(data, pd.DataFrame):
+        return symmetrical_uncertainty(data, a, b)
+    pair = data[[a, b]].dropna()
+    if min(pair[a].nunique(), pair[b].nunique()) < 2:
+        return 0.0
+    return symmetrical_uncertainty(Dataset(pair.astype(str)), a, b)
