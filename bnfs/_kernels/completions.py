@@ -8,6 +8,7 @@ configurations as mixed-radix indices in parent order), the arities, and per var
 nodes whose family holds it (``touch[touch_at[v]:touch_at[v + 1]]``).
 """
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -210,6 +211,34 @@ def expected_rows(codes, missing, network, plan, out_codes, out_weights, out_row
 
 
 @njit(cache=True)
+def _invert_in_place(a, m, out):
+    """``out[:m, :m]`` = the inverse of the symmetric positive-definite ``a[:m, :m]``, by
+    Cholesky (``a`` overwritten by its factor); no allocation."""
+    for j in range(m):
+        pivot = a[j, j]
+        for k in range(j):
+            pivot -= a[j, k] * a[j, k]
+        root = math.sqrt(max(pivot, 1e-300))
+        a[j, j] = root
+        for i in range(j + 1, m):
+            value = a[i, j]
+            for k in range(j):
+                value -= a[i, k] * a[j, k]
+            a[i, j] = value / root
+    for c in range(m):  # solve L L' x = e_c, column c of the inverse
+        for i in range(m):
+            value = 1.0 if i == c else 0.0
+            for k in range(i):
+                value -= a[i, k] * out[k, c]
+            out[i, c] = value / a[i, i]
+        for i in range(m - 1, -1, -1):
+            value = out[i, c]
+            for k in range(i + 1, m):
+                value -= a[k, i] * out[k, c]
+            out[i, c] = value / a[i, i]
+
+
+@njit(cache=True)
 def gaussian_moments(values, missing, mean, precision, filled, covariance):
     """The Gaussian E-step: each row's missing values to their conditional mean given its
     observed values under N(``mean``, ``precision``^-1), written to ``filled`` (observed
@@ -219,6 +248,9 @@ def gaussian_moments(values, missing, mean, precision, filled, covariance):
     conditional covariance is (Q_MM)^-1 and the mean mu_M - (Q_MM)^-1 Q_MO (x_O - mu_O)."""
     n, n_vars = values.shape
     columns = np.empty(n_vars, dtype=np.int64)
+    block = np.empty((n_vars, n_vars))
+    spread = np.empty((n_vars, n_vars))
+    pull = np.empty(n_vars)
     for i in range(n):
         m = 0
         for j in range(n_vars):
@@ -228,8 +260,6 @@ def gaussian_moments(values, missing, mean, precision, filled, covariance):
                 m += 1
         if m == 0:
             continue
-        block = np.empty((m, m))
-        pull = np.empty(m)
         for s in range(m):
             a = columns[s]
             for t in range(m):
@@ -239,7 +269,7 @@ def gaussian_moments(values, missing, mean, precision, filled, covariance):
                 if not missing[i, j]:
                     total += precision[a, j] * (values[i, j] - mean[j])
             pull[s] = total
-        spread = np.linalg.inv(block)
+        _invert_in_place(block, m, spread)
         for s in range(m):
             shift = 0.0
             for t in range(m):
