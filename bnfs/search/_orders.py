@@ -109,6 +109,7 @@ class Orders:
             forbidden |= ~strongest_partners(state.data, state.names, candidates)
             forbidden &= ~required
         self.required = required
+        self._locals: dict[tuple[int, tuple[int, ...]], float] = {}
         arity = np.ones(n)  # what a parent multiplies its child's configurations by
         for v in state.data.discrete_names:
             arity[state.index[v]] = state.data.arity(v)
@@ -228,12 +229,19 @@ class Orders:
         return total, parents, npar
 
     def local(self, node: str, parents: list[str]) -> float:
-        """The local score (with the prior) of a node and parents given by name."""
+        """The local score (with the prior) of a node and parents given by name, kept for
+        the search's later asks (backward equivalence search asks for the same families
+        again at every step, and each compiled call costs a dispatch on its bundles)."""
         state = self.state
-        index = sorted((state.index[p] for p in parents), key=lambda u: state.rank[u])
-        return _p.local_score(
-            self.scoring, self.workspace, state.index[node], np.array(index, dtype=np.int64)
-        )
+        index = tuple(sorted((state.index[p] for p in parents), key=lambda u: state.rank[u]))
+        key = (state.index[node], index)
+        value = self._locals.get(key)
+        if value is None:
+            value = _p.local_score(
+                self.scoring, self.workspace, key[0], np.array(index, dtype=np.int64)
+            )
+            self._locals[key] = value
+        return value
 
     def dag(self, parents: np.ndarray, npar: np.ndarray, learning: dict | None = None) -> DAG:
         """The DAG of a parent table (rows of ``parents``, counts ``npar``)."""
