@@ -22,7 +22,8 @@ fitted to the complete training rows (so that it scores the structure alone;
 :func:`bnfs.stats.metrics.log_likelihood`), and seconds.
 
     python benchmarks/missing_data.py [--networks alarm child] [--rows 1000 5000]
-        [--rates 0.05 0.1 0.3] [--mechanisms mcar mar mnar] [--seed 1]
+        [--rates 0.05 0.1 0.3] [--mechanisms mcar mar mnar] [--seed 1] [--no-bnlearn]
+        [--learners "learn (gaps)" "learn (complete)"]
 """
 
 from __future__ import annotations
@@ -142,6 +143,9 @@ def main(argv=None) -> None:
     parser.add_argument("--mechanisms", nargs="+", default=["mcar", "mar", "mnar"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-bnlearn", action="store_true", help="skip bnlearn's EM (slow)")
+    parser.add_argument(
+        "--learners", nargs="+", help="run only these learners (their labels, e.g. 'learn (gaps)')"
+    )
     args = parser.parse_args(argv)
     _compile(args.networks)
     print(f"{'case':<34}{'learner':<24}{'SHD':>5}{'held-out':>10}{'seconds':>9}", flush=True)
@@ -149,6 +153,11 @@ def main(argv=None) -> None:
         table = learners(name in GAUSSIAN)
         if args.no_bnlearn:
             table.pop("bnlearn structural.em", None)
+        if args.learners:
+            unknown = sorted(set(args.learners) - set(table))
+            if unknown:
+                parser.error(f"unknown learner {unknown[0]!r}; the learners: {list(table)}")
+            table = {label: table[label] for label in args.learners}
         for rows in args.rows:
             frame, truth = sample(name, rows + HELD_OUT, args.seed)
             frame = frame[sorted(frame.columns)]
