@@ -110,6 +110,7 @@ class Orders:
             forbidden &= ~required
         self.required = required
         self._locals: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._local_score = None  # its machine code once called (see entry_point)
         arity = np.ones(n)  # what a parent multiplies its child's configurations by
         for v in state.data.discrete_names:
             arity[state.index[v]] = state.data.arity(v)
@@ -237,9 +238,12 @@ class Orders:
         key = (state.index[node], index)
         value = self._locals.get(key)
         if value is None:
-            value = _p.local_score(
-                self.scoring, self.workspace, key[0], np.array(index, dtype=np.int64)
-            )
+            args = (self.scoring, self.workspace, key[0], np.array(index, dtype=np.int64))
+            if self._local_score is None:
+                value = _p.local_score(*args)
+                self._local_score = entry_point(_p.local_score, args)
+            else:
+                value = self._local_score(*args)
             self._locals[key] = value
         return value
 
