@@ -290,6 +290,12 @@ def test_gaussian_moments_are_the_conditional_normals():
     centred = filled - filled.mean(axis=0)
     assert expected_mean == pytest.approx(filled.mean(axis=0))
     assert expected_covariance == pytest.approx((centred.T @ centred + beyond) / len(values))
+    # a (nearly) singular block of the precision: its pseudo-inverse
+    from bnfs._kernels.completions import _invert_in_place
+
+    block, out, scratch = np.array([[1.0, 2.0], [2.0, 4.0]]), np.empty((2, 2)), np.empty((2, 2))
+    _invert_in_place(block, 2, out, scratch)
+    assert out == pytest.approx(np.linalg.pinv(np.array([[1.0, 2.0], [2.0, 4.0]])))
 
 
 def test_a_gaussian_network_fitted_to_moments_and_rows_holding_them():

@@ -8,12 +8,12 @@ configurations as mixed-radix indices in parent order), the arities, and per var
 nodes whose family holds it (``touch[touch_at[v]:touch_at[v + 1]]``).
 """
 
-import math
 from collections import namedtuple
 
 import numpy as np
 
 from bnfs._kernels import njit
+from bnfs._kernels.covariance import cholesky_in_place
 
 Network = namedtuple(
     "Network", ["arities", "parents", "n_par", "offset", "log_tables", "touch_at", "touch"]
@@ -211,20 +211,14 @@ def expected_rows(codes, missing, network, plan, out_codes, out_weights, out_row
 
 
 @njit(cache=True)
-def _invert_in_place(a, m, out):
+def _invert_in_place(a, m, out, original):
     """``out[:m, :m]`` = the inverse of the symmetric positive-definite ``a[:m, :m]``, by
-    Cholesky (``a`` overwritten by its factor); no allocation."""
-    for j in range(m):
-        pivot = a[j, j]
-        for k in range(j):
-            pivot -= a[j, k] * a[j, k]
-        root = math.sqrt(max(pivot, 1e-300))
-        a[j, j] = root
-        for i in range(j + 1, m):
-            value = a[i, j]
-            for k in range(j):
-                value -= a[i, k] * a[j, k]
-            a[i, j] = value / root
+    Cholesky (``a`` overwritten by its factor, ``original`` by a copy); by
+    pseudo-inverse where a pivot shows it (nearly) singular."""
+    original[:m, :m] = a[:m, :m]
+    if not cholesky_in_place(a, m, original):
+        out[:m, :m] = np.linalg.pinv(np.ascontiguousarray(original[:m, :m]))
+        return
     for c in range(m):  # solve L L' x = e_c, column c of the inverse
         for i in range(m):
             value = 1.0 if i == c else 0.0
@@ -250,6 +244,7 @@ def gaussian_moments(values, missing, mean, precision, filled, covariance):
     columns = np.empty(n_vars, dtype=np.int64)
     block = np.empty((n_vars, n_vars))
     spread = np.empty((n_vars, n_vars))
+    original = np.empty((n_vars, n_vars))
     pull = np.empty(n_vars)
     for i in range(n):
         m = 0
@@ -269,7 +264,7 @@ def gaussian_moments(values, missing, mean, precision, filled, covariance):
                 if not missing[i, j]:
                     total += precision[a, j] * (values[i, j] - mean[j])
             pull[s] = total
-        _invert_in_place(block, m, spread)
+        _invert_in_place(block, m, spread, original)
         for s in range(m):
             shift = 0.0
             for t in range(m):

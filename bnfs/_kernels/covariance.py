@@ -38,19 +38,16 @@ _PIVOT_TOLERANCE = 1e-9
 
 
 @njit(cache=True)
-def explained(a, b, k):
-    """b' a^-1 b for the k-square scatter ``a`` of the regressors and their products ``b``
-    with the response: the sum of squares the regression explains. By Cholesky (``a`` is
-    overwritten); where a pivot shows ``a`` (nearly) singular, by least squares on a
-    copy kept beforehand, as the rows' regressions solve."""
-    original = a.copy()
-    y = b.copy()
+def cholesky_in_place(a, k, original):
+    """Overwrite the lower triangle of ``a[:k, :k]`` with its Cholesky factor; False (``a``
+    left part-way) where a pivot falls to :data:`_PIVOT_TOLERANCE` of its diagonal entry
+    in ``original`` or below: the matrix is (nearly) singular."""
     for j in range(k):
         pivot = a[j, j]
         for m in range(j):
             pivot -= a[j, m] * a[j, m]
         if pivot <= _PIVOT_TOLERANCE * original[j, j] or pivot <= 0.0:
-            return b @ np.linalg.lstsq(original, b)[0]
+            return False
         root = math.sqrt(pivot)
         a[j, j] = root
         for i in range(j + 1, k):
@@ -58,12 +55,25 @@ def explained(a, b, k):
             for m in range(j):
                 value -= a[i, m] * a[j, m]
             a[i, j] = value / root
+    return True
+
+
+@njit(cache=True)
+def explained(a, b, k):
+    """b' a^-1 b for the k-square scatter ``a`` of the regressors and their products ``b``
+    with the response: the sum of squares the regression explains. By Cholesky (``a`` is
+    overwritten); where a pivot shows ``a`` (nearly) singular, by least squares on a
+    copy kept beforehand, as the rows' regressions solve."""
+    original = a.copy()
+    if not cholesky_in_place(a, k, original):
+        return b @ np.linalg.lstsq(original, b)[0]
+    y = b.copy()
+    total = 0.0
+    for j in range(k):
         value = y[j]
         for m in range(j):
             value -= a[j, m] * y[m]
-        y[j] = value / root
-    total = 0.0
-    for j in range(k):
+        y[j] = value / a[j, j]
         total += y[j] * y[j]
     return total
 
