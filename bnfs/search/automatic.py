@@ -400,12 +400,13 @@ def learn(
         Discrete, continuous (linear-Gaussian scores) or mixed (conditional-Gaussian; one
         candidate only, as held-out likelihoods of mixed data are not computed). An
         incomplete DataFrame is learned inside :func:`bnfs.structural_em`, this search
-        in each round on the expected means and cross-products (continuous data) or on
-        the rows completed by posterior modes (discrete and mixed data), with ``score``,
-        ``iss``, ``max_parents``, the lists and ``seed`` (other options are refused by
-        name), with a warning (``benchmarks/missing_data.py``, 2,000 rows, 10% missing
-        completely at random: alarm SHD 6 against hill climbing's 35 inside the same EM;
-        ecoli70 22 against 35 imputing means). A constant column is an isolated node.
+        in each round on expected sufficient statistics (continuous and discrete data)
+        or on the rows completed by posterior modes and means (mixed data), with
+        ``score``, ``iss``, ``max_parents``, the lists and ``seed`` (other options are
+        refused by name), with a warning (``benchmarks/missing_data.py``, 2,000 rows, 10%
+        missing completely at random: alarm SHD 6 against hill climbing's 35 inside the
+        same EM; ecoli70 22 against 35 imputing means). A constant column is an isolated
+        node.
     score : str, default "bic"
         The score every candidate maximises (see :func:`bnfs.hill_climbing`; BOSS on
         discrete data excepted, below).
