@@ -359,11 +359,11 @@ def test_the_stable_blanket_learns_from_resamples_with_gaps():
     target = "HYPOVOLEMIA"
     holes = _mcar(frame, 0.1, 0)
     X, y = holes.drop(columns=target), frame[target]
-    complete = bnfs.StableBlanketSelector(R=8, random_state=0).fit(frame.drop(columns=target), y)
-    with_gaps = bnfs.StableBlanketSelector(R=8, random_state=0).fit(X, y)
-    assert with_gaps.selected_ == complete.selected_
+    complete = bnfs.StableBlanketSelector(R=5, random_state=0).fit(frame.drop(columns=target), y)
+    with_gaps = bnfs.StableBlanketSelector(R=5, random_state=0).fit(X, y)
+    assert with_gaps.selected_ == complete.selected_ and with_gaps.selected_
     assert set(with_gaps.selected_) <= set(datasets.network("alarm").markov_blanket(target))
-    again = bnfs.StableBlanketSelector(R=8, random_state=0).fit(X, y)
+    again = bnfs.StableBlanketSelector(R=5, random_state=0).fit(X, y)
     assert again.frequencies_.equals(with_gaps.frequencies_)
     with pytest.raises(ValueError, match="sparse_candidate cannot learn from.*hiton_mb"):
         bnfs.StableBlanketSelector("sparse_candidate", R=2).fit(X, y)
