@@ -25,9 +25,9 @@ instead (Friedman 1998, "The Bayesian structural EM algorithm";
 
 Imputation (``estep="impute"``, and mixed data; a hard assignment): every missing value
 takes its most probable value given the row's other values under the fitted network, i.e.
-given its Markov blanket - the posterior mode of a discrete variable, the posterior mean of a continuous one
-(closed form in a conditional-Gaussian network: the parents' regression and each child's
-regression on the variable combine as Gaussian precisions). Rows with several missing
+given its Markov blanket - the posterior mode of a discrete variable, the posterior mean of
+a continuous one (closed form in a conditional-Gaussian network: the parents' regression
+and each child's regression on the variable combine as Gaussian precisions). Rows with several missing
 values are resolved by iterated conditional modes over the variables in topological order,
 two sweeps per E-step. bnlearn's default ``impute = "bayes-lw"`` estimates the same
 posterior by likelihood weighting; the mode is computed exactly here instead of sampled, so
