@@ -320,6 +320,21 @@ def test_a_gaussian_network_fitted_to_moments_and_rows_holding_them():
     assert rows.mean(axis=0) == pytest.approx(mean)
     assert np.cov(rows.T, bias=True) == pytest.approx(wider, rel=1e-9)
     assert _completions.moment_rows(values, mean, covariance) == pytest.approx(values)
+    # a singular covariance (a column observed in full that is twice another): still exact
+    twice = np.column_stack([values, 2 * values[:, 0]])
+    singular = np.cov(twice.T, bias=True)
+    rows = _completions.moment_rows(twice, twice.mean(axis=0), singular)
+    assert np.cov(rows.T, bias=True) == pytest.approx(singular, rel=1e-9, abs=1e-9)
+
+
+def test_gaussian_structural_em_with_an_exact_linear_function_observed_in_full():
+    frame, _ = _gaussian_chain(500, 3)
+    frame["twice"] = 2 * frame["x0"]
+    holes = frame.copy()
+    holes.loc[np.random.default_rng(0).random(len(frame)) < 0.1, "x3"] = np.nan
+    found = bnfs.structural_em(holes, "bic", "boss")
+    assert found.learning["estep"] == "expected moments"
+    assert found.is_adjacent("x0", "twice") and found.is_adjacent("x2", "x3")
 
 
 def test_gaussian_structural_em_on_expected_moments_learns_no_functional_links():

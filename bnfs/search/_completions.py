@@ -208,7 +208,7 @@ def expected_moments(
 def independent_network(values: np.ndarray, missing: np.ndarray) -> GaussianNetwork:
     """The empty network fitted to each column's observed values (the first E-step's, as
     in bnlearn's structural EM: starting from the saturated Gaussian fitted by EM instead
-    gave denser, further graphs, e.g. ecoli70 at 30% missing: SHD 62 against 15)."""
+    gave denser, further graphs, e.g. ecoli70 at 30% missing: SHD 62 against 25)."""
     observed = np.where(missing, np.nan, values)
     variance = np.maximum(np.nanvar(observed, axis=0), FLOOR)
     return GaussianNetwork(np.nanmean(observed, axis=0), np.diag(1.0 / variance))
@@ -222,7 +222,7 @@ def moment_rows(filled: np.ndarray, mean: np.ndarray, covariance: np.ndarray) ->
     alone, so any search run on these rows scores the expected statistics."""
     n = len(filled)
     centred = filled - filled.mean(axis=0)
-    target = np.linalg.cholesky(covariance * n)
+    target = _root(covariance * n)
     try:
         own = np.linalg.cholesky(centred.T @ centred)
         mapped = centred @ np.linalg.solve(own.T, target.T)
@@ -230,3 +230,14 @@ def moment_rows(filled: np.ndarray, mean: np.ndarray, covariance: np.ndarray) ->
         basis = np.linalg.qr(np.column_stack([np.ones(n), centred]))[0][:, 1:]
         mapped = basis @ target.T
     return mean + mapped
+
+
+def _root(matrix: np.ndarray) -> np.ndarray:
+    """A factor F with F F' = ``matrix`` (symmetric, positive semi-definite): its Cholesky
+    factor, or where it is singular (columns observed in full that are exact linear
+    functions of each other) from its eigen-decomposition."""
+    try:
+        return np.linalg.cholesky(matrix)
+    except np.linalg.LinAlgError:
+        values, vectors = np.linalg.eigh(matrix)
+        return vectors * np.sqrt(np.clip(values, 0.0, None))
