@@ -113,7 +113,8 @@ def structural_em(
         10% / 30% MCAR and 5% / 15% MAR, learn's search): summed SHD 350 against
         imputation's 390; ecoli70 at 10% / 30% MCAR 22 / 25 against 35 / 88.
     max_iter : int, default 5
-        E-step-search rounds at most (bnlearn's ``max.iter``), of each loop.
+        E-step-search rounds at most, of each loop (named and defaulted after bnlearn's
+        ``max.iter``; the loops differ from bnlearn's as stated above).
     max_parents, blacklist, whitelist, iss, seed, progress
         Passed to the search.
     return_imputed : bool, default False
@@ -198,8 +199,11 @@ def structural_em(
 
 
 def _imputation_em(model: _Model, maximize: str, options: dict, max_iter: int):
-    """Structural EM imputing posterior modes (means), bnlearn's loop: (graph, rounds,
-    converged), ``model`` left completed by the last E-step and fitted to the graph."""
+    """Structural EM imputing posterior modes (means): (graph, rounds, converged), ``model``
+    left completed by the last E-step and fitted to the graph. The loop's shape is
+    bnlearn's (impute, search from the current graph, refit); it differs in the E-step
+    (exact modes where bnlearn draws) and the stop (the same graph and imputations where
+    bnlearn compares fitted networks), so its graphs are not bnlearn's."""
     search = MAXIMIZE[maximize]
     dag = DAG(model.names)
     model.fit(dag)  # the empty network on the observed values
