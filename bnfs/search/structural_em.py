@@ -229,26 +229,21 @@ def _imputation_em(model: _Model, maximize: str, options: dict, max_iter: int):
     return dag, rounds, converged
 
 
-def _expected_em(
-    model: _Model, maximize: str, options: dict, max_iter: int, seed, start: DAG | None = None
-):
+def _expected_em(model: _Model, maximize: str, options: dict, max_iter: int, seed, start: DAG):
     """Structural EM on expected counts (discrete data; :mod:`bnfs.search._completions`):
     each round completes every incomplete row in all its likely ways under the network,
     weighted by their posterior, runs the search on those weighted rows and refits the
     parameters to them; it stops when a round's graph equals the last one's. The first
-    E-step's network: ``start`` with tables fitted to the model's current completion, or
-    the empty network fitted to the observed values."""
+    E-step's network is ``start`` with tables fitted to the model's current completion
+    (the imputation loop's)."""
     names = model.names
     index = {name: j for j, name in enumerate(names)}
     codes = np.column_stack([model.values[name] for name in names])
     arities = np.array([len(model.levels[name]) for name in names], dtype=np.int64)
     states = {name: tuple(model.levels[name]) for name in names}
-    if start is None:
-        network, dag = _observed_marginals(codes, model.missing, arities), DAG(names)
-    else:
-        parents = [[index[p] for p in start.parents(v)] for v in names]
-        network = _completions.fit_tables(codes, np.ones(len(codes)), arities, parents)
-        dag = start
+    parents = [[index[p] for p in start.parents(v)] for v in names]
+    network = _completions.fit_tables(codes, np.ones(len(codes)), arities, parents)
+    dag = start
     draws = np.random.default_rng(seed)
     search = MAXIMIZE[maximize]
 
@@ -320,15 +315,6 @@ def _collapsed(filled: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.
     else:
         distinct, inverse = np.unique(filled, axis=0, return_inverse=True)
     return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct))
-
-
-def _observed_marginals(codes, missing, arities) -> _completions.DiscreteNetwork:
-    """The empty network fitted to each column's observed values (the first E-step's)."""
-    tables = []
-    for v, r in enumerate(arities):
-        observed = codes[~missing[:, v], v]
-        tables.append(_completions.smoothed_log_table(np.bincount(observed, minlength=r)[None, :]))
-    return _completions.DiscreteNetwork(arities, [[] for _ in arities], tables)
 
 
 def _record(model: _Model, rounds: int, converged: bool) -> dict:
