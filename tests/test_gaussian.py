@@ -6,6 +6,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import bnfs
@@ -259,3 +260,47 @@ def test_the_explained_sum_of_squares_is_least_squares_even_when_singular():
         a, b = columns.T @ columns, columns.T @ y
         expected = b @ np.linalg.lstsq(a, b, rcond=None)[0]
         assert explained(a.copy(), b.copy(), len(b)) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.kernels
+def test_an_exact_linear_fit_is_singular_in_both_variance_conventions():
+    # y an exact (or, to bnlearn's MACHINE_TOL, near-exact) linear function of x: the
+    # regression's residual deviation is zero, the likelihood unbounded; bnlearn scores the
+    # family -Inf and so does bnfs, in its own variance convention too (it once floored the
+    # variance and scored the family far above any other)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    fit = bnfs.DAG(["x", "y"], [("x", "y")])
+    scores = ("loglik-g", "bic-g", "aic-g", "loglik-g-bnlearn", "bic-g-bnlearn")
+    for y in (2 * x + 1, 2 * x + 1 + 1e-9 * rng.normal(size=200)):
+        frame = pd.DataFrame({"x": x, "y": y})
+        assert all(bnfs.score(fit, frame, score) == -math.inf for score in scores)
+        assert all(np.isfinite(bnfs.score(bnfs.DAG(["x", "y"]), frame, s)) for s in scores)
+    noisy = pd.DataFrame({"x": x, "y": 2 * x + 1e-3 * rng.normal(size=200)})
+    assert all(np.isfinite(bnfs.score(fit, noisy, score)) for score in scores)
+
+
+def test_an_exact_fit_by_coincidence_is_not_an_arc():
+    # two rare columns, zero but for one shared row, fit each other exactly in the sample
+    # and nowhere else: an arc between them would be unbounded likelihood, not evidence
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=60)
+    frame = pd.DataFrame({"a": a, "b": a + rng.normal(size=60), "s": np.zeros(60)})
+    frame["t"] = frame["s"]
+    frame.loc[0, ["s", "t"]] = [3.0, 5.0]
+    for found in (bnfs.boss(frame, progress=False), bnfs.hill_climbing(frame)):
+        linked = {frozenset(arc) for arc in found.arcs}
+        assert frozenset("ab") in linked and frozenset("st") not in linked
+
+
+def test_exact_fits_score_as_in_bnlearn():
+    pybnlearn = pytest.importorskip("pybnlearn", reason="bnlearn-port is not installed")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    for y in (2 * x + 1, 2 * x + 1 + 1e-9 * rng.normal(size=200)):
+        frame = pd.DataFrame({"x": x, "y": y})
+        net = pybnlearn.model2network("[x][y|x]")
+        for score in ("loglik-g", "bic-g"):
+            theirs = pybnlearn.score(net, frame, type=score)
+            ours = bnfs.score(bnfs.DAG(["x", "y"], [("x", "y")]), frame, f"{score}-bnlearn")
+            assert theirs == ours == -math.inf

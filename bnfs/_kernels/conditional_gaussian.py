@@ -32,13 +32,11 @@ import numpy as np
 
 from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
-from bnfs._kernels.covariance import covariance_score, explained
+from bnfs._kernels.covariance import SINGULAR_SD, covariance_score, explained
 
 #: kind offset of the conditional-Gaussian scores (CG + LOGLIK/BIC/AIC [+ BNLEARN_VARIANCE])
 CG = 100
 _BNLEARN_VARIANCE = 10
-#: bnlearn's MACHINE_TOL: a residual standard deviation below it makes the model singular
-_SINGULAR_SD = 1.4901161193847656e-08
 
 
 @njit(cache=True)
@@ -165,7 +163,7 @@ def _gaussian_loglik(rss, nj, n_x, bnlearn_variance):
     """The log-likelihood of ``nj`` rows regressed on ``n_x`` regressors with residual sum
     of squares ``rss`` (-inf when the residual deviation is below bnlearn's tolerance)."""
     s2 = rss / (nj - n_x - 1) if bnlearn_variance else rss / nj
-    if math.sqrt(s2) < _SINGULAR_SD:
+    if math.sqrt(s2) < SINGULAR_SD:
         return -np.inf
     return -0.5 * nj * math.log(2.0 * math.pi * s2) - 0.5 * rss / s2
 

@@ -10,6 +10,13 @@ residual variance:
 * bnlearn's (``loglik-g`` etc. in bnlearn), the unbiased s^2 = RSS / (n - |P| - 1) plugged
   into the normal density: -n/2 log(2 pi s^2) - (n - |P| - 1) / 2.
 
+A regression whose residual standard deviation falls below bnlearn's MACHINE_TOL (relative
+to the node's: the columns are unit-scaled) is singular, its likelihood unbounded: the family
+scores -inf in both conventions, as in bnlearn, and no search takes it. An exact fit in a
+sample is a coincidence of rare values (two columns nonzero in the same row) or an exact
+copy; a floored variance once scored such families far above every other, and the graphs
+built on them predicted held-out rows with densities near zero.
+
 BIC subtracts log(n) / 2 per parameter and AIC one per parameter; parameters = |P| + 2
 (intercept, coefficients, variance), as bnlearn counts them (tests/test_gaussian.py checks the
 scores and the searches' graphs against bnlearn-port).
@@ -33,6 +40,8 @@ BNLEARN_VARIANCE = 10
 BGE = 20
 
 
+#: bnlearn's MACHINE_TOL: a residual standard deviation below it makes a regression singular
+SINGULAR_SD = 1.4901161193847656e-08
 #: a Cholesky pivot below this share of its diagonal entry counts as singular
 _PIVOT_TOLERANCE = 1e-9
 
@@ -100,11 +109,13 @@ def covariance_score(cov, aux, node, parents, n_par, kind, iss=1.0):
     if kind >= BNLEARN_VARIANCE:
         dof = n - k - 1
         s2 = rss / dof if dof > 0 else 0.0
-        if s2 <= 1e-300:
+        if s2 <= 1e-300 or (k > 0 and math.sqrt(s2) < SINGULAR_SD):
             return -np.inf
         ll = -0.5 * n * math.log(2.0 * math.pi * s2) - 0.5 * dof
     else:
         s2 = rss / n
+        if k > 0 and math.sqrt(s2) < SINGULAR_SD:
+            return -np.inf
         if s2 <= 1e-300:
             s2 = 1e-300
         ll = -0.5 * n * (math.log(2.0 * math.pi * s2) + 1.0)
