@@ -304,3 +304,9 @@ def test_exact_fits_score_as_in_bnlearn():
             theirs = pybnlearn.score(net, frame, type=score)
             ours = bnfs.score(bnfs.DAG(["x", "y"], [("x", "y")]), frame, f"{score}-bnlearn")
             assert theirs == ours == -math.inf
+    # the stated difference: bnlearn's tolerance is on the raw deviation, bnfs's relative
+    small = 1e-3 * x
+    frame = pd.DataFrame({"x": small, "y": small + 1e-9 * rng.normal(size=200)})
+    theirs = pybnlearn.score(pybnlearn.model2network("[x][y|x]"), frame, type="bic-g")
+    ours = bnfs.score(bnfs.DAG(["x", "y"], [("x", "y")]), frame, "bic-g-bnlearn")
+    assert theirs == -math.inf and np.isfinite(ours)

@@ -10,9 +10,13 @@ residual variance:
 * bnlearn's (``loglik-g`` etc. in bnlearn), the unbiased s^2 = RSS / (n - |P| - 1) plugged
   into the normal density: -n/2 log(2 pi s^2) - (n - |P| - 1) / 2.
 
-A regression whose residual standard deviation falls below bnlearn's MACHINE_TOL (relative
-to the node's: the columns are unit-scaled) is singular, its likelihood unbounded: the family
-scores -inf in both conventions, as in bnlearn, and no search takes it. An exact fit in a
+A regression whose residual standard deviation falls below bnlearn's MACHINE_TOL is
+singular, its likelihood unbounded: the family scores -inf in both conventions and no search
+takes it. bnlearn compares the raw residual deviation with that tolerance; bnfs compares it
+relative to the node's (the columns are unit-scaled), so the rule does not depend on the
+units: for columns of deviation near 1 the two agree (tested against bnlearn-port), while
+bnlearn scores, e.g., a column of deviation 1e-3 fitted to within 1e-9 as -inf and bnfs
+as a finite, very good fit. An exact fit in a
 sample is a coincidence of rare values (two columns nonzero in the same row) or an exact
 copy; a floored variance once scored such families far above every other, and the graphs
 built on them predicted held-out rows with densities near zero.
