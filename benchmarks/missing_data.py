@@ -103,11 +103,11 @@ def learners(gaussian: bool) -> dict:
     out = {
         "learn (gaps)": lambda gaps, full: bnfs.learn(gaps, progress=False),
         "EM impute, learn": lambda gaps, full: bnfs.structural_em(
-            gaps, "bic", "learn", estep="impute"
+            gaps, maximize="learn", estep="impute"
         ),
     }
     out["EM expected, learn"] = lambda gaps, full: bnfs.structural_em(
-        gaps, "bic", "learn", estep="expected"
+        gaps, maximize="learn", estep="expected"
     )
     out |= {
         "pc_stable (gaps)": lambda gaps, full: bnfs.pc_stable(gaps),

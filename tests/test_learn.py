@@ -286,12 +286,52 @@ def test_learns_boss_candidate_takes_the_given_score_on_continuous_data():
     from bnfs.models.cg_network import random_cg_network
 
     frame = random_cg_network(0, 6, seed=2).sample(600, seed=2)
-    dag = bnfs.learn(frame, candidates=["boss"], folds=2, seed=3, progress=False)
+    dag = bnfs.learn(frame, score="bic-g", candidates=["boss"], folds=2, seed=3, progress=False)
     run = bnfs.boss(frame, restarts=4, seed=3, progress=False)  # the winner's final run
     assert dag.learning["score"] == run.learning["score"] == "bic-g"
     assert dag == run and dag.learning["chosen"] == "boss"
+    assert dag.learning["standardized"] is False
     both = bnfs.learn(frame, candidates=["boss", "tabu"], folds=2, progress=False)
     assert set(both.learning["candidates"]) == {"boss", "tabu"}
+
+
+def test_learn_scores_continuous_data_by_bge_with_the_vsp_prior_on_standardized_columns():
+    """Without a score, BOSS scores continuous data as it scores discrete data, by a
+    Bayesian score with the vsp prior: BGe, on the standardized columns, so a column's unit
+    does not change the graph (BGe itself is not scale-free). It is BOSS's graph under BGe
+    on the standardized frame."""
+    from bnfs.models.cg_network import random_cg_network
+
+    frame = random_cg_network(0, 6, seed=2).sample(600, seed=2)
+    dag = bnfs.learn(frame, seed=3, progress=False)
+    assert dag.learning["score"] == "bge" and dag.learning["standardized"] is True
+    assert dag.learning["arguments"]["prior"] == "vsp"
+    standard = (frame - frame.mean()) / frame.std(ddof=0)
+    assert dag == bnfs.boss(standard, "bge", prior="vsp", restarts=4, seed=3, progress=False)
+    rescaled = frame.assign(**{frame.columns[0]: frame.iloc[:, 0] * 1e4 - 7.0})
+    assert bnfs.learn(rescaled, seed=3, progress=False) == dag
+    # on the raw columns BGe's graph follows the units: y in thousandths loses its parent
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=300)
+    pair = pd.DataFrame({"x": x, "y": 0.5 * x + rng.normal(size=300)})
+    thousandths = pair.assign(y=pair["y"] * 1e-3)
+    assert bnfs.boss(pair, "bge", prior="vsp", progress=False).n_arcs == 1
+    assert bnfs.boss(thousandths, "bge", prior="vsp", progress=False).n_arcs == 0
+    assert bnfs.learn(pair, progress=False) == bnfs.learn(thousandths, progress=False)
+    assert bnfs.learn(thousandths, progress=False).n_arcs == 1
+
+
+def test_learn_adds_no_chance_arcs_on_wide_thin_continuous_data():
+    """120 independent Gaussian columns, 40 rows: bic-g's penalty does not grow with the
+    number of candidate parents, so BOSS under bic-g links hundreds of pairs by chance;
+    learn's BGe with the vsp prior (each parent a priori 1 / 119 likely) keeps the graph
+    nearly empty."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(40, 120)), columns=[f"x{i}" for i in range(120)])
+    dag = bnfs.learn(frame, progress=False)
+    assert dag.n_arcs <= 10
+    chance = bnfs.boss(frame.iloc[:, :40], "bic-g", progress=False)
+    assert chance.n_arcs > 40  # the same rows under bic-g, on a third of the columns
 
 
 @pytest.mark.parametrize("max_time", [0.0, 0.5])

@@ -2,6 +2,8 @@
 for the constraint-based learners, with values removed completely at random (MCAR) and at
 random given another column (MAR)."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -385,3 +387,47 @@ def test_the_stable_blanket_learns_from_resamples_with_gaps():
     with pytest.raises(ValueError, match="sparse_candidate cannot learn from.*hiton_mb"):
         bnfs.StableBlanketSelector("sparse_candidate", R=2).fit(X, y)
     pd.testing.assert_frame_equal(X, holes.drop(columns=target))
+
+
+def test_the_saturated_normal_is_the_maximum_likelihood_fit_of_incomplete_rows():
+    """EM for the multivariate normal: on complete rows the sample moments; with a third of
+    the cells missing completely at random, near the moments of the rows before the gaps
+    (where the empty network's first E-step keeps only a share of each covariance)."""
+    from bnfs.search import _completions
+
+    rng = np.random.default_rng(5)
+    root = rng.normal(size=(4, 4))
+    covariance = root @ root.T + np.eye(4)
+    values = rng.multivariate_normal(np.zeros(4), covariance, size=4000)
+    complete = _completions.saturated_network(values, np.zeros(values.shape, bool))
+    sample = np.cov(values.T, bias=True)
+    assert np.linalg.inv(complete.precision) == pytest.approx(sample, rel=1e-6, abs=1e-8)
+    missing = rng.random(values.shape) < 0.3
+    missing[:, 0] = False
+    fitted = _completions.saturated_network(values, missing)
+    off = ~np.eye(4, dtype=bool)
+    saturated = np.linalg.inv(fitted.precision)
+    assert np.abs(saturated - sample)[off].max() < 0.1 * np.abs(sample[off]).max()
+    empty = _completions.independent_network(values, missing)
+    _, _, first = _completions.expected_moments(values, missing, empty)
+    assert np.abs(first - sample)[off].max() > 3 * np.abs(saturated - sample)[off].max()
+
+
+def test_learn_on_incomplete_gaussian_data_ends_near_the_complete_rows_graph():
+    """magic-niab (pgmpy), 2,000 rows, 30% of the cells missing completely at random: learn
+    (BGe with the vsp prior inside structural EM on expected moments) starts from the
+    saturated normal; from the empty network's shrunken moments it kept 24 of 66 arcs
+    (SHD 50; the complete rows: 2)."""
+    from pgmpy.utils import get_example_model
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = get_example_model("magic-niab")
+        frame = model.simulate(n_samples=2000, seed=1)
+    truth = bnfs.DAG(list(model.nodes()), list(model.edges()))
+    holes = _mcar(frame, 0.3, 1)
+    with pytest.warns(UserWarning, match="structural EM"):
+        found = bnfs.learn(holes, progress=False)
+    assert found.learning["estep"] == "expected moments"
+    assert found.learning["search"]["score"] == "bge"
+    assert found.n_arcs >= 50 and bnfs.shd(found, truth) <= 25

@@ -61,12 +61,17 @@ def test_tabu_search_finds_an_arc_between_small_columns(scale):
         bnfs.tabu_search(frame, progress=False),
         bnfs.hill_climbing(frame, tabu=3, progress=False),
         bnfs.structural_em(frame, maximize="tabu_search"),
-        bnfs.learn(frame, folds=2, progress=False),
     ):
         assert len(found.arcs) == 1
         assert found.learning["score_value"] == pytest.approx(
             bnfs.score(found, frame, "bic-g"), rel=1e-9
         )
+    learned = bnfs.learn(frame, folds=2, progress=False)  # BGe on the standardized columns
+    assert len(learned.arcs) == 1 and learned.learning["standardized"]
+    standard = (frame - frame.mean()) / frame.std(ddof=0)
+    assert learned.learning["score_value"] == pytest.approx(
+        bnfs.score(learned, standard, "bge", prior="vsp"), rel=1e-9
+    )
 
 
 def test_tabu_search_never_ends_below_hill_climbing_on_small_columns(network_sample):

@@ -118,6 +118,8 @@ def learn_command(args) -> int:
             value = "- (missing values)"
         elif name == learned_with and "score_value" in graph.learning:
             value = f"{graph.learning['score_value']:.4f}"  # with the learner's prior
+            if graph.learning.get("standardized"):
+                value += " (standardized columns)"
         else:
             value = f"{score(dag, data, name):.4f}"
         facts = {
@@ -155,6 +157,8 @@ def what_ran(asked: str, learning: dict) -> str:
     if search:
         ran = f"{ran} with {search.get('algorithm', learning.get('maximize'))}"
     score = learning.get("score") or search.get("score")
+    if score and (learning.get("standardized") or search.get("standardized")):
+        score = f"{score} on standardized columns"
     detail = ", ".join(x for x in (ran if ran != asked else None, score) if x)
     return f"{asked} ({detail})" if detail else asked
 

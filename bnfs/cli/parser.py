@@ -161,8 +161,9 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     learning.add_argument(
         "--score",
         choices=SCORE_CHOICES,
-        help="score of the score-based learners (default: the learner's; bde for learn, "
-        "bic for the others: bic-g on continuous and bic-cg on mixed data)",
+        help="score of the score-based learners (default: the learner's; for learn bde on "
+        "discrete and bge on standardized continuous data, both with the vsp prior; bic for "
+        "the others: bic-g on continuous and bic-cg on mixed data)",
     )
     learning.add_argument(
         "--test",

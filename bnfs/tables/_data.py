@@ -587,6 +587,18 @@ class Dataset:
         new.weights = w
         return new
 
+    def standardized(self) -> Dataset:
+        """A copy whose continuous columns are centred and divided by their standard
+        deviation (discrete columns as they are): for scores whose prior is not scale-free,
+        such as BGe, so that a column's unit does not change the graph. A column without
+        spread stays centred at 0."""
+        new = self._build(rows=None, columns=list(self.names))
+        if new.values.size:
+            centred = new.values - new.values.mean(axis=0)
+            spread = np.sqrt((centred * centred).mean(axis=0))
+            new.values[:] = centred / np.where(spread > 0, spread, 1.0)
+        return new
+
     def discretize(
         self,
         method: Literal["quantile", "interval", "mdl"] = "quantile",
