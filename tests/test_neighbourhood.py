@@ -83,3 +83,34 @@ def test_out_of_time_before_the_network_it_keeps_what_the_tests_found(planted, m
     assert found.learning["network"] is None and sorted(found) == sorted(members)
     assert found.learning["stopped"] == "max_time reached"
     assert any("stopped early" in str(w.message) for w in caught)
+
+
+def test_past_a_test_per_pair_of_columns_it_learns_the_whole_network():
+    """Thirty noisy copies of one hidden coin and a target: every column depends on every
+    other, the target's neighbourhood is all of them, and HITON-PC's tests pass the number
+    of pairs of columns before it ends. The local search then costs more than the network it
+    stands in for, so the blanket is read off learn's whole network; on the planted data,
+    0.03 tests per pair, it is not."""
+    import numpy as np
+    import pandas as pd
+
+    from bnfs.search.neighbourhood import TESTS_PER_PAIR
+
+    rng = np.random.default_rng(0)
+    coin = rng.random(1000) < 0.5
+    columns = {f"x{i}": coin ^ (rng.random(1000) < 0.25) for i in range(30)}
+    frame = pd.DataFrame({**columns, "y": coin ^ (rng.random(1000) < 0.2)}).astype(int)
+    found = bnfs.neighbourhood_mb(frame, "y")
+    pairs = 31 * 30 / 2
+    assert found.learning["whole_network"] and found.learning["n_tests"] > TESTS_PER_PAIR * pairs
+    assert found.learning["neighbourhood"] == list(frame.columns)
+    whole = bnfs.learn(frame, progress=False)
+    assert sorted(found) == sorted(whole.markov_blanket("y"))
+    assert found == bnfs.neighbourhood_mb(frame, "y")  # the same answer again
+
+
+def test_on_planted_data_the_tests_stay_far_below_a_test_per_pair(planted):
+    frame, _ = planted
+    found = bnfs.neighbourhood_mb(frame, "y")
+    assert not found.learning["whole_network"]
+    assert found.learning["n_tests"] < 0.1 * frame.shape[1] * (frame.shape[1] - 1) / 2

@@ -595,6 +595,7 @@ class CITest(_Tester):
         candidates = np.asarray(candidates, dtype=np.int64)
         first, n_pool = 0, len(pool)
         pace = None if budget is None else budget.pace(_NEVER, first=256)
+        counted = 0  # the tests of this call already in n_tests, kept live for the budget
         while pace is None or not budget.spent():
             if pace is not None:
                 out.pause[_sep.PAUSE_AT] = out.tests[0] + pace.size
@@ -606,13 +607,14 @@ class CITest(_Tester):
                 first, n_pool = _sep.separate(
                     test, scratch, t, candidates, first, query, n_pool, out
                 )
+            self.n_tests += int(out.tests[0]) - counted
+            counted = int(out.tests[0])
             if first == m:
                 break
             if out.pause[_sep.PAUSED]:
                 out.pause[_sep.PAUSED] = 0
             else:
                 out = out._replace(flat=np.concatenate([out.flat, np.empty_like(out.flat)]))
-        self.n_tests += int(out.tests[0])
         return out, pool_arr[:n_pool].tolist()
 
     def _mi_cg(self, x: int, y: int, z: tuple[int, ...]) -> tuple[float, float]:
