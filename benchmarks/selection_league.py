@@ -216,6 +216,9 @@ def _pycausalfs(X, y, k):
 #: name -> (select(X, y, k), largest features, largest rows, is a bnfs selector)
 SELECTORS = {
     "bnfs MB hiton": (_bnfs(lambda: bnfs.MarkovBlanketSelector("hiton_mb")), None, None, True),
+    # the default: learn's network, or on wide data neighbourhood_mb (the whole network
+    # once its tests pass one per pair of columns)
+    "bnfs MB": (_bnfs(bnfs.MarkovBlanketSelector), None, None, True),
     "bnfs stable MB": (_bnfs(lambda: bnfs.StableBlanketSelector(R=20)), None, None, True),
     "bnfs FCBF": (_bnfs(bnfs.FCBF), None, None, True),
     "bnfs HSMB": (_bnfs(bnfs.HSMB), 200, 5000, True),

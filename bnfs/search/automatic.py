@@ -420,8 +420,7 @@ def learn(
     Parameters
     ----------
     data : Dataset, DataFrame or file path
-        Discrete, continuous (linear-Gaussian scores) or mixed (conditional-Gaussian; one
-        candidate only, as held-out likelihoods of mixed data are not computed). An
+        Discrete, continuous (linear-Gaussian scores) or mixed (conditional-Gaussian). An
         incomplete DataFrame is learned inside :func:`bnfs.structural_em`, this search
         in each round on expected sufficient statistics (continuous and discrete data)
         or on the rows completed by posterior modes and means (mixed data), with
@@ -507,13 +506,6 @@ def learn(
     started = time.perf_counter()
     data = as_dataset(data)
     candidates = _check_candidates(candidates)
-    if data.discrete_names and data.continuous_names and len(candidates) > 1:
-        raise ValueError(
-            "learn compares candidates by held-out log-likelihood, which bnfs does not "
-            f"compute for mixed data (continuous columns {list(data.continuous_names[:5])} "
-            "beside discrete ones): learn with one candidate (the default, BOSS with a "
-            "conditional-Gaussian score) or discretize the continuous columns"
-        )
     folds = check_int(folds, "folds", 2)
     if folds > data.n_rows:
         raise ValueError(f"folds ({folds}) must not exceed the number of rows ({data.n_rows})")

@@ -159,7 +159,10 @@ def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
         The same columns and levels, as ``Dataset.take`` gives (``test`` None: ``train``).
         Continuous data: each node's linear regression on its parents, fitted to ``train``
         by least squares with the maximum-likelihood residual variance, gives the density
-        of the ``test`` rows (``iss`` unused).
+        of the ``test`` rows. Mixed data: a conditional-Gaussian network, each continuous
+        node regressed on its continuous parents in each configuration of its discrete
+        ones (a configuration with too few training rows borrows the regression on all of
+        them); discrete nodes as above.
     iss : float > 0
 
     Examples
@@ -173,17 +176,13 @@ def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
     True
     """
     test = train if test is None else test
-    if (
-        isinstance(train, Dataset)
-        and isinstance(test, Dataset)
-        and not (train.discrete_names or test.discrete_names)
-    ):
-        return _gaussian_log_likelihood(dag, train, test)
     for what, value in (("train", train), ("test", test)):
-        if not isinstance(value, Dataset) or not value.is_discrete:
-            raise TypeError(f"{what} must be a discrete or a continuous Dataset")
+        if not isinstance(value, Dataset):
+            raise TypeError(f"{what} must be a Dataset (take train and test from one Dataset)")
+    if not (train.discrete_names or test.discrete_names):
+        return _gaussian_log_likelihood(dag, train, test)
     if train.names != test.names or any(
-        list(train.states[v]) != list(test.states[v]) for v in train.names
+        list(train.states.get(v, ())) != list(test.states.get(v, ())) for v in train.names
     ):
         raise ValueError(
             "train and test must have the same columns and levels (take both from one Dataset)"
@@ -195,24 +194,71 @@ def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
     total = 0.0
     for v in dag.nodes:
         parents = dag.parents(v)
-        r = train.arity(v)
-        arities = [train.arity(u) for u in parents]
-        q = float(np.prod(arities, dtype=np.float64))
-        if parents:
-            a, b = _configurations(
-                np.column_stack([train.column(u) for u in parents]),
-                np.column_stack([test.column(u) for u in parents]),
-                arities,
-            )
+        discrete = [u for u in parents if u in train.states]
+        if v in train.states:
+            if len(discrete) < len(parents):
+                raise ValueError(
+                    f"discrete node {v!r} has continuous parents "
+                    f"{[u for u in parents if u not in train.states]}: not a "
+                    "conditional-Gaussian network"
+                )
+            total += _table_log_likelihood(v, parents, train, test, iss)
         else:
-            a, b = np.zeros(train.n_rows, np.int64), np.zeros(test.n_rows, np.int64)
-        size = int(max(a.max(initial=0), b.max(initial=0))) + 1
-        n_j = np.bincount(a, minlength=size).astype(np.float64)
-        n_jk = np.bincount(a * r + train.column(v), minlength=size * r).astype(np.float64)
-        prior = iss / (q * r)
-        p = (n_jk[b * r + test.column(v)] + prior) / (n_j[b] + prior * r)
-        total += float(np.log(p).sum())
+            continuous = [u for u in parents if u not in train.states]
+            total += _regressions_log_likelihood(v, discrete, continuous, train, test)
     return total / test.n_rows
+
+
+def _table_log_likelihood(v: str, parents, train: Dataset, test: Dataset, iss: float) -> float:
+    """Summed log-probability of ``test``'s values of discrete ``v`` under its BDeu
+    posterior predictive given ``parents`` (discrete), from ``train``."""
+    r = train.arity(v)
+    arities = [train.arity(u) for u in parents]
+    q = float(np.prod(arities, dtype=np.float64))
+    if parents:
+        a, b = _configurations(
+            np.column_stack([train.column(u) for u in parents]),
+            np.column_stack([test.column(u) for u in parents]),
+            arities,
+        )
+    else:
+        a, b = np.zeros(train.n_rows, np.int64), np.zeros(test.n_rows, np.int64)
+    size = int(max(a.max(initial=0), b.max(initial=0))) + 1
+    n_j = np.bincount(a, minlength=size).astype(np.float64)
+    n_jk = np.bincount(a * r + train.column(v), minlength=size * r).astype(np.float64)
+    prior = iss / (q * r)
+    p = (n_jk[b * r + test.column(v)] + prior) / (n_j[b] + prior * r)
+    return float(np.log(p).sum())
+
+
+def _regressions_log_likelihood(v: str, discrete, continuous, train: Dataset, test: Dataset):
+    """Summed log-density of ``test``'s values of continuous ``v``: in each configuration of
+    its ``discrete`` parents, the least-squares regression on its ``continuous`` parents
+    fitted to the training rows of that configuration (a conditional-Gaussian node, as
+    bnlearn's ``bn.fit`` fits one). A configuration with fewer training rows than the
+    regression's coefficients plus two uses the regression fitted to every training row."""
+    x_train = [train.column(u) for u in continuous]
+    x_test = [test.column(u) for u in continuous]
+    if discrete:
+        a, b = _configurations(
+            np.column_stack([train.column(u) for u in discrete]),
+            np.column_stack([test.column(u) for u in discrete]),
+            [train.arity(u) for u in discrete],
+        )
+    else:
+        a, b = np.zeros(train.n_rows, np.int64), np.zeros(test.n_rows, np.int64)
+    pooled = least_squares(train.column(v), x_train)
+    total = 0.0
+    for j in np.unique(b):
+        rows, held = np.flatnonzero(a == j), np.flatnonzero(b == j)
+        if len(rows) >= len(continuous) + 3:
+            beta, deviation = least_squares(train.column(v)[rows], [x[rows] for x in x_train])
+        else:
+            beta, deviation = pooled
+        design = np.column_stack([np.ones(len(held)), *(x[held] for x in x_test)])
+        z = (test.column(v)[held] - design @ beta) / deviation
+        total += float(-len(held) * (0.5 * np.log(2 * np.pi) + np.log(deviation)) - 0.5 * (z @ z))
+    return total
 
 
 def _gaussian_log_likelihood(dag: DAG, train: Dataset, test: Dataset) -> float:
