@@ -395,11 +395,12 @@ def learn(
     suite (``benchmarks/quality.py``). Continuous data are scored the same way, by BGe with
     the vsp prior on the standardized columns (:data:`CONTINUOUS_SCORE` gives the
     measurements: half bic-g's distance to the true networks, and no chance arcs on wide,
-    thin data, where bic-g links columns by the thousand); mixed data by bic-cg. A family may have at most
-    :data:`CONFIGURATIONS_PER_ROW` parent configurations per row: past that, most of its
-    configurations hold no row, BDeu's value of it says more about the prior than the data,
-    and growing such families is where the time goes on many rows of many-valued columns
-    (coil2000: 48 s with the bound, 5 minutes without, held-out likelihood 4% lower).
+    thin data, where bic-g links columns by the thousand); mixed data by bic-cg. A family
+    may have at most :data:`CONFIGURATIONS_PER_ROW` parent configurations per row: past
+    that, most of its configurations hold no row, BDeu's value of it says more about the
+    prior than the data, and growing such families is where the time goes on many rows of
+    many-valued columns (coil2000: 48 s with the bound, 5 minutes without, held-out
+    likelihood 4% lower).
     On data so wide that scoring every pair of columns once is past :data:`WIDE_WORK`
     counted rows, each node's parents come from its :data:`CANDIDATE_PARTNERS` strongest
     partners only (the sparse-candidate restriction, by single-parent likelihood gain).
