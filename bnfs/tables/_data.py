@@ -591,12 +591,14 @@ class Dataset:
         """A copy whose continuous columns are centred and divided by their standard
         deviation (discrete columns as they are): for scores whose prior is not scale-free,
         such as BGe, so that a column's unit does not change the graph. A column without
-        spread stays centred at 0."""
+        spread stays centred at 0. Computed on the unit-scaled columns (:func:`unit_scaled`),
+        so values near the ends of the float range do not overflow."""
         new = self._build(rows=None, columns=list(self.names))
         if new.values.size:
-            centred = new.values - new.values.mean(axis=0)
-            spread = np.sqrt((centred * centred).mean(axis=0))
-            new.values[:] = centred / np.where(spread > 0, spread, 1.0)
+            scaled, _ = unit_scaled(new.values)
+            centred = scaled - scaled.mean(axis=0)
+            deviation = np.sqrt((centred * centred).mean(axis=0))
+            new.values[:] = centred / np.where(deviation > 0, deviation, 1.0)
         return new
 
     def discretize(
