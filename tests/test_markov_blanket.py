@@ -330,3 +330,41 @@ def test_the_selector_passes_its_time_budget_on():
         bnfs.MarkovBlanketSelector("hill_climbing", max_time=0).fit(X, y)
     with pytest.raises(ValueError, match="tpda does not; these do: .*'hiton_mb'"):
         bnfs.MarkovBlanketSelector("tpda", max_time=5).fit(X, y)
+
+
+def test_spouses_decided_together_keep_planted_noise_out():
+    """2,000 genotype-like features, 500 rows: each collider test at alpha lets a noise
+    feature in as a spouse; decided together at a false discovery rate of alpha
+    (Benjamini-Yekutieli, the default) the blanket is the planted one."""
+    X, y, truth = bnfs.datasets.planted_blanket(2000, 500, seed=1)
+    frame = X.assign(y=y).astype(str)
+    together = bnfs.hiton_mb(frame, "y")
+    assert sorted(together) == sorted(truth["blanket"])
+    assert together.learning["spouse_fdr"] is True
+    each = bnfs.hiton_mb(frame, "y", spouse_fdr=False)
+    extra = set(each) - set(truth["blanket"])
+    assert set(each) >= set(truth["blanket"]) and extra
+    assert all(name.startswith("X") for name in extra)  # features independent of all
+    with pytest.raises(TypeError, match="spouse_fdr must be True or False"):
+        bnfs.mmmb(frame, "y", spouse_fdr="yes")
+
+
+def test_benjamini_yekutieli_rejects_as_scipy_does():
+    import numpy as np
+    from scipy.stats import false_discovery_control
+
+    from bnfs.constraint.searches import by_rejections
+
+    rng = np.random.default_rng(0)
+    for m in (1, 2, 5, 40):
+        p = np.concatenate([rng.uniform(0, 0.002, size=m // 3), rng.uniform(size=m - m // 3)])
+        tests = [(float(v), f"x{i}") for i, v in enumerate(p)]
+        adjusted = false_discovery_control(p, method="by")
+        expected = [f"x{i}" for i in range(m) if adjusted[i] <= 0.05]
+        assert by_rejections(tests, 0.05) == expected
+    assert by_rejections([], 0.05) == []
+    # step-up: 0.02 is over its rank's threshold (2 x 0.05 / (3 x 11/6) = 0.018), but the
+    # larger 0.021 passes its own (0.027), and every test up to it is rejected
+    tests = [(0.02, "a"), (0.021, "b"), (0.001, "c")]
+    assert by_rejections(tests, 0.05) == ["a", "b", "c"]
+    assert by_rejections([(0.04, "a"), (0.05, "b")], 0.05) == []

@@ -26,6 +26,7 @@ __all__ = [
     "pcmb_pc_search",
     "spouses",
     "blanket_through_pc",
+    "by_rejections",
     "on_tester",
     "PC_SEARCHES",
 ]
@@ -292,11 +293,22 @@ def mmpc_search(tester, t: int, max_cond_size, sepsets=None, memo=None) -> list[
 
 
 def spouses(
-    tester, t: int, pc: list[int], pc_of: Callable[[int], list[int]], sepsets: dict[int, tuple]
+    tester,
+    t: int,
+    pc: list[int],
+    pc_of: Callable[[int], list[int]],
+    sepsets: dict[int, tuple],
+    fdr: bool = False,
 ) -> list[int]:
     """Add x (in PC(y) for y in PC(t), x not adjacent to t) when t and x, separated by S,
-    become dependent given S + y: the collider t -> y <- x."""
-    found = []
+    become dependent given S + y: the collider t -> y <- x.
+
+    With ``fdr`` the collider tests are decided together, by the Benjamini-Yekutieli
+    step-up procedure at the tester's alpha (:func:`by_rejections`): among thousands of
+    candidate spouses some noise passes each test at alpha, while the procedure bounds the
+    expected share of false spouses among those found (Tsamardinos & Brown 2008 bound local
+    learning's false discoveries the same way)."""
+    found, tests = [], []
     for y in pc:
         if tester.budget.spent():
             break
@@ -312,18 +324,46 @@ def spouses(
                 sepsets[x] = sep
             if y in sep:
                 continue
-            if not tester.test_indices(t, x, tuple(sep) + (y,)).independent:
+            result = tester.test_indices(t, x, tuple(sep) + (y,))
+            if fdr:
+                # a test without enough rows per cell counts as dependent, as it does alone
+                tests.append((0.0 if math.isnan(result.p_value) else result.p_value, x))
+            elif not result.independent:
+                found.append(x)
+    if fdr:
+        for x in by_rejections(tests, tester.alpha):
+            if x not in found:
                 found.append(x)
     return found
 
 
-def blanket_through_pc(tester, t: int, pc: Callable, max_cond_size) -> list[int]:
-    """The blanket as ``pc`` of the target plus the spouses found through colliders."""
+def by_rejections(tests: list[tuple[float, int]], alpha: float) -> list[int]:
+    """The hypotheses the Benjamini-Yekutieli step-up procedure rejects at false discovery
+    rate ``alpha`` (valid under any dependence between the tests; Benjamini & Yekutieli,
+    Annals of Statistics 29, 2001), in the order given: with the m p-values sorted, the
+    largest k with p_(k) <= k alpha / (m H_m), H_m = 1 + 1/2 + ... + 1/m, and every test
+    up to it. ``tests`` holds (p-value, label) pairs."""
+    m = len(tests)
+    if not m:
+        return []
+    harmonic = sum(1.0 / i for i in range(1, m + 1))
+    ranked = sorted(range(m), key=lambda i: tests[i][0])
+    k = 0
+    for rank, i in enumerate(ranked, start=1):
+        if tests[i][0] <= rank * alpha / (m * harmonic):
+            k = rank
+    kept = set(ranked[:k])
+    return [label for i, (_, label) in enumerate(tests) if i in kept]
+
+
+def blanket_through_pc(tester, t: int, pc: Callable, max_cond_size, fdr: bool = False):
+    """The blanket as ``pc`` of the target plus the spouses found through colliders (with
+    ``fdr``, decided together: see :func:`spouses`)."""
     sepsets: dict[int, tuple] = {}
     memo: dict[int, tuple] = {}  # one one-way search per node
     members = pc(tester, t, max_cond_size, sepsets, memo=memo)
     return members + spouses(
-        tester, t, members, lambda y: pc(tester, y, max_cond_size, memo=memo), sepsets
+        tester, t, members, lambda y: pc(tester, y, max_cond_size, memo=memo), sepsets, fdr
     )
 
 
