@@ -207,8 +207,9 @@ def expected_moments(
 
 def independent_network(values: np.ndarray, missing: np.ndarray) -> GaussianNetwork:
     """The empty network fitted to each column's observed values, the first E-step's
-    (bnlearn 5.2.1's ``structural.em`` also starts from the empty graph, by the reading of
-    its R source; not tested against bnlearn-port, whose E-step draws instead). Under BIC,
+    (bnlearn 5.2.1's ``structural.em`` starts from the empty graph too: with the same seed
+    its default start gives the graph of ``start = empty.graph``, tested against
+    bnlearn-port; its E-step draws, so its graphs differ from these). Under BIC,
     starting from the saturated Gaussian fitted by EM gave denser, further graphs (ecoli70
     at 30% missing: SHD 62 against 25); learn's BGe starts there (see
     :mod:`bnfs.search.structural_em`)."""
