@@ -5,15 +5,13 @@ first use (PEP 562), so ``import bnfs`` does not pay for scikit-learn, scipy.sta
 until a learner, selector or data set that needs them is touched.
 """
 
-import importlib
-import importlib.abc
-import importlib.util
-import logging
-import sys
+from importlib import import_module as _import_module
+from logging import NullHandler as _NullHandler
+from logging import getLogger as _getLogger
 
 __version__ = "0.1.0"
 
-logging.getLogger("bnfs").addHandler(logging.NullHandler())
+_getLogger("bnfs").addHandler(_NullHandler())
 
 #: public name -> the module that defines it
 _EXPORTS = {
@@ -94,51 +92,18 @@ _EXPORTS = {
         "EmptySelectionWarning",
     ],
 }
-_SUBMODULES = ["datasets", "metrics", "parallel"]
+_SUBMODULES = ["datasets", "parallel"]
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [*_WHERE, *_SUBMODULES, "__version__"]
 
 
-#: the import paths of public modules before they moved into the rooms of the ground floor
-#: (``bnfs.tables``, ``bnfs.graphs``, ``bnfs.stats``, ``bnfs.models``), which keep working
-MOVED = {
-    **{
-        f"bnfs.{m}": f"bnfs.graphs.{m}" for m in ("graph", "order", "knowledge", "render", "report")
-    },
-    **{f"bnfs.{m}": f"bnfs.stats.{m}" for m in ("scores", "citests", "priors", "metrics")},
-    **{
-        f"bnfs.{m}": f"bnfs.models.{m}"
-        for m in ("network", "cg_network", "bif", "parameters", "inference", "export")
-    },
-}
-
-
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports a module by its old path (``import bnfs.scores``) as the module itself
-    (``bnfs.stats.scores``, the same object), so code and pickles written against the old
-    paths keep working."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname in MOVED:
-            return importlib.util.spec_from_loader(fullname, self)
-        return None
-
-    def exec_module(self, module):
-        # the import system returns what sys.modules holds after this call
-        sys.modules[module.__name__] = importlib.import_module(MOVED[module.__name__])
-
-
-if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
-    sys.meta_path.append(_MovedModules())
-
-
 def __getattr__(name: str):
     if name in _WHERE:
-        value = getattr(importlib.import_module(_WHERE[name]), name)
+        value = getattr(_import_module(_WHERE[name]), name)
     elif name.isidentifier() and not name.startswith("__"):  # a submodule: bnfs.select, ...
         try:
-            value = importlib.import_module(f"bnfs.{name}")
+            value = _import_module(f"bnfs.{name}")
         except ModuleNotFoundError as err:
             if err.name != f"bnfs.{name}":
                 raise

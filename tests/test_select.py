@@ -106,21 +106,19 @@ def test_seeded_learners_are_reproducible(alarm):
     assert a.selected_ == b.selected_ and a.network_ == b.network_
 
 
-def test_selectors_speak_scikit_learn_and_the_old_names_still_work_with_a_warning(alarm):
+def test_selectors_speak_scikit_learn(alarm):
     """``selected_``, ``get_support``, ``random_state`` and ``class_name_`` on every
-    discrete selector; ``seed``, ``blanket_`` and ``target_name_`` are deprecated aliases."""
+    discrete selector; the names from before scikit-learn's (``seed``, ``blanket_``,
+    ``target_name_``) are gone: 0.1.0 is unreleased."""
     X, y = alarm
     X, y = X.iloc[:1500], y.iloc[:1500]
     options = {"restarts": 1, "max_parents": 3}
     new = MarkovBlanketSelector("hill_climbing", learner_options=options, random_state=4)
     new.fit(X, y)
-    with pytest.warns(FutureWarning, match="seed=.* is deprecated"):
-        old = MarkovBlanketSelector("hill_climbing", learner_options=options, seed=4).fit(X, y)
-    assert old.selected_ == new.selected_ and old.network_ == new.network_
-    with pytest.warns(FutureWarning, match="blanket_ is deprecated"):
-        assert new.blanket_ == new.selected_
-    with pytest.warns(FutureWarning, match="target_name_ is deprecated"):
-        assert new.target_name_ == new.class_name_ in new.network_.nodes
+    assert new.class_name_ in new.network_.nodes
+    with pytest.raises(TypeError, match="seed"):
+        MarkovBlanketSelector("hill_climbing", seed=4)
+    assert not hasattr(new, "blanket_") and not hasattr(new, "target_name_")
     assert list(X.columns[new.get_support()]) == new.selected_
     generator = MarkovBlanketSelector("kiamb_mb", random_state=np.random.default_rng(0))
     assert set(generator.fit(X, y).selected_) <= set(X.columns)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import inspect
 import numbers
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -111,13 +110,10 @@ class MarkovBlanketSelector(DiscreteSelector):
         and why): pass every feature on, so that a pipeline's next step can still fit;
         pass none on (scikit-learn's behaviour); or raise ValueError.
 
-    seed : int, optional
-        Deprecated alias of ``random_state`` (removed in the next release).
-
     Attributes
     ----------
     selected_ : list of str
-        The selected features, in input order (``blanket_``, deprecated, is the same list).
+        The selected features, in input order.
     learner_ : str
         The learner that ran (``learner``, or what ``"auto"`` chose).
     missing_ : dict or None
@@ -133,7 +129,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         then read off what it found so far), or None.
     class_name_ : str
         The name the class got in ``network_``: ``y``'s name when it has one that no
-        feature has, else "target" (``target_name_``, deprecated, is the same).
+        feature has, else "target".
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` is a DataFrame with string column names.
@@ -169,7 +165,6 @@ class MarkovBlanketSelector(DiscreteSelector):
         n_jobs: int | None = None,
         max_time: float | None = None,
         if_empty: str = "keep_all",
-        seed=None,
     ):
         self.learner = learner
         self.learner_options = learner_options
@@ -180,7 +175,6 @@ class MarkovBlanketSelector(DiscreteSelector):
         self.n_jobs = n_jobs
         self.max_time = max_time
         self.if_empty = if_empty
-        self.seed = seed
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""
@@ -270,17 +264,8 @@ class MarkovBlanketSelector(DiscreteSelector):
         return tags
 
     def _seed(self) -> int | None:
-        """The learners' seed: ``random_state`` as an int (or ``seed``, deprecated)."""
+        """The learners' seed: ``random_state`` as an int."""
         random_state = self.random_state
-        if self.seed is not None:
-            warnings.warn(
-                "MarkovBlanketSelector(seed=...) is deprecated and will be removed in the next "
-                "release; use random_state=...",
-                FutureWarning,
-                stacklevel=3,
-            )
-            if random_state is None:
-                random_state = self.seed
         if random_state is None:
             return None
         if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
@@ -293,26 +278,6 @@ class MarkovBlanketSelector(DiscreteSelector):
             "random_state must be an int >= 0, a numpy RandomState or Generator, or None; "
             f"got {random_state!r}"
         )
-
-    @property
-    def blanket_(self) -> list[str]:
-        """Deprecated: ``selected_``."""
-        warnings.warn(
-            "blanket_ is deprecated and will be removed in the next release; use selected_",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.selected_
-
-    @property
-    def target_name_(self) -> str:
-        """Deprecated: ``class_name_``."""
-        warnings.warn(
-            "target_name_ is deprecated and will be removed in the next release; use class_name_",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.class_name_
 
     def _empty_reason(self) -> str:
         return (
