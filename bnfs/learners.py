@@ -76,6 +76,7 @@ class Learner:
 
     @property
     def function(self) -> Callable:
+        """The learner itself, imported on first use."""
         return getattr(importlib.import_module(self.module), self.name)
 
     @property
@@ -85,6 +86,7 @@ class Learner:
 
     @property
     def seeded(self) -> bool:
+        """Whether it takes a ``seed``."""
         return "seed" in self.options
 
     @property

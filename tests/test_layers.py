@@ -147,3 +147,32 @@ def test_functions_are_short_and_kernels_take_few_parameters():
         if module.startswith("bnfs._kernels") and parameters > 12:
             wide.append((module, node.name, parameters))
     assert not long and not wide, (long, wide)
+
+
+def test_every_public_definition_has_a_docstring():
+    """Every public function, class and method of a public module says what it does (a
+    method may inherit its docstring from the class it overrides)."""
+    import importlib
+
+    bare = []
+    for module in _modules():
+        if any(part.startswith("_") for part in module.split(".")[1:]):
+            continue
+        loaded = importlib.import_module(module)
+        for name, value in vars(loaded).items():
+            if name.startswith("_") or getattr(value, "__module__", None) != module:
+                continue
+            if not (inspect.isfunction(value) or inspect.isclass(value)):
+                continue
+            if not inspect.getdoc(value):
+                bare.append(f"{module}.{name}")
+            if inspect.isclass(value):
+                for attribute, member in vars(value).items():
+                    if attribute.startswith("_"):
+                        continue
+                    if inspect.isfunction(member) or isinstance(
+                        member, (property, classmethod, staticmethod)
+                    ):
+                        if not inspect.getdoc(getattr(value, attribute)):
+                            bare.append(f"{module}.{name}.{attribute}")
+    assert not bare, bare

@@ -84,6 +84,8 @@ def _printable_streams() -> None:
 
 
 def main(argv=None) -> int:
+    """Run the ``bnfs`` command line on ``argv`` (default: ``sys.argv[1:]``); return the
+    exit code."""
     _printable_streams()
     parser = build_parser()
     args = parser.parse_args(argv)

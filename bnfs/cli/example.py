@@ -7,6 +7,8 @@ from pathlib import Path
 
 
 def example_command(args) -> int:
+    """``bnfs example``: learn a bundled network from sampled rows, print a blanket, draw
+    it."""
     from bnfs import datasets
     from bnfs._validate import check_allocation
     from bnfs.models.network import sampling_bytes
@@ -60,6 +62,8 @@ def describe_learning(learning: dict) -> str:
 
 
 def default_target(network: str, truth) -> str:
+    """The target ``bnfs example`` shows on ``network``: a textbook one where known, else
+    the node with the largest blanket in ``truth``."""
     preferred = {
         "alarm": "HYPOVOLEMIA",
         "asia": "either",

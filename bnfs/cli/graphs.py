@@ -6,6 +6,7 @@ from bnfs.cli._inputs import dataset_of, read_frame, read_graph
 
 
 def draw_command(args) -> int:
+    """``bnfs draw``: draw a saved network (SVG, PNG, PDF or DOT)."""
     graph = read_graph(args.network)
     if args.highlight is not None and args.highlight not in graph.nodes:
         raise ValueError(f"--highlight {args.highlight!r} is not a node of {args.network.name}")
@@ -15,6 +16,7 @@ def draw_command(args) -> int:
 
 
 def score_command(args) -> int:
+    """``bnfs score``: the score of a saved network on a data file."""
     from bnfs import score
 
     frame = read_frame(args.data, args.dropna)
@@ -32,6 +34,8 @@ def score_command(args) -> int:
 
 
 def compare_command(args) -> int:
+    """``bnfs compare``: SHD, skeleton and arc precision/recall of a network against
+    another."""
     from bnfs.stats.metrics import arc_scores, shd, skeleton_scores
 
     learned, truth = read_graph(args.learned), read_graph(args.truth)

@@ -12,6 +12,7 @@ from bnfs.tables._files import replacing, write_atomically
 
 
 def learn_graph(frame, args):
+    """The graph ``args`` ask for, learned from ``frame`` (what ``bnfs learn`` writes)."""
     data = dataset_of(frame, args, args.algorithm)
     incomplete = incomplete_data(data)
     out = getattr(args, "out", None)
@@ -84,6 +85,8 @@ def write_graph(graph, data, out: Path) -> None:
 
 
 def learn_command(args) -> int:
+    """``bnfs learn``: learn a network and write it (JSON, BIF, DOT, GraphML), with an
+    optional report."""
     if args.out.suffix.lower() not in OUTPUTS:  # before minutes of learning
         raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {args.out.name!r}")
     if args.algorithm == "learn" and args.checkpoint is not None:

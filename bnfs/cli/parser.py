@@ -125,6 +125,7 @@ def file_arguments(command: argparse.ArgumentParser) -> tuple[tuple[str, FileArg
 
 
 def common_options(quiet: bool = True) -> argparse.ArgumentParser:
+    """The options every subcommand takes (``--quiet`` where ``quiet``)."""
     parent = argparse.ArgumentParser(add_help=False)
     if quiet:
         parent.add_argument(
@@ -144,6 +145,8 @@ AUTO_HELP = (
 
 
 def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.ArgumentParser:
+    """The options of the subcommands that learn: ``--algorithm`` among ``algorithms``
+    (``default`` when not given) and what the learners share."""
     parent = argparse.ArgumentParser(add_help=False)
     parent.set_defaults(default_algorithm=default)
     learning = parent.add_argument_group(
@@ -278,6 +281,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``bnfs`` argument parser with every subcommand."""
     parser = _Parser(
         prog="bnfs",
         description="Bayesian-network structure learning and Markov-blanket "

@@ -165,6 +165,7 @@ def classifier(name: str, gaps: bool = False):
 def select_command(args) -> int:
     # the blanket selector learns from gaps (structural EM or available-case tests, as
     # bnfs blanket); the other methods need complete rows (--dropna)
+    """``bnfs select``: select features for the target, optionally cross-validated."""
     frame = read_frame(args.data, args.dropna, keep_missing=args.method == "markov_blanket")
     target = column_name(frame, args.target)
     X, y = frame.drop(columns=target), frame[target]

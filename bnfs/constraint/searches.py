@@ -46,6 +46,8 @@ def _shrink(tester, t: int, mb: list[int]) -> list[int]:
 
 
 def grow_shrink_search(tester, t: int) -> list[int]:
+    """Grow-shrink (Margaritis & Thrun 2000): add a dependent variable while one is, then
+    drop those the rest separate from ``t``; returns the blanket's indices."""
     mb = sorted(tester.required(t))
     changed = True
     while changed and not tester.budget.spent():
@@ -66,6 +68,9 @@ def _dependent(tester, t: int, mb: list[int]) -> list[tuple[tuple[float, float],
 
 
 def iamb_search(tester, t: int, interleaved: bool = False) -> list[int]:
+    """IAMB (Tsamardinos et al. 2003): add the most dependent variable while it is
+    dependent, then drop the false positives (after each addition when ``interleaved``);
+    returns the blanket's indices."""
     mb = sorted(tester.required(t))
     tried: set[tuple] = set()
     while not tester.budget.spent():

@@ -68,6 +68,7 @@ class DAG(GraphBase):
     __hash__ = None  # mutable
 
     def copy(self) -> DAG:
+        """An independent copy (the node list is shared, being immutable)."""
         new = DAG.__new__(DAG)
         new._nodes, new._index = self._nodes, self._index
         self._copy_into(new)
@@ -229,6 +230,7 @@ class PDAG(GraphBase):
     __hash__ = None
 
     def copy(self) -> PDAG:
+        """An independent copy (the node list is shared, being immutable)."""
         new = PDAG.__new__(PDAG)
         new._nodes, new._index = self._nodes, self._index
         self._copy_into(new)
@@ -262,6 +264,7 @@ class PDAG(GraphBase):
         self._nb[j].add(i)
 
     def remove_edge(self, u: str, v: str) -> None:
+        """Remove the undirected edge ``u - v``; raises ValueError where there is none."""
         i, j = self._i(u), self._i(v)
         if j not in self._nb[i]:
             raise ValueError(f"no edge {u!r} - {v!r}")
@@ -289,6 +292,7 @@ class PDAG(GraphBase):
 
     # -- structure ------------------------------------------------------------------------
     def skeleton(self) -> PDAG:
+        """The undirected graph of every arc and edge."""
         return PDAG(self._nodes, edges=self.arcs + self.edges)
 
     def to_dag(self) -> DAG:

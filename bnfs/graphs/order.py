@@ -193,6 +193,7 @@ class OnlineTopologicalOrder(_ArcPool):
         return self.node_at.copy()
 
     def position(self, node: int) -> int:
+        """``node``'s place in the current topological order."""
         return int(self.pos[node])
 
 
@@ -212,16 +213,20 @@ class DFSCycleCheck(_ArcPool):
         self.work = np.zeros((2, max(self.n_nodes, 1)), dtype=np.int64)
 
     def try_add(self, x: int, y: int) -> bool:
+        """Add ``x -> y`` unless it closes a directed cycle; whether it was added."""
         x, y = self._check(x, y)
         self.reserve()
         return bool(_k.dfs_try_add(self.heads, self.arcs, self.meta, self.mark, self.work, x, y))
 
     def apply(self, ops: np.ndarray) -> np.ndarray:
+        """Apply a batch of moves (as :meth:`OnlineTopologicalOrder.apply`); which were
+        applied."""
         return self._apply(_k.dfs_apply, ops)
 
     def _state(self) -> tuple:
         return (self.heads, self.arcs, self.meta, self.mark, self.work)
 
     def has_path(self, source: int, target: int) -> bool:
+        """Whether a directed path leads from ``source`` to ``target``."""
         source, target = self._check(source, target)
         return bool(_k.reachable(self.heads, self.arcs, self.mark, self.work, source, target))

@@ -59,9 +59,11 @@ class ConditionalGaussianNetwork:
         return self.states.get(node) or tuple(f"s{k}" for k in range(self.levels[node]))
 
     def discrete_parents(self, node: str) -> list[str]:
+        """``node``'s discrete parents, in parent order."""
         return [p for p in self.parents[node] if p in self.levels]
 
     def continuous_parents(self, node: str) -> list[str]:
+        """``node``'s continuous parents, in parent order."""
         return [p for p in self.parents[node] if p not in self.levels]
 
     def sample(self, n: int, seed: int | np.random.Generator | None = 0) -> pd.DataFrame:

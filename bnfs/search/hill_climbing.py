@@ -72,6 +72,7 @@ class Climb:
 
     @classmethod
     def start(cls, state: SearchState, tabu: int) -> Climb:
+        """A climb from the state's current graph, which is also its best so far."""
         state.best_parents = state.parents.copy()
         state.best_npar = state.npar.copy()
         state.counters[[_hc.NON_IMPROVING, _hc.TABU_POS, _hc.N_TABU]] = 0
@@ -170,6 +171,7 @@ class Restarts:
             state.set_parents(self.best[1], self.best[2])
 
     def next_climb(self, restarts: int) -> None:
+        """Move on to the next restart; complete once past ``restarts`` of them."""
         self.climb += 1
         self.perturbed = False
         self.complete = self.climb > restarts
@@ -177,6 +179,8 @@ class Restarts:
 
     # -- checkpoint ---------------------------------------------------------------------------
     def snapshot(self, run: Climb | None) -> dict:
+        """What a checkpoint holds: the climb, the graphs and counters, the random
+        generator."""
         state = self.state
         saved = {
             "climb": self.climb,
@@ -202,10 +206,12 @@ class Restarts:
         return saved
 
     def save(self, run: Climb | None = None, force: bool = True) -> None:
+        """Write a checkpoint (when one is due, unless ``force``)."""
         if self.store is not None and (force or self.store.due()):
             self.store.save(self.snapshot(run))
 
     def save_climb(self, run: Climb, stopping: bool) -> None:
+        """Checkpoint after a move of ``run``: when due, or at once when ``stopping``."""
         self.save(run, force=stopping)
 
     def resume(self, restarts: int) -> None:

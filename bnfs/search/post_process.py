@@ -178,6 +178,8 @@ def post_process(
 
 
 def check_probabilities(p_add, p_remove) -> tuple[float, float]:
+    """``p_add`` and ``p_remove`` as floats in [0, 1] whose sum is at most 1 (ValueError
+    naming them otherwise)."""
     p_add = check_float(p_add, "p_add", 0.0, 1.0)
     p_remove = check_float(p_remove, "p_remove", 0.0, 1.0)
     if p_add + p_remove > 1.0 + 1e-12:

@@ -82,6 +82,7 @@ class Batch:
 
     @classmethod
     def of(cls, results: Sequence[CIResult]) -> Batch:
+        """The batch of single results."""
         return cls(
             np.array([r.statistic for r in results], dtype=np.float64),
             np.array([r.p_value for r in results], dtype=np.float64),

@@ -83,6 +83,7 @@ class GraphPrior:
 
     @property
     def is_uniform(self) -> bool:
+        """Whether it gives every graph the same prior (vsp at beta 0.5 does)."""
         return self.name == "uniform" or (self.name == "vsp" and self.beta == 0.5)
 
     def _pair(self, key, learning: bool) -> tuple[float, float, float]:
