@@ -335,3 +335,21 @@ def test_bootstrap_strengths_do_not_depend_on_column_order():
             base.sort_values(key).reset_index(drop=True),
             shuffled.sort_values(key).reset_index(drop=True),
         )
+
+
+@settings(max_examples=15, deadline=None)
+@given(discrete_frames(min_cols=3), st.randoms(use_true_random=False), st.integers(0, 5))
+def test_the_default_selector_keeps_the_blanket_of_its_own_graph_in_any_column_order(
+    frame, random, which
+):
+    """``MarkovBlanketSelector()`` keeps exactly the class's blanket in the network it
+    learned (``network_``), and the same features whatever the columns' order."""
+    target = frame.columns[which % frame.shape[1]]
+    X, y = frame.drop(columns=target), frame[target]
+    selector = bnfs.MarkovBlanketSelector(if_empty="keep_none").fit(X, y)
+    assert selector.network_ is not None
+    assert set(selector.selected_) == set(selector.network_.markov_blanket(selector.class_name_))
+    order = list(X.columns)
+    random.shuffle(order)
+    shuffled = bnfs.MarkovBlanketSelector(if_empty="keep_none").fit(X[order], y)
+    assert set(shuffled.selected_) == set(selector.selected_)
