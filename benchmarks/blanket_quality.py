@@ -172,9 +172,10 @@ def planted(width: int, rows: int, seeds) -> None:
         for learner in learners:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                if learner not in first:  # warm: the first fit compiles
+                if learner not in first:  # warm: the first fit compiles (on 1,000 features)
+                    small, labels, _ = bnfs.datasets.planted_blanket(1000, rows, seed=seed)
                     started = time.perf_counter()
-                    select(learner, X, y)
+                    select(learner, small, labels)
                     first[learner] = time.perf_counter() - started
                 started = time.perf_counter()
                 selected = select(learner, X, y)
@@ -184,7 +185,8 @@ def planted(width: int, rows: int, seeds) -> None:
     for learner in learners:
         print(
             f"{learner:<20} F1 {np.mean(scores[learner]):.3f}   "
-            f"{np.mean(seconds[learner]):7.2f} s per fit (warm), first fit {first[learner]:.2f} s"
+            f"{np.mean(seconds[learner]):7.2f} s per fit (warm; first fit on 1,000 features "
+            f"{first[learner]:.2f} s)"
         )
 
 
