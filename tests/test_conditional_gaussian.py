@@ -99,10 +99,12 @@ def test_a_small_cg_search_runs_through_the_kernels():
 def _without_levels(monkeypatch):
     """Score every family from the rows: no per-level statistics."""
     monkeypatch.setattr(
-        "bnfs.stats.scores.level_statistics", lambda table, arities, kind: np.zeros((0, 1, 1))
+        "bnfs.stats.scores.level_statistics",
+        lambda table, arities, kind, weights=None: np.zeros((0, 1, 1)),
     )
     monkeypatch.setattr(
-        "bnfs.search._state.level_statistics", lambda table, arities, kind: np.zeros((0, 1, 1))
+        "bnfs.search._state.level_statistics",
+        lambda table, arities, kind, weights=None: np.zeros((0, 1, 1)),
     )
 
 
@@ -290,3 +292,47 @@ def test_an_exact_fit_in_one_level_is_singular_as_in_bnlearn():
     ours = bnfs.score(dag, noisy, "loglik-cg-bnlearn")
     expected = pybnlearn.score(pybnlearn.model2network("[g][x][y|g:x]"), noisy, type="loglik-cg")
     assert ours == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("levels", [True, False])
+@pytest.mark.parametrize("label", ["loglik-cg", "bic-cg", "aic-cg", "bic-cg-bnlearn"])
+def test_a_mixed_row_of_weight_k_scores_as_k_rows(mixed, label, levels, monkeypatch):
+    """Weighted mixed rows (structural EM's expected statistics) against the rows repeated,
+    from the per-level statistics and from the rows; weights of one against none."""
+    if not levels:
+        monkeypatch.setattr(bnfs.stats.scores, "LEVEL_ENTRIES", 0)
+    frame, _ = mixed
+    counts = np.random.default_rng(0).integers(0, 4, len(frame))
+    counts[:50] = 1  # every level kept by the repeated rows
+    data = bnfs.Dataset(frame)
+    repeated = data.take(np.repeat(np.arange(len(frame)), counts))
+    weighted = data.with_weights(counts.astype(float))
+    ones = data.with_weights(np.ones(len(frame)))
+    rng = np.random.default_rng(1)
+    discrete = [c for c in frame.columns if c.startswith("d")]
+    checked = 0
+    for _ in range(40):
+        node = str(rng.choice(frame.columns))
+        pool = discrete if node in discrete else list(frame.columns)
+        pool = [c for c in pool if c != node]
+        parents = list(rng.choice(pool, int(rng.integers(0, 4)), replace=False))
+        expected = bnfs.Scorer(repeated, label).local(node, parents)
+        got = bnfs.Scorer(weighted, label).local(node, parents)
+        assert got == pytest.approx(expected, rel=1e-9, abs=1e-6)
+        plain = bnfs.Scorer(data, label).local(node, parents)
+        assert bnfs.Scorer(ones, label).local(node, parents) == pytest.approx(plain, rel=1e-12)
+        checked += np.isfinite(expected)
+    assert checked > 30
+
+
+def test_searches_on_weighted_mixed_rows_find_the_graph_of_the_repeated_rows(mixed):
+    frame, _ = mixed
+    counts = np.random.default_rng(2).integers(1, 4, len(frame))
+    data = bnfs.Dataset(frame)
+    repeated = data.take(np.repeat(np.arange(len(frame)), counts))
+    weighted = data.with_weights(counts.astype(float))
+    for search in (bnfs.hill_climbing, bnfs.boss):
+        ours = search(weighted, "bic-cg", progress=False)
+        assert set(ours.arcs) == set(search(repeated, "bic-cg", progress=False).arcs)
+        assert len(ours.arcs) >= 5

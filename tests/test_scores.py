@@ -493,7 +493,7 @@ def test_row_weights_are_checked():
             data.with_weights(bad)
     with pytest.raises(TypeError, match="weights"):
         data.with_weights(["a"] * 50)
-    with pytest.raises(ValueError, match="continuous"):
+    with pytest.raises(ValueError, match="all continuous"):
         Dataset(pd.DataFrame({"x": np.arange(5.0), "y": np.arange(5.0) ** 2})).with_weights(
             np.ones(5)
         )

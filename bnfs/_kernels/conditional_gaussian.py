@@ -24,6 +24,10 @@ RSS/(n_j - |continuous parents| - 1) plugged into the normal density.
 
 A continuous node whose one discrete parent has its level statistics in ``levels`` (see
 :func:`level_scatter`) is scored from them in O(levels x |P|^3), not from the rows.
+
+Rows may carry ``weights`` (empty: each row counts once): every count, sum and cross-product
+is then a sum of weights (structural EM's expected sufficient statistics, Friedman 1998),
+and the number of rows in the penalties is their total.
 """
 
 import math
@@ -68,10 +72,10 @@ def discrete_configurations(table, arities, members, n_members, cfg):
 
 
 @njit(cache=True)
-def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
+def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance, weights):
     """Log-likelihood of ``table[y]`` regressed (with an intercept) on ``table[xs[:n_x]]``
     separately in each configuration ``cfg`` (indices below ``q``; a row with a negative
-    index is left out); -inf when singular.
+    index is left out), rows counted ``weights`` times (empty: once); -inf when singular.
 
     One pass accumulates each configuration's moments of (1, x, y); the columns are centred
     and unit-scaled beforehand (``bnfs.stats.scores.cg_statistics``), so the raw moments lose no
@@ -79,6 +83,7 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
     n = table.shape[1] - table.shape[0]
     d = n_x + 2  # intercept, regressors, response
     moments = np.zeros((q, d, d))
+    weighted = weights.shape[0] > 0
     if n_x == 0:  # the common case: a mean per configuration (sums kept apart, as below)
         count = np.zeros(q)
         sy = np.zeros(q)
@@ -89,9 +94,10 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
             if j < 0:
                 continue
             v = ycol[i]
-            count[j] += 1.0
-            sy[j] += v
-            syy[j] += v * v
+            w = weights[i] if weighted else 1.0
+            count[j] += w
+            sy[j] += w * v
+            syy[j] += w * v * v
         for j in range(q):
             moments[j, 0, 0] = count[j]
             moments[j, 0, 1] = sy[j]
@@ -112,12 +118,13 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
                 continue
             u = xcol[i]
             v = ycol[i]
-            count[j] += 1.0
-            sx[j] += u
-            sy[j] += v
-            sxx[j] += u * u
-            sxy[j] += u * v
-            syy[j] += v * v
+            w = weights[i] if weighted else 1.0
+            count[j] += w
+            sx[j] += w * u
+            sy[j] += w * v
+            sxx[j] += w * u * u
+            sxy[j] += w * u * v
+            syy[j] += w * v * v
         for j in range(q):
             moments[j, 0, 0] = count[j]
             moments[j, 0, 1] = sx[j]
@@ -135,8 +142,9 @@ def regression_loglik(table, y, xs, n_x, cfg, q, bnlearn_variance):
             for a in range(n_x):
                 z[a + 1] = table[xs[a], i]
             z[d - 1] = table[y, i]
+            w = weights[i] if weighted else 1.0
             for a in range(d):
-                za = z[a]
+                za = w * z[a]
                 for b in range(a, d):
                     moments[j, a, b] += za * z[b]
     loglik = 0.0
@@ -169,18 +177,20 @@ def _gaussian_loglik(rss, nj, n_x, bnlearn_variance):
 
 
 @njit(cache=True)
-def multinomial_loglik(table, arities, node, cfg, q):
+def multinomial_loglik(table, arities, node, cfg, q, weights):
     """sum_jk N_jk log(N_jk / N_j) of discrete ``node`` given configurations ``cfg`` (rows
-    with a negative index left out)."""
+    with a negative index left out), N counting each row ``weights`` times (empty: once)."""
     n = table.shape[1] - table.shape[0]
     r = arities[node]
-    counts = np.zeros(q * r, dtype=np.int64)
-    totals = np.zeros(q, dtype=np.int64)
+    weighted = weights.shape[0] > 0
+    counts = np.zeros(q * r)  # integers unless weighted, exactly
+    totals = np.zeros(q)
     for i in range(n):
         if cfg[i] < 0:
             continue
-        counts[cfg[i] * r + np.int64(table[node, i])] += 1
-        totals[cfg[i]] += 1
+        w = weights[i] if weighted else 1.0
+        counts[cfg[i] * r + np.int64(table[node, i])] += w
+        totals[cfg[i]] += w
     loglik = 0.0
     for j in range(q):
         for k in range(r):
@@ -191,13 +201,15 @@ def multinomial_loglik(table, arities, node, cfg, q):
 
 
 @njit(cache=True)
-def level_scatter(table, arities, levels):
+def level_scatter(table, arities, levels, weights):
     """Fill ``levels`` (one (V + 1)-square block per level of each discrete variable, in
     variable order; V variables) with each level's rows' scatter matrix about their means,
     ``levels[b, V, V]`` holding the number of rows: what a regression on continuous
-    parents within the levels of one discrete parent needs."""
+    parents within the levels of one discrete parent needs. With ``weights`` (empty: none)
+    the scatter about the weighted means and the rows' total weight."""
     n_vars = table.shape[0]
     n = table.shape[1] - n_vars
+    weighted = weights.shape[0] > 0
     levels[:] = 0.0
     b = 0
     for d in range(n_vars):
@@ -209,7 +221,9 @@ def level_scatter(table, arities, levels):
             rows = np.flatnonzero(codes[:n] == level)
             block = levels[b + level]
             block[n_vars, n_vars] = rows.shape[0]
-            if rows.shape[0] > 0:
+            if weighted and rows.shape[0] > 0:
+                _weighted_scatter(table, rows, weights, block)
+            elif rows.shape[0] > 0:
                 x = np.empty((rows.shape[0], n_vars))
                 for a in range(n_vars):
                     column = table[a]
@@ -222,6 +236,31 @@ def level_scatter(table, arities, levels):
                 block[:n_vars, :n_vars] = x.T @ x
         b += r
     return levels
+
+
+@njit(cache=True)
+def _weighted_scatter(table, rows, weights, block):
+    """``block`` (V + 1 square) := the scatter of ``rows`` about their weighted means, each
+    row counted its weight, and their total weight in the corner."""
+    n_vars = table.shape[0]
+    w = np.empty(rows.shape[0])
+    for i in range(rows.shape[0]):
+        w[i] = weights[rows[i]]
+    total = w.sum()
+    block[n_vars, n_vars] = total
+    if total <= 0.0:
+        return
+    x = np.empty((rows.shape[0], n_vars))
+    for a in range(n_vars):
+        column = table[a]
+        m = 0.0
+        for i in range(rows.shape[0]):
+            x[i, a] = column[rows[i]]
+            m += w[i] * x[i, a]
+        m /= total
+        for i in range(rows.shape[0]):
+            x[i, a] -= m
+    block[:n_vars, :n_vars] = x.T @ (x * w.reshape(-1, 1))
 
 
 @njit(cache=True)
@@ -260,12 +299,14 @@ def level_regression_loglik(levels, first, r, y, xs, n_x, bnlearn_variance):
 
 
 @njit(cache=True)
-def cg_score(table, arities, levels, node, parents, n_par, kind):
+def cg_score(table, arities, levels, weights, node, parents, n_par, kind):
     """Conditional-Gaussian local score of ``node`` given ``parents[:n_par]``
     (``kind`` = CG + LOGLIK/BIC/AIC, plus BNLEARN_VARIANCE for bnlearn's variance), from
-    the ``levels`` statistics (:func:`level_scatter`; empty: none) where they serve."""
+    the ``levels`` statistics (:func:`level_scatter`; empty: none) where they serve, rows
+    counted ``weights`` times (empty: once)."""
     n_vars = table.shape[0]
     n = table.shape[1] - n_vars
+    mass = weights.sum() if weights.shape[0] > 0 else float(n)  # the rows' total weight
     base = (kind - CG) % _BNLEARN_VARIANCE
     bnlearn_variance = kind - CG >= _BNLEARN_VARIANCE
     discrete = np.empty(max(n_par, 1), dtype=np.int64)
@@ -283,8 +324,8 @@ def cg_score(table, arities, levels, node, parents, n_par, kind):
             continuous[n_c] = p
             n_c += 1
     if arities[node] == 0 and n_d == 0:  # a linear-Gaussian node: from the covariance
-        aux = np.empty(2, dtype=np.int64)
-        aux[0] = n
+        aux = np.empty(2)
+        aux[0] = mass
         aux[1] = n_vars
         return covariance_score(table[:, n:], aux, node, continuous, n_c, kind - CG, 1.0)
     if arities[node] == 0 and n_d == 1 and levels.shape[0] > 0:
@@ -294,18 +335,18 @@ def cg_score(table, arities, levels, node, parents, n_par, kind):
             levels, first, arities[d], node, continuous, n_c, bnlearn_variance
         )
         n_params = configurations * (n_c + 2)
-        return _penalised(loglik, n_params, n, base)
+        return _penalised(loglik, n_params, mass, base)
     cfg = np.empty(n, dtype=np.int64)
     q = discrete_configurations(table, arities, discrete, n_d, cfg)
     if arities[node] > 0:
         if n_c > 0:  # a discrete node cannot have a continuous parent
             return -np.inf
-        loglik = multinomial_loglik(table, arities, node, cfg, q)
+        loglik = multinomial_loglik(table, arities, node, cfg, q, weights)
         n_params = configurations * (arities[node] - 1)
     else:
-        loglik = regression_loglik(table, node, continuous, n_c, cfg, q, bnlearn_variance)
+        loglik = regression_loglik(table, node, continuous, n_c, cfg, q, bnlearn_variance, weights)
         n_params = configurations * (n_c + 2)
-    return _penalised(loglik, n_params, n, base)
+    return _penalised(loglik, n_params, mass, base)
 
 
 @njit(cache=True)

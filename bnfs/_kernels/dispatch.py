@@ -19,13 +19,14 @@ from bnfs._kernels.covariance import covariance_score
 
 
 @njit(cache=True)
-def continuous_score(data, aux, levels, node, parents, n_par, kind, iss):
+def continuous_score(data, aux, levels, weights, node, parents, n_par, kind, iss):
     """The local score of float data: conditional-Gaussian (``kind`` >= CG; ``data`` the
     variables-by-rows table, ``aux`` the arities, ``levels`` the per-level statistics of
-    :func:`~bnfs._kernels.conditional_gaussian.level_scatter` or empty) or linear-Gaussian
-    (``data`` the covariance, ``aux`` the rows)."""
+    :func:`~bnfs._kernels.conditional_gaussian.level_scatter` or empty, ``weights`` the
+    rows' weights or empty) or linear-Gaussian (``data`` the covariance, ``aux`` the rows;
+    weighted rows are already in the covariance)."""
     if kind >= CG:
-        return cg_score(data, aux, levels, node, parents, n_par, kind)
+        return cg_score(data, aux, levels, weights, node, parents, n_par, kind)
     return covariance_score(data, aux, node, parents, n_par, kind, iss)
 
 
@@ -43,7 +44,9 @@ def family_score(scoring, node, parents, n_par, cfg, counts):
     (``NUMBA_DISABLE_JIT=1``)."""
     s = scoring
     if s.codes.dtype.kind == "f":
-        return continuous_score(s.codes, s.arities, s.levels, node, parents, n_par, s.kind, s.iss)
+        return continuous_score(
+            s.codes, s.arities, s.levels, s.weights, node, parents, n_par, s.kind, s.iss
+        )
     return discrete_score(scoring, node, parents, n_par, cfg, counts)
 
 
@@ -54,6 +57,7 @@ def _family_score(scoring, node, parents, n_par, cfg, counts):
             scoring.codes,
             scoring.arities,
             scoring.levels,
+            scoring.weights,
             node,
             parents,
             n_par,
@@ -150,6 +154,7 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
                 scoring.codes,
                 scoring.arities,
                 scoring.levels,
+                scoring.weights,
                 v,
                 tmp,
                 m,

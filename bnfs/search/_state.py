@@ -20,6 +20,8 @@ from bnfs.stats.scores import (
     level_statistics,
     model_statistics,
     resolve_score,
+    row_mass,
+    row_weights,
 )
 from bnfs.tables._data import Dataset
 
@@ -76,10 +78,11 @@ class SearchState:
         #: covariance of the unit-scaled columns and [rows] (see bnfs._kernels.covariance);
         #: for conditional-Gaussian ones the variables-by-rows table and the arities
         self.codes, self.arities, log_scale = model_statistics(data, self.kind)
-        self.levels = level_statistics(self.codes, self.arities, self.kind)
-        #: the rows' weights in the discrete scores (empty: each row counts once)
-        self.weights = np.zeros(0) if data.weights is None else data.weights
-        self.score_offset = -data.n_rows * float(log_scale.sum())
+        #: the rows' weights in the discrete and conditional-Gaussian scores (empty: each
+        #: row counts once)
+        self.weights = row_weights(data)
+        self.levels = level_statistics(self.codes, self.arities, self.kind, self.weights)
+        self.score_offset = -row_mass(data) * float(log_scale.sum())
         self.max_parents = max_parents
         self._black = {(self.index[u], self.index[v]) for u, v in blacklist}
         white = [(self.index[u], self.index[v]) for u, v in whitelist]

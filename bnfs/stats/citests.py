@@ -253,6 +253,8 @@ def _subsets(pool: list[int], min_size: int, max_size: int | None):
 
 #: no pause: a test count no search reaches
 _NEVER = 1 << 62
+#: the conditional-Gaussian kernels' weights where every row counts once
+_UNWEIGHTED = np.zeros(0)
 
 
 class CITest(_Tester):
@@ -677,12 +679,14 @@ class CITest(_Tester):
     def _regression(self, node, continuous, discrete, keep) -> tuple[float, int]:
         q, used = self._configurations(discrete, keep)
         xs = np.asarray(continuous + [0], dtype=np.int64)
-        loglik = _cg.regression_loglik(self._table, node, xs, len(continuous), self._cfg, q, False)
+        loglik = _cg.regression_loglik(
+            self._table, node, xs, len(continuous), self._cfg, q, False, _UNWEIGHTED
+        )
         return loglik, used
 
     def _multinomial(self, node: int, discrete: list[int], keep) -> float:
         q = self._configurations(discrete, keep)[0]
-        return _cg.multinomial_loglik(self._table, self._arities, node, self._cfg, q)
+        return _cg.multinomial_loglik(self._table, self._arities, node, self._cfg, q, _UNWEIGHTED)
 
 
 class AvailableCaseTest(_Tester):

@@ -178,8 +178,10 @@ def cg_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     :mod:`bnfs._kernels.conditional_gaussian`), in ``data.names`` order. The table holds
     each variable as a row (discrete codes as floats, with their arity; continuous columns
     unit-scaled and centred, arity 0, their log-likelihoods shifting by -rows * log_scale), then the
-    covariance matrix of those rows."""
+    covariance matrix of those rows. Weighted rows (:meth:`bnfs.Dataset.with_weights`) are
+    centred on their weighted means and the covariance is weighted."""
     n = data.n_rows
+    weights = data.weights
     table = np.empty((data.n_vars, n + data.n_vars))
     arities = np.zeros(data.n_vars, dtype=np.int64)
     log_scale = np.zeros(data.n_vars)
@@ -190,11 +192,30 @@ def cg_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             arities[j] = data.arity(name)
         else:
             k = data.continuous_names.index(name)
-            table[j, :n] = scaled[:, k] - scaled[:, k].mean()
+            centre = (
+                scaled[:, k].mean()
+                if weights is None
+                else np.average(scaled[:, k], weights=weights)
+            )
+            table[j, :n] = scaled[:, k] - centre
             log_scale[j] = logs[k]
-    centred = table[:, :n] - table[:, :n].mean(axis=1, keepdims=True)
-    table[:, n:] = centred @ centred.T / n
+    if weights is None:
+        centred = table[:, :n] - table[:, :n].mean(axis=1, keepdims=True)
+        table[:, n:] = centred @ centred.T / n
+    else:
+        centred = table[:, :n] - (table[:, :n] @ weights / weights.sum())[:, None]
+        table[:, n:] = (centred * weights) @ centred.T / weights.sum()
     return table, arities, log_scale
+
+
+def row_weights(data: Dataset) -> np.ndarray:
+    """The rows' weights as the compiled scores take them (empty: each row counts once)."""
+    return np.zeros(0) if data.weights is None else data.weights
+
+
+def row_mass(data: Dataset) -> float:
+    """The number of rows the scores count: the weights' total on weighted rows."""
+    return float(data.n_rows) if data.weights is None else float(data.weights.sum())
 
 
 #: the conditional-Gaussian level statistics are built only within these bounds: float64
@@ -202,12 +223,15 @@ def cg_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 LEVEL_ENTRIES, LEVEL_WORK = 8_000_000, 4e9
 
 
-def level_statistics(table: np.ndarray, arities: np.ndarray, kind: int) -> np.ndarray:
+def level_statistics(
+    table: np.ndarray, arities: np.ndarray, kind: int, weights: np.ndarray | None = None
+) -> np.ndarray:
     """The per-level scatter matrices from which the conditional-Gaussian scores regress a
     continuous node on continuous parents within the levels of one discrete parent
     (:func:`bnfs._kernels.conditional_gaussian.level_scatter`), or an empty array where
     they do not serve (other scores, no discrete or no continuous variable) or would pass
-    :data:`LEVEL_ENTRIES` or :data:`LEVEL_WORK` (the scores then read the rows)."""
+    :data:`LEVEL_ENTRIES` or :data:`LEVEL_WORK` (the scores then read the rows); ``weights``
+    as :func:`row_weights` gives them."""
     n_vars = table.shape[0]
     n = table.shape[1] - n_vars
     blocks = int(arities.sum())
@@ -219,7 +243,9 @@ def level_statistics(table: np.ndarray, arities: np.ndarray, kind: int) -> np.nd
         or discrete * n * n_vars**2 > LEVEL_WORK
     ):
         return np.zeros((0, 1, 1))
-    return _cg.level_scatter(table, arities, np.zeros((blocks, n_vars + 1, n_vars + 1)))
+    weights = np.zeros(0) if weights is None else weights
+    blocks = np.zeros((blocks, n_vars + 1, n_vars + 1))
+    return _cg.level_scatter(table, arities, blocks, weights)
 
 
 def model_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -333,11 +359,12 @@ class Scorer:
                         f"discrete {node!r} cannot have the continuous parent "
                         f"{self.data.names[bad[0]]!r} in a conditional-Gaussian network"
                     )
+            weights = row_weights(self.data)
             if self._levels is None:
-                self._levels = level_statistics(table, aux, self.kind)
+                self._levels = level_statistics(table, aux, self.kind, weights)
             value = continuous_score(
-                table, aux, self._levels, v, par, len(pa), self.kind, self.iss
-            ) - (self.data.n_rows * log_scale[v])
+                table, aux, self._levels, weights, v, par, len(pa), self.kind, self.iss
+            ) - (row_mass(self.data) * log_scale[v])
         else:
             codes, arities, family = self.data.codes, self.data.arities, (v, par, len(pa))
             if self.data.weights is not None:

@@ -563,18 +563,24 @@ class Dataset:
         return new
 
     def with_weights(self, weights) -> Dataset:
-        """A copy of these discrete data whose rows count ``weights`` times in the scores
-        that :mod:`bnfs.search` uses: counts become sums of weights and the number of
-        rows their total. Frequency weights (a row of weight 2 scores as two rows of weight
-        1), or the posterior probabilities of the completions of incomplete rows, whose
-        counts are then structural EM's expected counts (Friedman 1998).
+        """A copy of these discrete or mixed data whose rows count ``weights`` times in the
+        scores that :mod:`bnfs.search` uses: counts, sums and cross-products become sums of
+        weights and the number of rows their total. Frequency weights (a row of weight 2
+        scores as two rows of weight 1), or the posterior probabilities of the completions
+        of incomplete rows, whose statistics are then structural EM's expected sufficient
+        statistics (Friedman 1998). Continuous data alone take no weights (the Gaussian
+        scores read one covariance matrix; structural EM gives them rows that hold the
+        expected moments instead).
 
         Parameters
         ----------
         weights : array-like of float, one per row
             Finite and non-negative, with a positive total.
         """
-        self.require_discrete("row weights")
+        if not self.discrete_names:
+            raise ValueError(
+                "row weights need discrete or mixed data; these columns are all continuous"
+            )
         try:
             w = np.array(weights, dtype=np.float64).reshape(-1)
         except (TypeError, ValueError):
