@@ -26,9 +26,14 @@ instead (Friedman 1998, "The Bayesian structural EM algorithm";
   every gap over its marginal, and EM settles on too sparse a graph: alarm, 2,000 rows,
   30% missing, SHD 26 against 11; imputation alone 14, and with many rows imputed modes
   become functional links: alarm, 300,000 rows, 10% missing, SHD 11, expected counts 1);
-* mixed data: imputation.
+* mixed data: a conditional-Gaussian network's expected statistics
+  (:mod:`bnfs.search._cg_completions`): each incomplete row stands for its completions of
+  the missing discrete values weighted by their posterior (the missing continuous values
+  integrated out), each completion's missing continuous values spread over sigma points
+  that hold their conditional mean and covariance; the search scores the weighted rows,
+  from the network the imputation loop converges to, as for discrete data.
 
-Imputation (``estep="impute"``, and mixed data; a hard assignment): every missing value
+Imputation (``estep="impute"``; a hard assignment): every missing value
 takes its most probable value given the row's other values under the fitted network, i.e.
 given its Markov blanket - the posterior mode of a discrete variable, the posterior mean of
 a continuous one (closed form in a conditional-Gaussian network: the parents' regression
@@ -48,7 +53,7 @@ from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.graphs.graph import DAG
 from bnfs.models.inference import blanket_mean, gaussian_loglik
-from bnfs.search import _completions
+from bnfs.search import _cg_completions, _completions
 from bnfs.search.automatic import learn
 from bnfs.search.boss import boss
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
@@ -111,7 +116,9 @@ def structural_em(
         cross-products (each row's missing values are normal given its observed ones); on
         discrete data, expected counts (each incomplete row stands for its completions
         weighted by their posterior: exact up to 64 configurations of its missing values,
-        16 Gibbs draws beyond), after the imputation loop; mixed data impute.
+        16 Gibbs draws beyond), after the imputation loop; on mixed data, the
+        conditional-Gaussian expected statistics (exact up to 1,024 configurations of a
+        row's missing discrete values), after the imputation loop.
         ``"impute"``: each missing value takes its posterior mode (mean), computed exactly.
         bnlearn's ``structural.em`` imputes hard too, but by likelihood-weighting draws (its
         default ``impute="bayes-lw"``), so its completions and graphs differ.
@@ -181,13 +188,15 @@ def structural_em(
     if estep == "expected" and gaussian:
         dag, rounds, converged = _gaussian_em(model, maximize, options, max_iter)
         how = "expected moments"
-    elif estep == "expected" and not model.scales:
+    elif estep == "expected":
         # from the network imputation converges to: started from the empty network, the
         # first E-step spreads every gap over its marginal and EM settles on sparse graphs
         imputed, first, _ = _imputation_em(model, maximize, options, max_iter)
-        dag, rounds, converged = _expected_em(model, maximize, options, max_iter, seed, imputed)
+        expected = _expected_em if not model.scales else _mixed_em
+        dag, rounds, converged = expected(model, maximize, options, max_iter, seed, imputed)
         rounds += first
-        how = "expected counts, from the imputation's network"
+        what = "counts" if not model.scales else "statistics"
+        how = f"expected {what}, from the imputation's network"
     else:
         dag, rounds, converged = _imputation_em(model, maximize, options, max_iter)
         how = "imputation"
@@ -275,6 +284,70 @@ def _expected_em(model: _Model, maximize: str, options: dict, max_iter: int, see
             network = _completions.fit_tables(*_collapsed(filled, weights), arities, parents)
             filled, weights, source = e_step(network)
     model.set_expected_modes(filled, weights, source)
+    return dag, rounds, converged
+
+
+def _mixed_em(model: _Model, maximize: str, options: dict, max_iter: int, seed, start: DAG):
+    """Structural EM on a conditional-Gaussian network's expected sufficient statistics
+    (mixed data; :mod:`bnfs.search._cg_completions`): each round completes every incomplete
+    row in its likely discrete ways, weighted by their posterior, with its missing
+    continuous values spread over sigma points that hold their conditional mean and
+    covariance, runs the search on those weighted rows and refits the parameters to them;
+    it stops when a round's graph equals the last one's. The first E-step's network is
+    ``start`` fitted to the model's current completion (the imputation loop's)."""
+    names = model.names
+    discrete = [v for v in names if v in model.levels]
+    continuous = [v for v in names if v not in model.levels]
+    place = {v: j for j, v in enumerate(discrete)} | {v: j for j, v in enumerate(continuous)}
+    codes = np.column_stack([model.values[v] for v in discrete]).astype(np.int64)
+    values = np.column_stack([model.values[v] for v in continuous])
+    missing_d = model.missing[:, [model.columns[v] for v in discrete]]
+    missing_c = model.missing[:, [model.columns[v] for v in continuous]]
+    arities = np.array([len(model.levels[v]) for v in discrete], dtype=np.int64)
+
+    def parents(dag: DAG) -> list[tuple[list[int], list[int]]]:
+        return [
+            (
+                [place[p] for p in dag.parents(v) if p in model.levels],
+                [place[p] for p in dag.parents(v) if p not in model.levels],
+            )
+            for v in discrete + continuous
+        ]
+
+    draws = np.random.default_rng(seed)
+
+    def e_step(network):
+        seed = int(draws.integers(1 << 31))
+        return _cg_completions.expected_rows(codes, values, missing_d, missing_c, network, seed)
+
+    ones = np.ones(len(codes))
+    rows = e_step(_cg_completions.fit_network(codes, values, ones, arities, parents(start)))
+    search = MAXIMIZE[maximize]
+    dag, converged, rounds = start, False, 0
+    while rounds < max_iter and not converged:
+        rounds += 1
+        frame = pd.DataFrame(
+            {
+                v: pd.Categorical.from_codes(rows.codes[:, place[v]], model.levels[v])
+                if v in model.levels
+                else rows.values[:, place[v]] * model.scales[v]
+                for v in names
+            }
+        )
+        data = Dataset(frame).with_weights(rows.weights)
+        last = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
+        found = search(data, **last, **options)
+        converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
+        dag = found
+        for _ in range(PARAMETER_STEPS):  # parametric EM on the new graph
+            network = _cg_completions.fit_network(
+                rows.codes, rows.values, rows.weights, arities, parents(dag)
+            )
+            rows = e_step(network)
+    for v in names:  # return_imputed: the most probable completion, its conditional means
+        best = rows.best_codes if v in model.levels else rows.best_values
+        gaps = model.missing[:, model.columns[v]]
+        model.values[v][gaps] = best[gaps, place[v]]
     return dag, rounds, converged
 
 
