@@ -144,24 +144,23 @@ def _weighted_fit(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarr
     return beta, max(np.sqrt(max(variance, 0.0)), np.sqrt(FLOOR))
 
 
-def _joint_normal(network: CGNetwork, discrete: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The continuous variables' mean and covariance given the discrete codes ``discrete``."""
-    p = len(network.beta)
-    lifted = np.eye(p)
-    intercept = np.empty(p)
-    variance = np.empty(p)
-    arities = network.arities
+def _joint_normals(network: CGNetwork, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The continuous variables' means (rows, p) and covariances (rows, p, p) given each
+    row of discrete ``codes``, in one batch."""
+    n, p = codes.shape[0], len(network.beta)
+    lifted = np.broadcast_to(np.eye(p), (n, p, p)).copy()
+    intercept = np.empty((n, p))
+    variance = np.empty((n, p))
     for c in range(p):
-        j = 0
-        for d in network.cg_discrete[c]:
-            j = j * arities[d] + discrete[d]
+        j = _configurations(codes, network.arities, network.cg_discrete[c])
         beta = network.beta[c][j]
-        intercept[c] = beta[0]
+        intercept[:, c] = beta[:, 0]
         for k, parent in enumerate(network.cg_continuous[c]):
-            lifted[c, parent] -= beta[k + 1]
-        variance[c] = network.sd[c][j] ** 2
-    inverse = np.linalg.inv(lifted)  # unit lower triangular in a topological order
-    return inverse @ intercept, (inverse * variance) @ inverse.T
+            lifted[:, c, parent] -= beta[:, k + 1]
+        variance[:, c] = network.sd[c][j] ** 2
+    inverse = np.linalg.inv(lifted)  # unit triangular in a topological order
+    mean = np.einsum("rij,rj->ri", inverse, intercept)
+    return mean, (inverse * variance[:, None, :]) @ np.swapaxes(inverse, 1, 2)
 
 
 def _discrete_log_joint(network: CGNetwork, codes: np.ndarray) -> np.ndarray:
@@ -178,87 +177,70 @@ def _continuous_key(network: CGNetwork, codes: np.ndarray) -> np.ndarray:
     return _configurations(codes, network.arities, used)
 
 
-class _Normals:
-    """The continuous variables' joint normal under one network for each configuration of
-    the discrete variables they depend on, computed once per configuration and kept as
-    stacks (``means[i]``, ``covariances[i]``) for batched algebra."""
-
-    def __init__(self, network: CGNetwork):
-        self.network = network
-        self.index: dict[int, int] = {}
-        p = len(network.beta)
-        self.means = np.zeros((0, p))
-        self.covariances = np.zeros((0, p, p))
-
-    def of(self, codes: np.ndarray) -> np.ndarray:
-        """The stack index of each row's joint normal (computing the new ones)."""
-        key = _continuous_key(self.network, codes)
-        distinct, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        new = [(k, f) for k, f in zip(distinct.tolist(), first) if k not in self.index]
-        if new:
-            found = [_joint_normal(self.network, codes[f]) for _, f in new]
-            for k, _ in new:
-                self.index[k] = len(self.index)
-            self.means = np.concatenate([self.means, [m for m, _ in found]])
-            self.covariances = np.concatenate([self.covariances, [c for _, c in found]])
-        return np.array([self.index[k] for k in distinct.tolist()])[inverse.reshape(-1)]
-
-
 #: rows whose conditional matrices are gathered at once (bounds the memory of the batch)
 _BATCH_ENTRIES = 4_000_000
 
 
-def _evidence(network, codes, values, missing_c, normals: _Normals):
+def _evidence(network, codes, values, missing_c, moments: bool = True):
     """For completions (``codes`` complete, ``values`` with missing continuous cells marked
     by ``missing_c``): log N(observed continuous values), ``values`` with the conditional
-    means filled in, and the sigma directions of the completions with missing continuous
-    values: (completion indices, missing columns, per completion F with F F' = k times
-    its conditional covariance, k the missing columns). Batched by pattern of missing
-    columns, over the joint normals the completions use."""
-    n = codes.shape[0]
+    means filled in, and each completion's sigma directions (rows, p, p): sqrt(k) times
+    the columns of a square root of its conditional covariance (k its missing columns),
+    the k in use last (``directions[i, p - k:]``).
+
+    Batched over every completion whatever its pattern: with M the missing columns,
+    S~ = S restricted to the observed block plus the identity on M factors as the observed
+    block's Cholesky factor beside the identity, so log N(x_o) is read off S~ and the
+    deviations with missing entries zeroed, and S - S (I-M) S~^-1 (I-M) S is the conditional
+    covariance, zero outside the M block; its eigenvectors give the root (those of nonzero
+    eigenvalues lie in the M block, and there are at most k). Without ``moments``, the
+    log-likelihoods alone (``filled`` and ``directions`` None)."""
+    n, p = codes.shape[0], values.shape[1]
     loglik = np.zeros(n)
-    filled = values.copy()
-    spreads = []
-    if values.shape[1] == 0:
-        return loglik, filled, spreads
-    which_normal = normals.of(codes)
-    patterns, pattern = np.unique(missing_c, axis=0, return_inverse=True)
-    pattern = pattern.reshape(-1)
-    for p, gone in enumerate(patterns):
-        rows = np.flatnonzero(pattern == p)
-        seen, lost = np.flatnonzero(~gone), np.flatnonzero(gone)
-        used, which = np.unique(which_normal[rows], return_inverse=True)
-        which = which.reshape(-1)
-        mean, cov = normals.means[used], normals.covariances[used]
-        conditional = cov[:, lost][:, :, lost]
-        if seen.size:
-            factor = np.linalg.cholesky(cov[:, seen][:, :, seen])
-            unfactor = np.linalg.inv(factor)  # (used, seen, seen)
-            log_det = np.log(np.diagonal(factor, axis1=1, axis2=2)).sum(axis=1)
-            cross = cov[:, seen][:, :, lost]
-            gain = np.swapaxes(unfactor, 1, 2) @ (unfactor @ cross)  # Sigma_ss^-1 Sigma_sg
-            conditional = conditional - np.swapaxes(cross, 1, 2) @ gain
-        step = max(1, _BATCH_ENTRIES // (seen.size * (seen.size + lost.size) + 1))
-        for start in range(0, rows.size, step):
-            part, at = rows[start : start + step], which[start : start + step]
-            x = values[np.ix_(part, seen)] - mean[at][:, seen]
-            if seen.size:
-                z = np.einsum("rij,rj->ri", unfactor[at], x)
-                loglik[part] = (
-                    -0.5 * (z**2).sum(axis=1) - log_det[at] - 0.5 * seen.size * np.log(2 * np.pi)
-                )
-            if lost.size:
-                shift = np.einsum("rj,rjk->rk", x, gain[at]) if seen.size else 0.0
-                filled[np.ix_(part, lost)] = mean[at][:, lost] + shift
-        if lost.size:
-            conditional = (conditional + np.swapaxes(conditional, 1, 2)) / 2
-            spreads.append((rows, lost, _roots(conditional)[which] * np.sqrt(lost.size)))
-    return loglik, filled, spreads
+    filled = values.copy() if moments else None
+    directions = np.zeros((n, p, p)) if moments else None
+    if p == 0:
+        return loglik, filled, directions
+    key = _continuous_key(network, codes)
+    step = max(1, _BATCH_ENTRIES // (4 * p * p))
+    for start in range(0, n, step):
+        rows = slice(start, min(start + step, n))
+        _, first, which = np.unique(key[rows], return_index=True, return_inverse=True)
+        mean, cov = _joint_normals(network, codes[rows][first])
+        mean, cov = mean[which.reshape(-1)], cov[which.reshape(-1)]
+        gone = missing_c[rows]
+        kept = (~gone).astype(float)
+        deviation = np.where(gone, 0.0, values[rows] - mean)
+        observed_block = cov * kept[:, :, None] * kept[:, None, :]
+        observed_block[:, np.arange(p), np.arange(p)] += gone  # identity on the missing
+        factor = np.linalg.cholesky(observed_block)
+        z = np.linalg.solve(factor, deviation[:, :, None])[:, :, 0]
+        loglik[rows] = (
+            -0.5 * (z**2).sum(axis=1)
+            - np.log(np.diagonal(factor, axis1=1, axis2=2)).sum(axis=1)
+            - 0.5 * kept.sum(axis=1) * np.log(2 * np.pi)
+        )
+        if not moments or not gone.any():
+            continue
+        # S~^-1 restricted to the observed block, zero elsewhere
+        inverse = np.linalg.inv(observed_block) * kept[:, :, None] * kept[:, None, :]
+        filled[rows] = np.where(
+            gone, mean + np.einsum("rij,rjk,rk->ri", cov, inverse, deviation), values[rows]
+        )
+        conditional = cov - cov @ inverse @ cov
+        conditional = (conditional + np.swapaxes(conditional, 1, 2)) / 2
+        conditional = conditional * gone[:, :, None] * gone[:, None, :]
+        eigenvalues, vectors = np.linalg.eigh(conditional)  # ascending
+        root = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))[:, None, :]
+        k = gone.sum(axis=1)
+        directions[rows] = np.swapaxes(root, 1, 2) * np.sqrt(k)[:, None, None]
+    return loglik, filled, directions
 
 
-def _log_weights(network, codes, values, missing_c, normals: _Normals):
-    loglik, filled, spreads = _evidence(network, codes, values, missing_c, normals)
-    return _discrete_log_joint(network, codes) + loglik, filled, spreads
+def _log_weights(network, codes, values, missing_c) -> np.ndarray:
+    """log p(discrete values, observed continuous values) of each completion."""
+    loglik = _evidence(network, codes, values, missing_c, moments=False)[0]
+    return _discrete_log_joint(network, codes) + loglik
 
 
 def _all_completions(codes: np.ndarray, missing_d: np.ndarray, arities: np.ndarray):
@@ -293,7 +275,7 @@ def _all_completions(codes: np.ndarray, missing_d: np.ndarray, arities: np.ndarr
     return parts, owners, drawn
 
 
-def _drawn_completions(rows, codes, values, missing_d, missing_c, network, rng, normals):
+def _drawn_completions(rows, codes, values, missing_d, missing_c, network, rng):
     """(completions, source rows): :data:`DRAWS` Gibbs draws of the missing discrete values
     of each of ``rows``, after :data:`BURN_IN` sweeps, each value from its conditional given
     the row's others (all rows at once, variable by variable)."""
@@ -314,8 +296,7 @@ def _drawn_completions(rows, codes, values, missing_d, missing_c, network, rng, 
                 options,
                 np.repeat(observed[who], r, axis=0),
                 np.repeat(unseen[who], r, axis=0),
-                normals,
-            )[0].reshape(who.size, r)
+            ).reshape(who.size, r)
             p = np.exp(logw - logw.max(axis=1, keepdims=True))
             cumulative = np.cumsum(p / p.sum(axis=1, keepdims=True), axis=1)
             u = rng.random(who.size)[:, None]
@@ -340,11 +321,10 @@ def expected_rows(
     n = codes.shape[0]
     parts, owners, drawn = _all_completions(codes, missing_d, network.arities)
     enumerated = sum(len(o) for o in owners)
-    normals = _Normals(network)
     if drawn:
         rng = np.random.default_rng(seed)
         found, owner = _drawn_completions(
-            np.array(drawn), codes, values, missing_d, missing_c, network, rng, normals
+            np.array(drawn), codes, values, missing_d, missing_c, network, rng
         )
         parts.append(found)
         owners.append(owner)
@@ -352,17 +332,25 @@ def expected_rows(
     exact = np.arange(len(source)) < enumerated
     order = np.argsort(source, kind="stable")
     whole, source, exact = whole[order], source[order], exact[order]
-    logw, filled, spreads = _log_weights(network, whole, values[source], missing_c[source], normals)
-    weights = _normalised(logw, source, n)
-    # unlikely enumerated completions are dropped, the rest renormalised (a row's most
-    # likely completion weighs at least 1 / EXACT_COMPLETIONS, above SMALLEST_WEIGHT)
+    weights = _normalised(
+        _log_weights(network, whole, values[source], missing_c[source]), source, n
+    )
+    # unlikely enumerated completions are dropped (each row keeps its most likely one),
+    # the rest renormalised; the conditional moments only of those kept
     kept = ~(exact & (weights < SMALLEST_WEIGHT))
-    weights = np.where(kept, weights, 0.0)
+    kept[_heaviest(weights, source)] = True
+    whole, source, weights = whole[kept], source[kept], weights[kept]
     weights = weights / np.bincount(source, weights=weights, minlength=n)[source]
-    heaviest = np.lexsort((-weights, source))
-    first = heaviest[np.r_[True, source[heaviest][1:] != source[heaviest][:-1]]]
+    _, filled, directions = _evidence(network, whole, values[source], missing_c[source])
+    first = _heaviest(weights, source)
     rows = ExpectedRows(whole, filled, weights, source, whole[first], filled[first])
-    return _sigma_points(rows, spreads, kept)
+    return _sigma_points(rows, directions, missing_c[source])
+
+
+def _heaviest(weights: np.ndarray, source: np.ndarray) -> np.ndarray:
+    """The index of each source row's heaviest completion, in source order."""
+    order = np.lexsort((-weights, source))
+    return order[np.r_[True, source[order][1:] != source[order][:-1]]]
 
 
 def _normalised(logw: np.ndarray, source: np.ndarray, n: int) -> np.ndarray:
@@ -373,39 +361,23 @@ def _normalised(logw: np.ndarray, source: np.ndarray, n: int) -> np.ndarray:
     return weights / np.bincount(source, weights=weights, minlength=n)[source]
 
 
-def _sigma_points(rows: ExpectedRows, spreads, kept: np.ndarray) -> ExpectedRows:
-    """``rows`` (those ``kept``) with each completion that has missing continuous values
-    replaced by its 2k sigma points, each with 1/(2k) of its weight."""
-    single = kept.copy()
-    codes, values, weights, source = [], [], [], []
-    for members, columns, root in spreads:
-        root = root[kept[members]]
-        members = members[kept[members]]
-        single[members] = False
-        k = len(columns)
-        points = np.repeat(rows.values[members], 2 * k, axis=0)
-        directions = np.swapaxes(root, 1, 2)  # (members, k directions, k columns)
-        offsets = np.concatenate([directions, -directions], axis=1)  # (members, 2k, k)
-        points[:, columns] += offsets.reshape(-1, k)
-        codes.append(np.repeat(rows.codes[members], 2 * k, axis=0))
-        values.append(points)
-        weights.append(np.repeat(rows.weights[members] / (2 * k), 2 * k))
-        source.append(np.repeat(rows.source[members], 2 * k))
+def _sigma_points(rows: ExpectedRows, directions, missing) -> ExpectedRows:
+    """``rows`` with each completion that has k missing continuous values replaced by its
+    2k sigma points, each with 1/(2k) of its weight."""
+    k = missing.sum(axis=1)
+    single = k == 0
+    spread = np.flatnonzero(k > 0)
+    # every (completion, direction) in use, plus then minus: the last k
+    p = directions.shape[1]
+    owner, axis = np.nonzero(np.arange(p)[None, :] >= p - k[spread][:, None])
+    step = directions[spread[owner], axis]
+    owner = spread[owner]
+    share = rows.weights[owner] / (2 * k[owner])
     return ExpectedRows(
-        np.concatenate([rows.codes[single], *codes]),
-        np.concatenate([rows.values[single], *values]),
-        np.concatenate([rows.weights[single], *weights]),
-        np.concatenate([rows.source[single], *source]),
+        np.concatenate([rows.codes[single], rows.codes[owner], rows.codes[owner]]),
+        np.concatenate([rows.values[single], rows.values[owner] + step, rows.values[owner] - step]),
+        np.concatenate([rows.weights[single], share, share]),
+        np.concatenate([rows.source[single], rows.source[owner], rows.source[owner]]),
         rows.best_codes,
         rows.best_values,
     )
-
-
-def _roots(matrices: np.ndarray) -> np.ndarray:
-    """F with F F' = M for each of a stack of symmetric, positive semi-definite matrices:
-    Cholesky factors, or from the eigen-decomposition where one is singular."""
-    try:
-        return np.linalg.cholesky(matrices)
-    except np.linalg.LinAlgError:
-        eigenvalues, vectors = np.linalg.eigh(matrices)
-        return vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))[:, None, :]
