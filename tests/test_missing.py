@@ -584,3 +584,13 @@ def test_mixed_structural_em_on_expected_statistics_beats_imputation():
         assert set(completed[v]) <= set(frame[v].cat.categories)
     again = bnfs.structural_em(holes, "bic-cg")
     assert again.arcs == found.arcs
+
+
+def test_nearly_singular_joint_normals_are_factored_with_a_jitter():
+    """Two continuous values that are one up to the floored variance: the E-step's
+    Cholesky factors still exist and reproduce the matrices to the floor."""
+    from bnfs.search._cg_completions import FLOOR, _cholesky
+
+    singular = np.array([[[1.0, 1.0], [1.0, 1.0]], [[2.0, 0.5], [0.5, 1.0]]])
+    factor = _cholesky(singular)
+    np.testing.assert_allclose(factor @ np.swapaxes(factor, 1, 2), singular, atol=10 * FLOOR)

@@ -213,7 +213,7 @@ def _evidence(network, codes, values, missing_c, moments: bool = True):
         deviation = np.where(gone, 0.0, values[rows] - mean)
         observed_block = cov * kept[:, :, None] * kept[:, None, :]
         observed_block[:, np.arange(p), np.arange(p)] += gone  # identity on the missing
-        factor = np.linalg.cholesky(observed_block)
+        factor = _cholesky(observed_block)
         z = np.linalg.solve(factor, deviation[:, :, None])[:, :, 0]
         loglik[rows] = (
             -0.5 * (z**2).sum(axis=1)
@@ -235,6 +235,18 @@ def _evidence(network, codes, values, missing_c, moments: bool = True):
         k = gone.sum(axis=1)
         directions[rows] = np.swapaxes(root, 1, 2) * np.sqrt(k)[:, None, None]
     return loglik, filled, directions
+
+
+def _cholesky(matrices: np.ndarray) -> np.ndarray:
+    """Cholesky factors of a stack of covariance matrices, each nudged by a jitter of
+    :data:`FLOOR` times its largest variance where rounding leaves one not quite positive
+    definite (variances floored at ``FLOOR`` can be that close to singular)."""
+    try:
+        return np.linalg.cholesky(matrices)
+    except np.linalg.LinAlgError:
+        scale = np.diagonal(matrices, axis1=1, axis2=2).max(axis=1)
+        jitter = np.eye(matrices.shape[1]) * (FLOOR * scale)[:, None, None]
+        return np.linalg.cholesky(matrices + jitter)
 
 
 def _log_weights(network, codes, values, missing_c) -> np.ndarray:
