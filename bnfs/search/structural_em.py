@@ -52,14 +52,14 @@ import pandas as pd
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.graphs.graph import DAG
-from bnfs.models.inference import blanket_mean, gaussian_loglik
 from bnfs.search import _cg_completions, _completions
+from bnfs.search._imputation import ImputationModel
 from bnfs.search.automatic import learn
 from bnfs.search.boss import boss
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
 from bnfs.stats.scores import ScoreName
 from bnfs.tables._columns import column_names
-from bnfs.tables._data import Dataset, scaled_lstsq, spread
+from bnfs.tables._data import Dataset
 
 __all__ = ["structural_em"]
 
@@ -74,8 +74,6 @@ FROM_THE_LAST_GRAPH = frozenset({"hill_climbing", "tabu_search"})
 ESTEPS = ("expected", "impute")
 #: parametric EM steps (E-step, refit) on each round's graph before the next search
 PARAMETER_STEPS = 3
-_SWEEPS = 2
-_FLOOR = 1e-12  # smallest probability / variance a fitted parameter takes
 
 
 @takes_real_data
@@ -179,7 +177,7 @@ def structural_em(
     }
     if not isinstance(return_imputed, bool):
         raise TypeError(f"return_imputed must be True or False, got {return_imputed!r}")
-    model = _Model(frame)
+    model = ImputationModel(frame)
     if not model.missing.any():
         dag = search(model.completed(), **options)
         dag.learning.update(_record(model, 0, True))
@@ -213,7 +211,7 @@ def structural_em(
     return (dag, model.imputed_frame(frame)) if return_imputed else dag
 
 
-def _imputation_em(model: _Model, maximize: str, options: dict, max_iter: int):
+def _imputation_em(model: ImputationModel, maximize: str, options: dict, max_iter: int):
     """Structural EM imputing posterior modes (means): (graph, rounds, converged), ``model``
     left completed by the last E-step and fitted to the graph. The loop's shape is
     bnlearn's (impute, search from the current graph, refit); it differs in the E-step
@@ -244,7 +242,9 @@ def _imputation_em(model: _Model, maximize: str, options: dict, max_iter: int):
     return dag, rounds, converged
 
 
-def _expected_em(model: _Model, maximize: str, options: dict, max_iter: int, seed, start: DAG):
+def _expected_em(
+    model: ImputationModel, maximize: str, options: dict, max_iter: int, seed, start: DAG
+):
     """Structural EM on expected counts (discrete data; :mod:`bnfs.search._completions`):
     each round completes every incomplete row in all its likely ways under the network,
     weighted by their posterior, runs the search on those weighted rows and refits the
@@ -287,7 +287,9 @@ def _expected_em(model: _Model, maximize: str, options: dict, max_iter: int, see
     return dag, rounds, converged
 
 
-def _mixed_em(model: _Model, maximize: str, options: dict, max_iter: int, seed, start: DAG):
+def _mixed_em(
+    model: ImputationModel, maximize: str, options: dict, max_iter: int, seed, start: DAG
+):
     """Structural EM on a conditional-Gaussian network's expected sufficient statistics
     (mixed data; :mod:`bnfs.search._cg_completions`): each round completes every incomplete
     row in its likely discrete ways, weighted by their posterior, with its missing
@@ -351,7 +353,7 @@ def _mixed_em(model: _Model, maximize: str, options: dict, max_iter: int, seed, 
     return dag, rounds, converged
 
 
-def _gaussian_em(model: _Model, maximize: str, options: dict, max_iter: int):
+def _gaussian_em(model: ImputationModel, maximize: str, options: dict, max_iter: int):
     """Structural EM on expected means and cross-products (continuous data;
     :mod:`bnfs.search._completions`): the first E-step's network is the empty one fitted to
     the observed values, each search runs on rows holding exactly the expected moments, and
@@ -403,7 +405,7 @@ def _collapsed(filled: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.
     return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct))
 
 
-def _record(model: _Model, rounds: int, converged: bool) -> dict:
+def _record(model: ImputationModel, rounds: int, converged: bool) -> dict:
     return {
         "rounds": rounds,
         "converged": converged,
@@ -425,202 +427,3 @@ def _frame(data) -> pd.DataFrame:
         raise ValueError("data has no rows or no columns")
     column_names(data.columns)  # clear errors for bad names
     return data
-
-
-class _Model:
-    """The data as codes/values with their missing cells, and a conditional-Gaussian
-    network's parameters fitted to the current completion."""
-
-    def __init__(self, frame: pd.DataFrame):
-        self.names = [str(c) for c in frame.columns]
-        self.n_rows = frame.shape[0]
-        self.missing = frame.isna().to_numpy()
-        self.levels: dict[str, pd.Index] = {}
-        self.scales: dict[str, float] = {}  # continuous columns: the values are divided by it
-        self.raw: dict[str, np.ndarray] = {}  # continuous columns as given
-        self.values: dict[str, np.ndarray] = {}  # codes (int64) or floats, completed
-        for j, name in enumerate(self.names):
-            column = frame.iloc[:, j]
-            observed = column[~self.missing[:, j]]
-            if observed.empty:
-                raise ValueError(f"column {name!r} has no observed value")
-            if pd.api.types.is_float_dtype(column.dtype):
-                values = column.to_numpy(dtype=np.float64)
-                if not np.isfinite(values[~self.missing[:, j]]).all():
-                    raise ValueError(f"column {name!r} has infinite values")
-                if observed.min() == observed.max():
-                    raise ValueError(f"column {name!r} is constant where observed: drop it")
-                # the fits and imputations run on the column divided by its magnitude:
-                # squares of values near the float range (1e200) would overflow
-                scale = float(np.abs(values[~self.missing[:, j]]).max())
-                self.scales[name], self.raw[name] = scale, values
-                values = values / scale
-                mean = float(values[~self.missing[:, j]].mean())
-                self.values[name] = np.where(self.missing[:, j], mean, values)
-            else:
-                categorical = pd.Categorical(column)
-                used = pd.unique(categorical.codes[categorical.codes >= 0])
-                if len(used) < 2:
-                    raise ValueError(f"column {name!r} has a single observed level: drop it")
-                self.levels[name] = categorical.categories
-                codes = categorical.codes.astype(np.int64)
-                mode = np.bincount(codes[codes >= 0]).argmax()
-                self.values[name] = np.where(codes < 0, mode, codes)
-        self.columns = {name: j for j, name in enumerate(self.names)}
-        self.params: dict[str, tuple] = {}
-        self.parents: dict[str, list[str]] = {}
-
-    def set_expected_modes(self, filled, weights, source) -> None:
-        """Each missing value to its level in the row's most probable completion (what
-        ``return_imputed`` gives after EM on expected counts)."""
-        order = np.lexsort((-weights, source))  # by row, the heaviest completion first
-        first = order[np.r_[True, source[order][1:] != source[order][:-1]]]
-        best = filled[first][np.argsort(source[first])]
-        for j, name in enumerate(self.names):
-            rows = self.missing[:, j]
-            self.values[name][rows] = best[rows, j]
-
-    def imputed_values(self) -> list[np.ndarray]:
-        """The current values of the missing cells, column by column (continuous ones in
-        the scaled units the model works in)."""
-        return [self.values[name][self.missing[:, j]].copy() for j, name in enumerate(self.names)]
-
-    def imputed_frame(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """A copy of ``frame`` with its missing cells set to their current imputations
-        (levels as the caller spelled them, continuous values in the caller's units)."""
-        out = frame.copy()
-        for j, name in enumerate(self.names):
-            rows = self.missing[:, j]
-            if not rows.any():
-                continue
-            if name in self.levels:
-                filled = self.levels[name][self.values[name][rows]]
-            else:
-                filled = self.values[name][rows] * self.scales[name]
-            column = out.iloc[:, j].copy()
-            column[rows] = np.asarray(filled, dtype=object if name in self.levels else None)
-            out.isetitem(j, column)
-        return out
-
-    def completed(self) -> pd.DataFrame:
-        out = {}
-        for name in self.names:
-            if name in self.levels:
-                out[name] = pd.Categorical.from_codes(self.values[name], self.levels[name])
-            else:
-                missing = self.missing[:, self.columns[name]]
-                imputed = self.values[name] * self.scales[name]
-                out[name] = np.where(missing, imputed, self.raw[name])
-        return pd.DataFrame(out)
-
-    # -- the M-step's parameters ---------------------------------------------------------
-
-    def _configurations(self, node: str, override: tuple[str, int] | None = None, rows=None):
-        """Each row's configuration of ``node``'s discrete parents (one variable set to a
-        level by ``override``), and their number."""
-        rows = slice(None) if rows is None else rows
-        n = self.n_rows if isinstance(rows, slice) else len(rows)
-        config = np.zeros(n, dtype=np.int64)
-        q = 1
-        for p in self.parents[node]:
-            if p in self.levels:
-                r = len(self.levels[p])
-                codes = (
-                    np.full(n, override[1])
-                    if override and override[0] == p
-                    else self.values[p][rows]
-                )
-                config = config * r + codes
-                q *= r
-        return config, q
-
-    def fit(self, dag: DAG) -> None:
-        """Maximum-likelihood parameters (tables slightly smoothed) on the completion, using
-        observed values only where the graph is empty (the first E-step's marginals)."""
-        self.parents = {v: list(dag.parents(v)) for v in self.names}
-        for v in self.names:
-            observed = ~self.missing[:, self.columns[v]] if not self.parents[v] else None
-            config, q = self._configurations(v)
-            if v in self.levels:
-                r = len(self.levels[v])
-                keep = slice(None) if observed is None else observed
-                counts = np.bincount(
-                    config[keep] * r + self.values[v][keep], minlength=q * r
-                ).reshape(q, r)
-                self.params[v] = (_completions.smoothed_log_table(counts),)
-            else:
-                self.params[v] = self._regressions(v, config, q, observed)
-
-    def _regressions(self, v, config, q, observed):
-        continuous = [p for p in self.parents[v] if p not in self.levels]
-        X = np.column_stack([np.ones(self.n_rows)] + [self.values[p] for p in continuous])
-        y = self.values[v]
-        keep = np.ones(self.n_rows, bool) if observed is None else observed
-        pooled, residuals, y_scale = scaled_lstsq(X[keep], y[keep])
-        pooled_sd = max(spread(residuals) * y_scale, np.sqrt(_FLOOR))
-        beta = np.tile(pooled, (q, 1))
-        sd = np.full(q, pooled_sd)
-        for j in np.unique(config[keep]):
-            rows = keep & (config == j)
-            if rows.sum() > X.shape[1] + 1:  # enough rows for this configuration's own fit
-                beta[j], residuals, y_scale = scaled_lstsq(X[rows], y[rows])
-                sd[j] = max(spread(residuals) * y_scale, np.sqrt(_FLOOR))
-        return beta, sd, continuous
-
-    # -- the E-step ----------------------------------------------------------------------
-
-    def impute(self, dag: DAG) -> None:
-        """Missing values to their most probable value given their Markov blanket."""
-        order = dag.topological_order()
-        children = {v: list(dag.children(v)) for v in self.names}
-        for _ in range(_SWEEPS):
-            for v in order:
-                rows = np.flatnonzero(self.missing[:, self.columns[v]])
-                if rows.size == 0:
-                    continue
-                if v in self.levels:
-                    self.values[v][rows] = self._discrete_mode(v, rows, children[v])
-                else:
-                    self.values[v][rows] = self._gaussian_mean(v, rows, children[v])
-
-    def _child_loglik(self, child: str, rows, override) -> np.ndarray:
-        """log p(child | its parents) on ``rows``, with the discrete parent ``override[0]``
-        set to the level ``override[1]``."""
-        config = self._configurations(child, override, rows)[0]
-        if child in self.levels:
-            return self.params[child][0][config, self.values[child][rows]]
-        beta, sd, continuous = self.params[child]
-        mean = beta[config, 0].copy()
-        for k, p in enumerate(continuous):
-            mean += beta[config, k + 1] * self.values[p][rows]
-        return gaussian_loglik(self.values[child][rows], mean, sd[config])
-
-    def _discrete_mode(self, v, rows, children) -> np.ndarray:
-        r = len(self.levels[v])
-        config = self._configurations(v, rows=rows)[0]
-        logp = self.params[v][0][config].copy()  # (rows, r)
-        for k in range(r):
-            for c in children:
-                logp[:, k] += self._child_loglik(c, rows, override=(v, k))
-        return logp.argmax(axis=1)
-
-    def _gaussian_mean(self, v, rows, children) -> np.ndarray:
-        """Posterior mean of a continuous v: its own regression N(m, s^2) times each
-        (continuous) child's N(c; a + b v, t^2), a Gaussian in v."""
-        beta, sd, continuous = self.params[v]
-        config = self._configurations(v, rows=rows)[0]
-        mean = beta[config, 0].copy()
-        for k, p in enumerate(continuous):
-            mean += beta[config, k + 1] * self.values[p][rows]
-        terms = []
-        for c in children:
-            c_beta, c_sd, c_cont = self.params[c]
-            c_config = self._configurations(c, rows=rows)[0]
-            k = c_cont.index(v)
-            slope = c_beta[c_config, k + 1]
-            rest = c_beta[c_config, 0].copy()
-            for m, p in enumerate(c_cont):
-                if p != v:
-                    rest += c_beta[c_config, m + 1] * self.values[p][rows]
-            terms.append((slope, self.values[c][rows] - rest, c_sd[c_config]))
-        return blanket_mean(mean, sd[config], terms)
