@@ -27,7 +27,8 @@ A continuous node whose one discrete parent has its level statistics in ``levels
 
 Rows may carry ``weights`` (empty: each row counts once): every count, sum and cross-product
 is then a sum of weights (structural EM's expected sufficient statistics, Friedman 1998),
-and the number of rows in the penalties is their total.
+and the number of rows in the penalties is their total. bnlearn's scores take no row
+weights; without them (an empty array) these are its values, as above.
 """
 
 import math

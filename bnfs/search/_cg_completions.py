@@ -36,7 +36,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bnfs.search._completions import BURN_IN, DRAWS, FLOOR, SMALLEST_WEIGHT, smoothed_log_table
+from bnfs.search._completions import (
+    BURN_IN,
+    DRAWS,
+    FLOOR,
+    SMALLEST_WEIGHT,
+    configurations,
+    heaviest,
+    smoothed_log_table,
+)
 
 __all__ = ["CGNetwork", "ExpectedRows", "expected_rows", "fit_network"]
 
@@ -79,13 +87,6 @@ class ExpectedRows(NamedTuple):
     best_values: np.ndarray
 
 
-def _configurations(codes: np.ndarray, arities: np.ndarray, parents) -> np.ndarray:
-    config = np.zeros(codes.shape[0], dtype=np.int64)
-    for p in parents:
-        config = config * arities[p] + codes[:, p]
-    return config
-
-
 def fit_network(
     codes: np.ndarray,
     values: np.ndarray,
@@ -104,14 +105,14 @@ def fit_network(
         pa = parents[v][0]
         q = int(np.prod([arities[p] for p in pa])) if pa else 1
         r = int(arities[v])
-        config = _configurations(codes, arities, pa)
+        config = configurations(codes, arities, pa)
         counts = np.bincount(config * r + codes[:, v], weights=weights, minlength=q * r)
         tables.append(smoothed_log_table(counts.reshape(q, r)))
     cg_discrete, cg_continuous, betas, sds = [], [], [], []
     for c in range(values.shape[1]):
         discrete, continuous = parents[n_d + c]
         q = int(np.prod([arities[p] for p in discrete])) if discrete else 1
-        config = _configurations(codes, arities, discrete)
+        config = configurations(codes, arities, discrete)
         X = np.column_stack([np.ones(len(values))] + [values[:, p] for p in continuous])
         y = values[:, c]
         pooled, pooled_sd = _weighted_fit(X, y, weights)
@@ -152,7 +153,7 @@ def _joint_normals(network: CGNetwork, codes: np.ndarray) -> tuple[np.ndarray, n
     intercept = np.empty((n, p))
     variance = np.empty((n, p))
     for c in range(p):
-        j = _configurations(codes, network.arities, network.cg_discrete[c])
+        j = configurations(codes, network.arities, network.cg_discrete[c])
         beta = network.beta[c][j]
         intercept[:, c] = beta[:, 0]
         for k, parent in enumerate(network.cg_continuous[c]):
@@ -166,7 +167,7 @@ def _joint_normals(network: CGNetwork, codes: np.ndarray) -> tuple[np.ndarray, n
 def _discrete_log_joint(network: CGNetwork, codes: np.ndarray) -> np.ndarray:
     total = np.zeros(codes.shape[0])
     for v, table in enumerate(network.tables):
-        config = _configurations(codes, network.arities, network.discrete_parents[v])
+        config = configurations(codes, network.arities, network.discrete_parents[v])
         total += table[config, codes[:, v]]
     return total
 
@@ -174,7 +175,7 @@ def _discrete_log_joint(network: CGNetwork, codes: np.ndarray) -> np.ndarray:
 def _continuous_key(network: CGNetwork, codes: np.ndarray) -> np.ndarray:
     """A key of the discrete values that the continuous variables' distribution depends on."""
     used = sorted({d for parents in network.cg_discrete for d in parents})
-    return _configurations(codes, network.arities, used)
+    return configurations(codes, network.arities, used)
 
 
 #: rows whose conditional matrices are gathered at once (bounds the memory of the batch)
@@ -350,19 +351,13 @@ def expected_rows(
     # unlikely enumerated completions are dropped (each row keeps its most likely one),
     # the rest renormalised; the conditional moments only of those kept
     kept = ~(exact & (weights < SMALLEST_WEIGHT))
-    kept[_heaviest(weights, source)] = True
+    kept[heaviest(weights, source)] = True
     whole, source, weights = whole[kept], source[kept], weights[kept]
     weights = weights / np.bincount(source, weights=weights, minlength=n)[source]
     _, filled, directions = _evidence(network, whole, values[source], missing_c[source])
-    first = _heaviest(weights, source)
+    first = heaviest(weights, source)
     rows = ExpectedRows(whole, filled, weights, source, whole[first], filled[first])
     return _sigma_points(rows, directions, missing_c[source])
-
-
-def _heaviest(weights: np.ndarray, source: np.ndarray) -> np.ndarray:
-    """The index of each source row's heaviest completion, in source order."""
-    order = np.lexsort((-weights, source))
-    return order[np.r_[True, source[order][1:] != source[order][:-1]]]
 
 
 def _normalised(logw: np.ndarray, source: np.ndarray, n: int) -> np.ndarray:

@@ -45,10 +45,7 @@ class DiscreteNetwork:
 
     def configurations(self, codes: np.ndarray, v: int) -> np.ndarray:
         """Each row's configuration of ``v``'s parents."""
-        config = np.zeros(codes.shape[0], dtype=np.int64)
-        for p in self.parents[v]:
-            config = config * self.arities[p] + codes[:, p]
-        return config
+        return configurations(codes, self.arities, self.parents[v])
 
     def compiled(self) -> _k.Network:
         """The network as :mod:`bnfs._kernels.completions` reads it."""
@@ -73,6 +70,21 @@ class DiscreteNetwork:
             touch_at,
             np.concatenate([np.asarray(t, dtype=np.int64) for t in touching]),
         )
+
+
+def configurations(codes: np.ndarray, arities: np.ndarray, parents) -> np.ndarray:
+    """Each row's configuration of the columns ``parents`` of ``codes`` (mixed radix, in
+    parent order)."""
+    config = np.zeros(codes.shape[0], dtype=np.int64)
+    for p in parents:
+        config = config * arities[p] + codes[:, p]
+    return config
+
+
+def heaviest(weights: np.ndarray, source: np.ndarray) -> np.ndarray:
+    """The index of each source row's heaviest completion, in source order."""
+    order = np.lexsort((-weights, source))
+    return order[np.r_[True, source[order][1:] != source[order][:-1]]]
 
 
 def fit_tables(

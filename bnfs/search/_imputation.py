@@ -10,7 +10,7 @@ import pandas as pd
 
 from bnfs.graphs.graph import DAG
 from bnfs.models.inference import blanket_mean, gaussian_loglik
-from bnfs.search._completions import FLOOR, smoothed_log_table
+from bnfs.search._completions import FLOOR, heaviest, smoothed_log_table
 from bnfs.tables._data import scaled_lstsq, spread
 
 __all__ = ["ImputationModel", "SWEEPS"]
@@ -65,9 +65,7 @@ class ImputationModel:
     def set_expected_modes(self, filled, weights, source) -> None:
         """Each missing value to its level in the row's most probable completion (what
         ``return_imputed`` gives after EM on expected counts)."""
-        order = np.lexsort((-weights, source))  # by row, the heaviest completion first
-        first = order[np.r_[True, source[order][1:] != source[order][:-1]]]
-        best = filled[first][np.argsort(source[first])]
+        best = filled[heaviest(weights, source)]
         for j, name in enumerate(self.names):
             rows = self.missing[:, j]
             self.values[name][rows] = best[rows, j]

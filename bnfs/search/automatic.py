@@ -20,7 +20,7 @@ from bnfs.graphs.graph import DAG
 from bnfs.parallel import check_n_jobs
 from bnfs.search.boss import boss
 from bnfs.stats.metrics import log_likelihood
-from bnfs.stats.scores import ScoreName
+from bnfs.stats.scores import ScoreName, row_mass
 from bnfs.tables._data import as_dataset
 
 __all__ = ["learn", "CANDIDATES"]
@@ -117,7 +117,7 @@ def _run(
         restarts = FINAL_BOSS_RESTARTS if final else 0
         pairs = data.n_vars * (data.n_vars - 1) / 2
         # weighted rows (structural EM's expected counts) stand for their total
-        rows = data.n_rows if data.weights is None else float(data.weights.sum())
+        rows = row_mass(data)
         dag = boss(
             data,
             **options,
