@@ -2,6 +2,7 @@
 for the constraint-based learners, with values removed completely at random (MCAR) and at
 random given another column (MAR)."""
 
+import importlib
 import warnings
 
 import numpy as np
@@ -97,6 +98,27 @@ def test_learn_on_300000_rows_with_gaps_finds_the_complete_rows_graph():
     assert bnfs.shd(found, truth) <= bnfs.shd(complete, truth) + 1 <= 2
 
 
+def test_many_rows_start_em_from_an_imputation_loop_on_a_subset(asia, monkeypatch):
+    # beyond WARM_START_ROWS rows the imputation loop that gives EM its start runs on a
+    # random subset; EM on expected counts still runs on every row
+    em = importlib.import_module("bnfs.search.structural_em")
+    frame, truth = asia
+    holes = _mcar(frame, 0.1, 7)
+    whole = bnfs.structural_em(holes, maximize="learn")
+    monkeypatch.setattr(em, "WARM_START_ROWS", 1500)
+    subset = bnfs.structural_em(holes, maximize="learn")
+    assert "imputing 1,500 of the rows" in subset.learning["estep"]
+    assert "of the rows" not in whole.learning["estep"]
+    assert subset.learning["rows_used"] == len(frame)
+    assert bnfs.shd(subset, truth) <= bnfs.shd(whole, truth) + 1
+    assert set(bnfs.structural_em(holes, maximize="learn").arcs) == set(subset.arcs)
+    # a column with one observed level among the drawn rows: the loop takes every row
+    rare = holes.assign(tub=["yes"] * 3 + [np.nan] * (len(frame) - 3))
+    rare.loc[1, "tub"] = "no"
+    found = bnfs.structural_em(rare, maximize="learn")
+    assert "of the rows" not in found.learning["estep"] and found.learning["rounds"] >= 1
+
+
 def test_structural_em_bad_input(asia):
     frame, _ = asia
     with pytest.raises(ValueError, match="maximize"):
@@ -132,7 +154,7 @@ def test_every_local_learner_runs_on_incomplete_data(asia):
     frame, truth = asia
     holes = _mcar(frame, 0.1, 5)
     for name in ("iamb_mb", "grow_shrink_mb", "hiton_mb", "mmmb", "pcmb", "hiton_pc"):
-        found = getattr(bnfs, name)(holes, "either")
+        found = bnfs.learners.get(name).function(holes, "either")
         assert found.learning["rows_used"]["max"] <= len(frame)
         assert {"lung", "tub"} <= set(found), name
 
