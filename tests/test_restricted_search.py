@@ -22,6 +22,7 @@ from bnfs import (
 )
 from bnfs._kernels import screen as _screen
 from bnfs._kernels.score_cache import Scoring, new_scratch
+from bnfs._vocabulary import score_kind
 from bnfs.search.screen_based import co_occurrence
 from bnfs.stats.scores import resolve_score
 
@@ -113,7 +114,14 @@ def test_binary_gains_equal_the_general_kernel():
         empty = np.array([Scorer(data, label).local(v) for v in data.names])
         general = np.empty((len(pairs), 2))
         scoring = Scoring(
-            data.codes, data.arities, kind, iss, np.zeros((1, 1)), np.zeros((0, 1, 1)), np.zeros(0)
+            data.codes,
+            data.arities,
+            kind,
+            iss,
+            np.zeros((1, 1)),
+            np.zeros((0, 1, 1)),
+            np.zeros(0),
+            score_kind(label).equivalent,
         )
         _screen.pair_gains(scoring, new_scratch(400, 1 << 16, 1, threads=2), pairs, empty, general)
         fast = np.empty((len(pairs), 2))

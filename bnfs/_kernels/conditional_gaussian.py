@@ -38,10 +38,7 @@ import numpy as np
 from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
 from bnfs._kernels.covariance import SINGULAR_SD, covariance_score, explained
-
-#: kind offset of the conditional-Gaussian scores (CG + LOGLIK/BIC/AIC [+ BNLEARN_VARIANCE])
-CG = 100
-_BNLEARN_VARIANCE = 10
+from bnfs._vocabulary import BNLEARN_VARIANCE, CG  # the codes (bnfs._vocabulary)
 
 
 @njit(cache=True)
@@ -308,8 +305,8 @@ def cg_score(table, arities, levels, weights, node, parents, n_par, kind):
     n_vars = table.shape[0]
     n = table.shape[1] - n_vars
     mass = weights.sum() if weights.shape[0] > 0 else float(n)  # the rows' total weight
-    base = (kind - CG) % _BNLEARN_VARIANCE
-    bnlearn_variance = kind - CG >= _BNLEARN_VARIANCE
+    base = (kind - CG) % BNLEARN_VARIANCE
+    bnlearn_variance = kind - CG >= BNLEARN_VARIANCE
     discrete = np.empty(max(n_par, 1), dtype=np.int64)
     continuous = np.empty(max(n_par, 1), dtype=np.int64)
     n_d = 0

@@ -36,13 +36,7 @@ import numpy as np
 
 from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
-
-#: added to LOGLIK / BIC / AIC for bnlearn's residual variance
-BNLEARN_VARIANCE = 10
-#: the BGe score (Bayesian Gaussian equivalent; Geiger & Heckerman 1994, with the correction
-#: of Kuipers, Moffa & Heckerman 2014, as bnlearn's ``bge``)
-BGE = 20
-
+from bnfs._vocabulary import BGE, BNLEARN_VARIANCE  # the codes (bnfs._vocabulary)
 
 #: bnlearn's MACHINE_TOL: a residual standard deviation below it makes a regression singular
 SINGULAR_SD = 1.4901161193847656e-08

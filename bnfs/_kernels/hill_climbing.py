@@ -38,7 +38,6 @@ import numpy as np
 
 from bnfs._kernels import njit
 from bnfs._kernels import order as _o
-from bnfs._kernels import scores as _s
 from bnfs._kernels.codes import (  # noqa: F401  (the searches' callers use these too)
     ADD,
     ARC_POOL_FULL,
@@ -119,7 +118,7 @@ def refresh_rows(scoring, scratch, graph, cands, nodes):
     (zero for the uniform prior). One call refreshes many rows: from Python, a call with
     bundles costs tens of microseconds in numba's dispatch.
 
-    For a score-equivalent score (all but K2 and BDs), adding ``u -> v`` with ``u`` after ``v`` in
+    For a score-equivalent score (``scoring.equivalent``: all but K2 and BDs), adding ``u -> v`` with ``u`` after ``v`` in
     the scan order (``rank``) and neither node having a parent gains exactly what adding
     ``v -> u`` gains: that delta is copied from ``u``'s row (bnlearn's score cache does the
     same), so the two twins tie exactly, not up to rounding, and the tie is broken by scan
@@ -131,9 +130,8 @@ def refresh_rows(scoring, scratch, graph, cands, nodes):
     prior, npar, delta, max_parents = scoring.prior, graph.npar, cands.delta, graph.max_parents
     in_graph, rev, rank, cand = cands.in_graph, cands.rev, cands.rank, cands.cand
     parents, phash, node_score, n_cand = graph.parents, graph.phash, graph.node_score, cands.n_cand
-    # score-equivalent scores (bnlearn's is.score.equivalent: not K2, not BDs) whose
-    # arcs weigh alike
-    twins_possible = scoring.kind != _s.K2 and scoring.kind != _s.BDS and prior.shape[0] == 1
+    # score-equivalent scores (bnlearn's is.score.equivalent) whose arcs weigh alike
+    twins_possible = scoring.equivalent and prior.shape[0] == 1
     for r in range(nodes.shape[0]):
         v = nodes[r]
         parents_v = parents[v]

@@ -25,8 +25,11 @@ CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 #: conditional-Gaussian ``levels`` statistics
 #: (:func:`bnfs._kernels.conditional_gaussian.level_scatter`; empty for other data) and the
 #: discrete rows' ``weights`` (:func:`bnfs._kernels.scores.weighted_local_score`; empty:
-#: every row counts once)
-Scoring = namedtuple("Scoring", ["codes", "arities", "kind", "iss", "prior", "levels", "weights"])
+#: every row counts once), and whether the score is score-equivalent (``equivalent``,
+#: :attr:`bnfs._vocabulary.ScoreKind.equivalent`)
+Scoring = namedtuple(
+    "Scoring", ["codes", "arities", "kind", "iss", "prior", "levels", "weights", "equivalent"]
+)
 #: what scoring writes: the local-score ``cache`` and the int64 ``counters`` (slots in
 #: :mod:`bnfs._kernels.codes`), and scratch: ``cfg`` (one per row of data) for the current
 #: parent configurations, and one row per scoring thread of ``cfg2`` (rows of data),

@@ -38,8 +38,8 @@ import numpy as np
 
 from bnfs._kernels import njit
 from bnfs._kernels.sorting import argsort_stable, sort_inplace
+from bnfs._vocabulary import AIC, BDE, BDS, BIC, K2, LOGLIK, QNML  # noqa: F401  (the codes)
 
-LOGLIK, BIC, AIC, BDE, K2, BDS, QNML = 0, 1, 2, 3, 4, 5, 6
 #: bnlearn's exact regrets cover N up to REGRET_N rows and K up to REGRET_K values;
 #: beyond, the lesser of Szpankowski's two asymptotic expansions
 REGRET_N, REGRET_K = 1000, 100

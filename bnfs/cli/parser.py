@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bnfs._vocabulary import SCORES
 from bnfs.cli._inputs import (
     LOCAL_LEARNERS,
     NETWORK_LEARNERS,
@@ -19,30 +20,8 @@ from bnfs.cli.graphs import compare_command, draw_command, score_command
 from bnfs.cli.learn import learn_command
 from bnfs.cli.select import CLASSIFIERS, SELECT_METHODS, select_command
 
-#: bnfs.stats.scores.SCORES, written out so that parsing the command line imports no kernel
-#: (tests/test_cli.py checks they are the same)
-SCORE_CHOICES = (
-    "bic",
-    "bde",
-    "k2",
-    "bds",
-    "qnml",
-    "aic",
-    "loglik",
-    "bic-g",
-    "aic-g",
-    "loglik-g",
-    "bic-g-bnlearn",
-    "aic-g-bnlearn",
-    "loglik-g-bnlearn",
-    "bge",
-    "bic-cg",
-    "aic-cg",
-    "loglik-cg",
-    "bic-cg-bnlearn",
-    "aic-cg-bnlearn",
-    "loglik-cg-bnlearn",
-)
+#: the scores, from the kernel-free table (parsing the command line imports no kernel)
+SCORE_CHOICES = SCORES
 
 EXAMPLE_EPILOG = """examples:
   bnfs example                                   # alarm, 5,000 rows, target HYPOVOLEMIA

@@ -16,6 +16,7 @@ from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._progress import tqdm
 from bnfs._validate import arc_list, check_float, check_int, check_seed
+from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
 from bnfs.search._candidates import strongest_partners
 from bnfs.search._state import SearchState
@@ -97,7 +98,14 @@ class Orders:
         self.state = state
         self.budget, self.bar = budget, bar
         self.scoring = _p.Scoring(
-            state.codes, state.arities, state.kind, state.iss, prior, state.levels, state.weights
+            state.codes,
+            state.arities,
+            state.kind,
+            state.iss,
+            prior,
+            state.levels,
+            state.weights,
+            score_kind(state.score).equivalent,
         )
         forbidden = np.zeros((n, n), dtype=np.bool_)
         for u, v in state.forbidden_arcs():

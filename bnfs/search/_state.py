@@ -13,6 +13,7 @@ from numba.typed import Dict
 from bnfs._budget import Budget, Pace
 from bnfs._kernels import hill_climbing as _hc
 from bnfs._validate import cycle_text, directed_cycle
+from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
 from bnfs.graphs.order import OnlineTopologicalOrder
 from bnfs.stats.scores import (
@@ -162,6 +163,7 @@ class SearchState:
             self.prior_weights,
             self.levels,
             self.weights,
+            score_kind(self.score).equivalent,
         )
         self.best_parents = None  # the best graph a tabu search has seen (see climb)
         self.best_npar = None

@@ -26,13 +26,14 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from bnfs._validate import arc_list
+from bnfs._vocabulary import graph_prior_scores
 
 __all__ = ["GRAPH_PRIORS", "BAYESIAN_SCORES", "GraphPrior", "graph_prior"]
 
 #: bnlearn's graph priors
 GRAPH_PRIORS = ("uniform", "vsp", "marginal", "cs")
 #: the scores a graph prior applies to (bnlearn's Bayesian scores that bnfs has)
-BAYESIAN_SCORES = ("bde", "bds", "bge")
+BAYESIAN_SCORES = graph_prior_scores()
 #: bnlearn's MACHINE_TOL: how far "cs" probabilities of 0 and 1 are moved when learning
 SHRINK = math.sqrt(np.finfo(float).eps)
 _THIRD = math.log(1.0 / 3.0)

@@ -17,47 +17,20 @@ import numpy as np
 
 from bnfs._kernels import conditional_gaussian as _cg
 from bnfs._kernels import scores as _k
-from bnfs._kernels.conditional_gaussian import CG
-from bnfs._kernels.covariance import BGE, BNLEARN_VARIANCE
 from bnfs._kernels.dispatch import continuous_score
+from bnfs._vocabulary import BGE, CG, SCORES, codes_for
 from bnfs.graphs.graph import DAG
 from bnfs.stats.priors import GRAPH_PRIORS, graph_prior
 from bnfs.tables._data import Dataset, as_dataset, unit_scaled
 
 __all__ = ["Scorer", "score", "SCORES", "GRAPH_PRIORS"]
 
-DISCRETE_SCORES = {
-    "loglik": _k.LOGLIK,
-    "bic": _k.BIC,
-    "aic": _k.AIC,
-    "bde": _k.BDE,
-    "k2": _k.K2,
-    "bds": _k.BDS,
-    "qnml": _k.QNML,
-}
-#: linear-Gaussian scores: ``-g`` with the maximum-likelihood residual variance RSS/n,
-#: ``-g-bnlearn`` with bnlearn's RSS/(n - parents - 1) (its ``loglik-g``, ``bic-g``, ``aic-g``)
-GAUSSIAN_SCORES = {
-    "loglik-g": _k.LOGLIK,
-    "bic-g": _k.BIC,
-    "aic-g": _k.AIC,
-    "loglik-g-bnlearn": _k.LOGLIK + BNLEARN_VARIANCE,
-    "bic-g-bnlearn": _k.BIC + BNLEARN_VARIANCE,
-    "aic-g-bnlearn": _k.AIC + BNLEARN_VARIANCE,
-    "bge": BGE,
-}
-#: conditional-Gaussian scores for mixed discrete and continuous data (bnlearn's
-#: ``loglik-cg``, ``bic-cg``, ``aic-cg`` are the ``-cg-bnlearn`` ones; ``-cg`` uses the
-#: maximum-likelihood residual variance, as ``-g`` does)
-CG_SCORES = {
-    "loglik-cg": CG + _k.LOGLIK,
-    "bic-cg": CG + _k.BIC,
-    "aic-cg": CG + _k.AIC,
-    "loglik-cg-bnlearn": CG + _k.LOGLIK + BNLEARN_VARIANCE,
-    "bic-cg-bnlearn": CG + _k.BIC + BNLEARN_VARIANCE,
-    "aic-cg-bnlearn": CG + _k.AIC + BNLEARN_VARIANCE,
-}
-SCORES = tuple(DISCRETE_SCORES) + tuple(GAUSSIAN_SCORES) + tuple(CG_SCORES)
+#: label -> kernel code of the scores of each kind of data (:data:`bnfs._vocabulary.SCORE_TABLE`:
+#: ``-g``/``-cg`` use the maximum-likelihood residual variance, ``-g-bnlearn``/``-cg-bnlearn``
+#: bnlearn's)
+DISCRETE_SCORES = codes_for("discrete")
+GAUSSIAN_SCORES = codes_for("continuous")
+CG_SCORES = codes_for("mixed")
 ScoreName = Literal[
     "loglik",
     "bic",

@@ -1,0 +1,124 @@
+"""The network scores, declared once and free of kernels: every list of scores in the
+package (the labels :func:`bnfs.score` and the searches take, the scores of each kind of
+data, the command line's choices, the Bayesian scores graph priors apply to) and the
+flags the compiled kernels read (the kernel code of each label, whether a score is
+score-equivalent) are derived from :data:`SCORE_TABLE`. A new score is one row here, one
+branch in its kernel and a test (CONTRIBUTING.md).
+
+The command line reads this module to offer its choices without importing numba.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "ScoreKind",
+    "SCORE_TABLE",
+    "SCORES",
+    "DATA_KINDS",
+    "codes_for",
+    "graph_prior_scores",
+    "score_kind",
+]
+
+#: kernel codes of the discrete scores (branches of :func:`bnfs._kernels.scores.local_score`);
+#: LOGLIK, BIC and AIC are also the likelihood part of the Gaussian and CG codes
+LOGLIK, BIC, AIC, BDE, K2, BDS, QNML = 0, 1, 2, 3, 4, 5, 6
+#: added to LOGLIK / BIC / AIC for bnlearn's residual variance RSS / (n - parents - 1)
+BNLEARN_VARIANCE = 10
+#: the BGe score (Bayesian Gaussian equivalent; Geiger & Heckerman 1994, with the correction
+#: of Kuipers, Moffa & Heckerman 2014, as bnlearn's ``bge``)
+BGE = 20
+#: offset of the conditional-Gaussian codes (CG + LOGLIK/BIC/AIC [+ BNLEARN_VARIANCE])
+CG = 100
+
+#: the kinds of data a score is for
+DATA_KINDS = ("discrete", "continuous", "mixed")
+
+
+@dataclass(frozen=True)
+class ScoreKind:
+    """One network score.
+
+    Attributes
+    ----------
+    label : str
+        What users pass as ``score``.
+    data : {"discrete", "continuous", "mixed"}
+        The data it scores.
+    code : int
+        The kernel's code for it.
+    graph_prior : bool
+        A Bayesian score that bnlearn's graph priors (``prior=``) apply to. K2 is Bayesian
+        too, but bnlearn takes no prior with it, and neither does bnfs.
+    equivalent : bool
+        Score-equivalent: Markov-equivalent graphs score alike (bnlearn's
+        ``is.score.equivalent``), so the hill-climbing kernel may copy an arc's gain to its
+        reverse when neither end has parents.
+    bnlearn : str or None
+        bnlearn's label for the same score (``None``: bnlearn has no such score).
+    """
+
+    label: str
+    data: str
+    code: int
+    graph_prior: bool
+    equivalent: bool
+    bnlearn: str | None
+
+
+def _row(label, data, code, graph_prior=False, equivalent=True, bnlearn=None) -> ScoreKind:
+    return ScoreKind(label, data, code, graph_prior, equivalent, bnlearn)
+
+
+#: every score, in the order listings and the command line's choices show them
+SCORE_TABLE: tuple[ScoreKind, ...] = (
+    _row("bic", "discrete", BIC, bnlearn="bic"),
+    _row("bde", "discrete", BDE, graph_prior=True, bnlearn="bde"),
+    _row("k2", "discrete", K2, equivalent=False, bnlearn="k2"),
+    _row("bds", "discrete", BDS, graph_prior=True, equivalent=False, bnlearn="bds"),
+    _row("qnml", "discrete", QNML, bnlearn="qnml"),
+    _row("aic", "discrete", AIC, bnlearn="aic"),
+    _row("loglik", "discrete", LOGLIK, bnlearn="loglik"),
+    # linear Gaussian: "-g" with the maximum-likelihood residual variance RSS / n,
+    # "-g-bnlearn" with bnlearn's
+    _row("bic-g", "continuous", BIC),
+    _row("aic-g", "continuous", AIC),
+    _row("loglik-g", "continuous", LOGLIK),
+    _row("bic-g-bnlearn", "continuous", BIC + BNLEARN_VARIANCE, bnlearn="bic-g"),
+    _row("aic-g-bnlearn", "continuous", AIC + BNLEARN_VARIANCE, bnlearn="aic-g"),
+    _row("loglik-g-bnlearn", "continuous", LOGLIK + BNLEARN_VARIANCE, bnlearn="loglik-g"),
+    _row("bge", "continuous", BGE, graph_prior=True, bnlearn="bge"),
+    # conditional Gaussian, for mixed discrete and continuous data
+    _row("bic-cg", "mixed", CG + BIC),
+    _row("aic-cg", "mixed", CG + AIC),
+    _row("loglik-cg", "mixed", CG + LOGLIK),
+    _row("bic-cg-bnlearn", "mixed", CG + BIC + BNLEARN_VARIANCE, bnlearn="bic-cg"),
+    _row("aic-cg-bnlearn", "mixed", CG + AIC + BNLEARN_VARIANCE, bnlearn="aic-cg"),
+    _row("loglik-cg-bnlearn", "mixed", CG + LOGLIK + BNLEARN_VARIANCE, bnlearn="loglik-cg"),
+)
+
+#: every score label
+SCORES: tuple[str, ...] = tuple(row.label for row in SCORE_TABLE)
+
+
+def codes_for(data: str) -> dict[str, int]:
+    """Label -> kernel code of the scores for ``data`` (a kind of :data:`DATA_KINDS`)."""
+    if data not in DATA_KINDS:
+        raise ValueError(f"data must be one of {DATA_KINDS}, got {data!r}")
+    return {row.label: row.code for row in SCORE_TABLE if row.data == data}
+
+
+def graph_prior_scores() -> tuple[str, ...]:
+    """The scores graph priors apply to."""
+    return tuple(row.label for row in SCORE_TABLE if row.graph_prior)
+
+
+def score_kind(label: str) -> ScoreKind:
+    """The row of score ``label`` (a resolved label: ``"bic-g"``, not ``"bic"`` on
+    continuous data)."""
+    for row in SCORE_TABLE:
+        if row.label == label:
+            return row
+    raise ValueError(f"score must be one of {', '.join(SCORES)}, got {label!r}")
