@@ -222,7 +222,13 @@ def main(argv=None):
 def local_learners(name, alpha, data, truth, target, timeout):
     codes = np.ascontiguousarray(data.codes.astype(np.int64))
     t = data.names.index(target)
-    for learner in (bnfs.iamb_mb, bnfs.fast_iamb_mb, bnfs.hiton_mb, bnfs.mmmb, bnfs.pcmb):
+    for learner in (
+        bnfs.constraint.iamb_mb,
+        bnfs.constraint.fast_iamb_mb,
+        bnfs.constraint.hiton_mb,
+        bnfs.constraint.mmmb,
+        bnfs.constraint.pcmb,
+    ):
         start = time.perf_counter()
         mb = learner(data, target, "g2", alpha)
         ours = time.perf_counter() - start

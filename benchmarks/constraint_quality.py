@@ -89,10 +89,10 @@ def blanket_learners() -> dict:
         ]
 
     return {
-        "bnfs hiton_mb": lambda f, t, a: bnfs.hiton_mb(f, t, alpha=a),
-        "bnfs mmmb": lambda f, t, a: bnfs.mmmb(f, t, alpha=a),
-        "bnfs iamb_mb": lambda f, t, a: bnfs.iamb_mb(f, t, alpha=a),
-        "bnfs pcmb": lambda f, t, a: bnfs.pcmb(f, t, alpha=a),
+        "bnfs hiton_mb": lambda f, t, a: bnfs.constraint.hiton_mb(f, t, alpha=a),
+        "bnfs mmmb": lambda f, t, a: bnfs.constraint.mmmb(f, t, alpha=a),
+        "bnfs iamb_mb": lambda f, t, a: bnfs.constraint.iamb_mb(f, t, alpha=a),
+        "bnfs pcmb": lambda f, t, a: bnfs.constraint.pcmb(f, t, alpha=a),
         "bnlearn learn.mb iamb": learn_mb("iamb"),
         "bnlearn learn.mb inter.iamb": learn_mb("inter.iamb"),
     }

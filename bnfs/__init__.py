@@ -24,26 +24,7 @@ _EXPORTS = {
         "iamb",
         "inter_iamb",
         "fast_iamb",
-        "grow_shrink_mb",
-        "iamb_mb",
-        "inter_iamb_mb",
-        "fast_iamb_mb",
-        "kiamb_mb",
-        "hiton_pc",
-        "hiton_mb",
-        "mmpc",
-        "mmmb",
-        "pcmb",
         "local_structure",
-        "hpc",
-    ],
-    "bnfs.models.export": [
-        "to_json",
-        "from_json",
-        "to_networkx",
-        "from_networkx",
-        "to_pgmpy",
-        "from_pgmpy",
     ],
     "bnfs.bootstrap": [
         "boot_strength",
@@ -59,8 +40,6 @@ _EXPORTS = {
     "bnfs.models.parameters": ["fit"],
     "bnfs.models.inference": ["predict", "predict_proba"],
     "bnfs.models.cg_network": ["ConditionalGaussianNetwork", "random_cg_network"],
-    "bnfs.models.bif": ["read_bif", "write_bif"],
-    "bnfs.graphs.order": ["OnlineTopologicalOrder", "DFSCycleCheck"],
     "bnfs.stats.scores": ["Scorer", "score"],
     "bnfs.search": [
         "hill_climbing",
@@ -75,7 +54,6 @@ _EXPORTS = {
         "h2pc",
         "learn",
         "structural_em",
-        "neighbourhood_mb",
     ],
     "bnfs.select": [
         "MarkovBlanketSelector",
@@ -92,7 +70,8 @@ _EXPORTS = {
         "EmptySelectionWarning",
     ],
 }
-_SUBMODULES = ["datasets", "parallel"]
+_SUBMODULES = ["datasets", "parallel", "io"]
+_EXPORTS["bnfs.learners"] = ["markov_blanket", "neighbours"]
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [*_WHERE, *_SUBMODULES, "__version__"]

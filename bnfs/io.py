@@ -1,18 +1,44 @@
-"""Reading data files: CSV, TSV, Parquet and ARFF into DataFrames (:func:`read_table`, in
-blocks with :func:`iter_blocks`) and straight into a :class:`~bnfs.Dataset`
-(:func:`read_dataset`, block by block for files larger than memory). The readers live in
-:mod:`bnfs.tables._readers`, below :class:`~bnfs.Dataset`, which reads files through them."""
+"""Reading and writing: data files (CSV, TSV, Parquet and ARFF) into DataFrames
+(:func:`read_table`, in blocks with :func:`iter_blocks`) and straight into a
+:class:`~bnfs.Dataset` (:func:`read_dataset`, block by block for files larger than memory);
+networks to and from JSON, networkx and pgmpy (:mod:`bnfs.models.export`) and BIF files
+(:mod:`bnfs.models.bif`). The data readers live in :mod:`bnfs.tables._readers`, below
+:class:`~bnfs.Dataset`, which reads files through them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
+from bnfs.models.bif import read_bif, write_bif
+from bnfs.models.export import (
+    from_json,
+    from_networkx,
+    from_pgmpy,
+    to_json,
+    to_networkx,
+    to_pgmpy,
+)
 from bnfs.tables._data import Dataset
 from bnfs.tables._files import refuse_overwriting
 from bnfs.tables._readers import FORMATS, MISSING_VALUES, iter_blocks, parse_arff, read_table
 
-__all__ = ["read_table", "read_dataset", "iter_blocks", "parse_arff", "FORMATS", "MISSING_VALUES"]
+__all__ = [
+    "read_table",
+    "read_dataset",
+    "iter_blocks",
+    "parse_arff",
+    "FORMATS",
+    "MISSING_VALUES",
+    "to_json",
+    "from_json",
+    "to_networkx",
+    "from_networkx",
+    "to_pgmpy",
+    "from_pgmpy",
+    "read_bif",
+    "write_bif",
+]
 
 
 def read_dataset(

@@ -58,7 +58,7 @@ def main() -> None:
         print(f"{name:18} {seconds:8.2f} {bnfs.shd(graph, truth):5d} {f1:10.2f}", flush=True)
     for name in LOCAL_LEARNERS:
         start = time.perf_counter()
-        found = getattr(bnfs, name)(data, args.target, "g2", 0.01)
+        found = bnfs.learners.get(name).function(data, args.target, "g2", 0.01)
         seconds = time.perf_counter() - start
         f1 = blanket_scores(found, truth, args.target)["f1"]
         print(f"{name:18} {seconds:8.2f} {'-':>5} {f1:10.2f}", flush=True)

@@ -60,8 +60,8 @@ REFUSED = [
         ValueError,
         "cycle",
     ),
-    ("unknown target", lambda f: bnfs.iamb_mb(f, "nope"), ValueError, "'nope'"),
-    ("list target", lambda f: bnfs.hiton_mb(f, ["asia"]), ValueError, "target"),
+    ("unknown target", lambda f: bnfs.constraint.iamb_mb(f, "nope"), ValueError, "'nope'"),
+    ("list target", lambda f: bnfs.constraint.hiton_mb(f, ["asia"]), ValueError, "target"),
     (
         "identifier column",
         lambda f: bnfs.pc_stable(f.assign(id=[f"r{i}" for i in range(300)])),
@@ -111,7 +111,7 @@ REFUSED = [
     ),
     (
         "write_bif of a DAG",
-        lambda f: bnfs.write_bif(bnfs.datasets.network("asia")),
+        lambda f: bnfs.io.write_bif(bnfs.datasets.network("asia")),
         TypeError,
         "DiscreteNetwork",
     ),
@@ -122,8 +122,8 @@ REFUSED = [
         "boot_strength",
     ),
     ("strengths above 1", lambda f: bnfs.inclusion_threshold([0.5, 2.0]), ValueError, r"\[0, 1\]"),
-    ("from_json of a number", lambda f: bnfs.from_json(42), TypeError, "JSON text or a path"),
-    ("from_json of a list", lambda f: bnfs.from_json("[1, 2]"), ValueError, "bnfs-graph"),
+    ("from_json of a number", lambda f: bnfs.io.from_json(42), TypeError, "JSON text or a path"),
+    ("from_json of a list", lambda f: bnfs.io.from_json("[1, 2]"), ValueError, "bnfs-graph"),
     ("draw a frame", lambda f: bnfs.models.export.draw(f, "x.svg"), TypeError, "DAG or PDAG"),
     ("networkx of a frame", lambda f: bnfs.models.export.to_networkx(f), TypeError, "DAG or PDAG"),
     ("dot of a list", lambda f: bnfs.models.export.to_dot([("a", "b")]), TypeError, "DAG or PDAG"),
@@ -384,11 +384,11 @@ def test_messages_name_the_problem(asia, tmp_path):
     ):
         bnfs.tpda(frame, max_time=5)
     with pytest.raises(TypeError, match="unexpected keyword argument 'n_jobs'"):
-        bnfs.iamb_mb(frame, "either", n_jobs=2)
+        bnfs.constraint.iamb_mb(frame, "either", n_jobs=2)
     with pytest.raises(ValueError, match="from_json got an empty string"):
-        bnfs.from_json("")
+        bnfs.io.from_json("")
     with pytest.raises(ValueError, match="nested too deeply"):
-        bnfs.from_json("[" * 200_000 + "]" * 200_000)
+        bnfs.io.from_json("[" * 200_000 + "]" * 200_000)
     page = bnfs.graphs.report.selection_report(title="t", features=[1, 2], facts={})
     assert "<code>1</code>, <code>2</code>" in page
     X = pd.DataFrame({0: ["a", "b"] * 10, "0": ["c", "d"] * 10})
@@ -584,7 +584,7 @@ def test_from_networkx_refuses_what_a_network_cannot_hold(graph, error, message)
     import networkx as nx
 
     with pytest.raises(error, match=message):
-        bnfs.from_networkx(graph(nx))
+        bnfs.io.from_networkx(graph(nx))
 
 
 @pytest.mark.parametrize("state", [[1, 2, 3], "text", 7, None])

@@ -116,10 +116,12 @@ def test_one_way_mmpc_is_bnlearns_learn_nbr():
     factors = frame.astype("category")
     differs = 0
     for node in frame.columns:
-        ours = bnfs.mmpc(frame, node, "mi", symmetry=False, adjust_df=False)  # bnlearn's mi
+        ours = bnfs.constraint.mmpc(
+            frame, node, "mi", symmetry=False, adjust_df=False
+        )  # bnlearn's mi
         theirs = pybnlearn.learn_nbr(factors, node, method="mmpc", test="mi", alpha=0.05)
         assert sorted(ours) == sorted(map(str, theirs)), node
-        differs += set(ours) != set(bnfs.mmpc(frame, node, "mi", adjust_df=False))
+        differs += set(ours) != set(bnfs.constraint.mmpc(frame, node, "mi", adjust_df=False))
     assert differs > 0  # the symmetry correction does change some sets
 
 
@@ -164,7 +166,7 @@ def test_blanket_learners_are_bnlearns_on_these_samples(algorithm, name, rows, t
     blanket), whole graphs. On other samples the blankets themselves can differ from
     bnlearn's (see the learners' docstrings)."""
     frame = _fresh_sample(name, rows)  # (fast.iamb's blankets differ on alarm-500)
-    ours = getattr(bnfs, algorithm)(bnfs.CITest(frame, test, 0.05))
+    ours = bnfs.learners.get(algorithm).function(bnfs.CITest(frame, test, 0.05))
     theirs = getattr(pybnlearn, algorithm.replace("grow_shrink", "gs"))(
         frame.astype("category"), test=test, alpha=0.05
     )
@@ -189,7 +191,7 @@ def test_given_a_frame_the_graph_is_bnlearns_on_the_columns_sorted_by_name(
     frame = _fresh_sample(name, rows)  # columns shuffled
     # bnlearn's mi and x2 do not adjust the degrees of freedom, which PC-stable does by default
     options = {"orientation": "bnlearn", "adjust_df": False} if algorithm == "pc_stable" else {}
-    ours = getattr(bnfs, algorithm)(frame, test, 0.05, **options)
+    ours = bnfs.learners.get(algorithm).function(frame, test, 0.05, **options)
     by_name = frame[sorted(frame.columns)].astype("category")
     theirs = getattr(pybnlearn, algorithm.replace("grow_shrink", "gs"))(
         by_name, test=test, alpha=0.05
@@ -222,11 +224,11 @@ def test_local_node_lists_are_bnlearns():
         kept = factors.drop(columns=black)
         arcs = [(node, w) for w in white] + [(w, node) for w in white]
         for ours, method, kind in [
-            (bnfs.mmpc, "mmpc", "nbr"),
-            (bnfs.hiton_pc, "si.hiton.pc", "nbr"),
-            (bnfs.grow_shrink_mb, "gs", "mb"),
-            (bnfs.iamb_mb, "iamb", "mb"),
-            (bnfs.inter_iamb_mb, "inter.iamb", "mb"),
+            (bnfs.constraint.mmpc, "mmpc", "nbr"),
+            (bnfs.constraint.hiton_pc, "si.hiton.pc", "nbr"),
+            (bnfs.constraint.grow_shrink_mb, "gs", "mb"),
+            (bnfs.constraint.iamb_mb, "iamb", "mb"),
+            (bnfs.constraint.inter_iamb_mb, "inter.iamb", "mb"),
         ]:
             options = {"symmetry": False, "adjust_df": False} if kind == "nbr" else {}
             found = ours(frame, node, "mi", blacklist=black, whitelist=white, **options)

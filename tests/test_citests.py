@@ -231,4 +231,5 @@ def test_two_seventy_level_columns_do_not_corrupt_memory():
     )
     result = CITest(frame)("x", "y")
     assert not result.independent and result.df == 69 * 69
-    assert bnfs.hiton_mb(frame, "x") == ["y"]
+    assert bnfs.constraint.hiton_mb(frame, "x") == ["y"]
+

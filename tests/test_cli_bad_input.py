@@ -370,7 +370,10 @@ def test_checkpoint_and_max_time_on_the_command_line(folder, monkeypatch, capsys
     assert cli.main(args + ["--out", "first.json"]) == 0
     assert (folder / "tabu.json").exists()
     assert cli.main(args + ["--out", "again.json"]) == 0  # resumes a finished search
-    first, again = bnfs.from_json(folder / "first.json"), bnfs.from_json(folder / "again.json")
+    first, again = (
+        bnfs.io.from_json(folder / "first.json"),
+        bnfs.io.from_json(folder / "again.json"),
+    )
     assert first == again == bnfs.tabu_search(pd.read_csv(folder / "asia.csv"), seed=0)
     assert again.learning["resumed"] and not first.learning["resumed"]
 
@@ -400,7 +403,7 @@ def test_odd_but_valid_cli_input(folder, monkeypatch, capsys):
         )
         == 0
     )
-    learned = bnfs.from_json(folder / "swapped.json")
+    learned = bnfs.io.from_json(folder / "swapped.json")
     by_name = bnfs.hill_climbing(frame, blacklist=[("smoke", "lung"), ("smoke", "bronc")])
     by_position = bnfs.hill_climbing(frame, blacklist=[("lung", "smoke"), ("bronc", "smoke")])
     assert learned == by_name and by_name != by_position

@@ -250,7 +250,7 @@ def test_constraint_learners_take_mixed_data(mixed):
     assert len(edges & true_edges) >= 0.7 * len(true_edges)
     assert len(edges - true_edges) <= 3
     target = next(v for v in net.dag.nodes if len(net.dag.markov_blanket(v)) >= 3)
-    blanket = set(bnfs.hiton_mb(frame, target))
+    blanket = set(bnfs.constraint.hiton_mb(frame, target))
     assert len(blanket & set(net.dag.markov_blanket(target))) >= 2
     hybrid = bnfs.mmhc(frame)
     assert not [(u, v) for u, v in hybrid.arcs if v in net.levels and u not in net.levels]

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 
 import bnfs
-from bnfs import DAG, PDAG, Dataset, datasets, from_json, from_networkx, from_pgmpy, to_pgmpy
+from bnfs import DAG, PDAG, Dataset, datasets
+from bnfs.io import from_json, from_networkx, from_pgmpy, to_pgmpy
 from bnfs.models.bif import parse_bif, read_bif, write_bif
 from bnfs.models.network import DiscreteNetwork
 from strategies import random_dags
@@ -383,16 +384,16 @@ def _doc(**fields):
 )
 def test_from_json_refuses_what_it_cannot_read_faithfully(fields, message):
     with pytest.raises(ValueError, match=message):
-        bnfs.from_json(_doc(**fields))
+        bnfs.io.from_json(_doc(**fields))
 
 
 def test_from_json_without_a_type_keeps_every_edge():
-    pdag = bnfs.from_json(_doc(arcs=[["a", "b"]], edges=[["b", "c"]]))
+    pdag = bnfs.io.from_json(_doc(arcs=[["a", "b"]], edges=[["b", "c"]]))
     assert isinstance(pdag, bnfs.PDAG) and pdag.edges == [("b", "c")] and pdag.arcs == [("a", "b")]
-    dag = bnfs.from_json(_doc(arcs=[["a", "b"]]))
+    dag = bnfs.io.from_json(_doc(arcs=[["a", "b"]]))
     assert isinstance(dag, bnfs.DAG) and dag.arcs == [("a", "b")]
     for graph in (pdag, dag):  # and what to_json writes reads back the same
-        assert bnfs.from_json(graph.to_json()) == graph
+        assert bnfs.io.from_json(graph.to_json()) == graph
 
 
 @pytest.mark.parametrize("graph", ["asia", "alarm"])
@@ -405,15 +406,15 @@ def test_network_files_with_a_byte_order_mark_are_read(tmp_path, graph):
     text = dag.to_json()
     path = tmp_path / "net.json"
     path.write_bytes(b"\xef\xbb\xbf" + text.encode())
-    assert bnfs.from_json(path) == dag
-    assert bnfs.from_json(str(path)) == dag
-    assert bnfs.from_json("\ufeff" + text) == dag
-    assert bnfs.from_json(path.read_bytes()) == dag
+    assert bnfs.io.from_json(path) == dag
+    assert bnfs.io.from_json(str(path)) == dag
+    assert bnfs.io.from_json("\ufeff" + text) == dag
+    assert bnfs.io.from_json(path.read_bytes()) == dag
     frame = bnfs.datasets.sample(graph, 500, seed=0)
     bif = tmp_path / "net.bif"
-    bnfs.write_bif(bnfs.fit(dag, frame, "bayes"), bif)
+    bnfs.io.write_bif(bnfs.fit(dag, frame, "bayes"), bif)
     bif.write_bytes(b"\xef\xbb\xbf" + bif.read_bytes())
-    assert bnfs.read_bif(bif).dag == dag
+    assert bnfs.io.read_bif(bif).dag == dag
 
 
 @pytest.mark.parametrize(
@@ -430,21 +431,23 @@ def test_text_is_never_taken_for_a_path(source, message):
     import bnfs
 
     with pytest.raises(ValueError, match=message) as error:
-        bnfs.from_json(source)
+        bnfs.io.from_json(source)
     assert len(str(error.value)) < 300  # never the whole file
 
 
 def test_export_is_symmetric_at_the_top_level():
-    """bnfs.from_networkx existed without bnfs.to_networkx (and to_json)."""
+    """bnfs.io.from_networkx existed without bnfs.io.to_networkx (and to_json)."""
     import bnfs
 
     for name in ("json", "networkx", "pgmpy"):
-        assert callable(getattr(bnfs, f"to_{name}")) and callable(getattr(bnfs, f"from_{name}"))
+        assert callable(getattr(bnfs.io, f"to_{name}")) and callable(
+            getattr(bnfs.io, f"from_{name}")
+        )
         assert f"to_{name}" in bnfs.__all__ and f"from_{name}" in bnfs.__all__
     dag = bnfs.datasets.network("asia")
-    assert bnfs.from_networkx(bnfs.to_networkx(dag)) == dag
-    assert bnfs.from_json(bnfs.to_json(dag)) == dag
-    assert bnfs.to_json(dag) == dag.to_json()
+    assert bnfs.io.from_networkx(bnfs.io.to_networkx(dag)) == dag
+    assert bnfs.io.from_json(bnfs.io.to_json(dag)) == dag
+    assert bnfs.io.to_json(dag) == dag.to_json()
 
 
 def test_to_pgmpy_on_mixed_data_says_what_works():
@@ -453,9 +456,9 @@ def test_to_pgmpy_on_mixed_data_says_what_works():
     survey = bnfs.datasets.load_survey().dropna()
     dag = bnfs.learn(survey)
     with pytest.raises(ValueError, match="pgmpy has no network for mixed data") as error:
-        bnfs.to_pgmpy(dag, survey)
+        bnfs.io.to_pgmpy(dag, survey)
     assert "bnfs.learn" not in str(error.value)  # the user had already used it
     assert "bnfs.fit(dag, data)" in str(error.value)
-    model = bnfs.to_pgmpy(dag, bnfs.discretize(survey))  # what the message offers works
+    model = bnfs.io.to_pgmpy(dag, bnfs.discretize(survey))  # what the message offers works
     assert len(model.get_cpds()) == len(survey.columns)
     assert bnfs.fit(dag, survey).dag == dag

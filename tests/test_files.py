@@ -173,7 +173,7 @@ def test_the_command_line_reads_fifos_once(asia_csv, tmp_path):
     command += ["--blacklist", str(black), "--tiers", str(tiers), "--quiet"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    learned = bnfs.from_json(out.read_text())
+    learned = bnfs.io.from_json(out.read_text())
     assert not learned.has_arc("smoke", "lung") and not learned.has_arc("lung", "smoke")
 
 
@@ -294,4 +294,4 @@ def test_the_command_line_streams_its_report_into_a_fifo(asia_csv, tmp_path):
     reader.join(60)
     assert bytes(reader.got).lstrip().lower().startswith(b"<!doctype html")
     assert stat.S_ISFIFO(os.stat(report).st_mode)
-    assert len(bnfs.from_json(out.read_text()).nodes) == 8
+    assert len(bnfs.io.from_json(out.read_text()).nodes) == 8

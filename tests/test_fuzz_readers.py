@@ -8,8 +8,8 @@ import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bnfs import Dataset, datasets, write_bif
-from bnfs.io import parse_arff
+from bnfs import Dataset, datasets
+from bnfs.io import parse_arff, write_bif
 from bnfs.models.bif import parse_bif
 
 ALPHABET = "{}[]();,|=\"'% \n\t.-+0123456789eabc?@"

@@ -128,7 +128,7 @@ def test_sparse_candidate_searches_gaussian_and_mixed_data(ecoli):
 
 def test_to_pgmpy_fits_a_linear_gaussian_network():
     frame, truth = _sample("ecoli70", 3000, 2)
-    model = bnfs.to_pgmpy(truth, data=frame)
+    model = bnfs.io.to_pgmpy(truth, data=frame)
     assert type(model).__name__ == "LinearGaussianBayesianNetwork" and model.check_model()
     node = next(v for v in truth.nodes if len(truth.parents(v)) >= 2)
     cpd = model.get_cpds(node)
@@ -141,7 +141,7 @@ def test_to_pgmpy_fits_a_linear_gaussian_network():
         truth_model = pgmpy_utils.get_example_model("ecoli70")
     assert np.allclose(cpd.beta, truth_model.get_cpds(node).beta, atol=0.1)  # near the truth
     with pytest.raises(ValueError, match="no column"):
-        bnfs.to_pgmpy(bnfs.DAG(["nope", *truth.nodes]), data=frame)
+        bnfs.io.to_pgmpy(bnfs.DAG(["nope", *truth.nodes]), data=frame)
 
 
 @pytest.mark.parametrize("learner", ["mmhc", "h2pc"])

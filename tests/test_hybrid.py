@@ -41,13 +41,13 @@ def test_arcs_follow_the_restrict_skeleton(insurance, restrict, maximize):
 def test_mmhc_is_mmpc_then_hill_climbing_with_shared_tests(insurance, monkeypatch):
     monkeypatch.setattr(CITest, "batched", False)  # the cache serves the per-test path
     dag = bnfs.mmhc(insurance)
-    found = {v: set(bnfs.mmpc(insurance, v)) for v in insurance.columns}
+    found = {v: set(bnfs.constraint.mmpc(insurance, v)) for v in insurance.columns}
     skeleton = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
     assert _pairs(dag) <= skeleton and dag.learning["algorithm"] == "mmhc"
     separate = 0
     for v in insurance.columns:  # one test cache per node: tests repeated across nodes
         tester = CITest(insurance)
-        bnfs.mmpc(tester, v)
+        bnfs.constraint.mmpc(tester, v)
         separate += tester.n_tests
     assert dag.learning["n_tests"] < separate
 
@@ -63,7 +63,7 @@ def test_the_hybrid_ignores_column_order(insurance, restrict):
 
 def test_h2pc_is_hpc_then_hill_climbing(insurance):
     dag = bnfs.h2pc(insurance)
-    found = {v: set(bnfs.hpc(insurance, v)) for v in insurance.columns}
+    found = {v: set(bnfs.constraint.hpc(insurance, v)) for v in insurance.columns}
     skeleton = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
     assert _pairs(dag) <= skeleton and dag.learning["algorithm"] == "h2pc"
     assert dag.learning["skeleton_edges"] == len(skeleton)
@@ -73,7 +73,9 @@ def test_hpc_finds_the_neighbourhood_from_an_oracle():
     truth = datasets.network("alarm")
     oracle = bnfs.DSeparation(truth)
     for v in truth.nodes[::4]:
-        assert bnfs.hpc(oracle, v) == [u for u in truth.nodes if u in truth.neighbours(v)], v
+        assert bnfs.constraint.hpc(oracle, v) == [
+            u for u in truth.nodes if u in truth.neighbours(v)
+        ], v
 
 
 @pytest.mark.parametrize(
@@ -103,7 +105,7 @@ def test_hpc_matches_bnlearn_and_puts_back_what_bnlearn_misses(network, rows, no
             sorted(tester.names[j] for j in hpc_indices(NodeLists(tester), i, bnlearn=True))
             == theirs
         ), v
-    ours = bnfs.hpc(tester, node)
+    ours = bnfs.constraint.hpc(tester, node)
     assert missed in ours and missed in datasets.network(network).neighbours(node)
     assert missed not in pybnlearn.learn_nbr(factors, node, method="hpc", test="mi", alpha=0.05)
 

@@ -97,7 +97,8 @@ def test_arff_defects_found_by_fuzzing(text, message):
 
 @pytest.mark.parametrize("cut", [10, 60, 120, 400])
 def test_truncated_bif_is_a_value_error(cut):
-    from bnfs import datasets, write_bif
+    from bnfs import datasets
+    from bnfs.io import write_bif
     from bnfs.models.bif import parse_bif
 
     text = write_bif(datasets.network_model("asia"))
@@ -128,7 +129,7 @@ def test_one_reader_and_one_set_of_missing_markers(tmp_path, monkeypatch, capsys
         assert data.states == readers[0].states and "None" in data.states["DuctFlow"]
     monkeypatch.chdir(tmp_path)
     assert cli.main(["learn", "child.csv", "--out", "child.json", "--quiet"]) == 0
-    assert bnfs.from_json((tmp_path / "child.json").read_text()) == bnfs.learn(
+    assert bnfs.io.from_json((tmp_path / "child.json").read_text()) == bnfs.learn(
         readers[0], progress=False
     )
 

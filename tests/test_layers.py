@@ -120,6 +120,7 @@ def test_the_package_shows_its_public_names_and_no_old_paths():
     modules = {name for name in public if inspect.ismodule(getattr(bnfs, name))}
     assert all(getattr(bnfs, name).__name__ == f"bnfs.{name}" for name in modules)
     assert public - modules == set(bnfs.__all__) - {"__version__"} - modules
+    assert len(set(bnfs.__all__) - {"__version__"}) <= 60  # issue 46's bound
     for old in ("bnfs.scores", "bnfs.graph", "bnfs.export"):
         with pytest.raises(ModuleNotFoundError):
             importlib.import_module(old)

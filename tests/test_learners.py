@@ -2,6 +2,7 @@
 the command line, the selector, the bootstrap) reads it, so a learner added to it is offered
 everywhere."""
 
+import importlib
 import inspect
 
 import pandas as pd
@@ -18,7 +19,11 @@ TARGET = "either"
 def test_every_entry_is_its_function_with_the_options_of_its_signature(name):
     entry = learners.get(name)
     assert entry.name == name and entry.kind in learners.KINDS
-    assert entry.function is getattr(bnfs, name)
+    home = importlib.import_module(entry.module.rpartition(".")[0])  # its room's package
+    assert entry.function is getattr(home, name)
+    # the package root shows the network learners; the local ones sit behind
+    # bnfs.markov_blanket and bnfs.neighbours
+    assert (name in bnfs.__all__) == (not entry.local)
     params = list(inspect.signature(entry.function).parameters)
     assert params[0] == "data" and (params[1] == "target") == entry.local
     assert "data" not in entry.options and "target" not in entry.options
@@ -82,3 +87,52 @@ def test_every_learner_is_offered_by_the_api_cli_selector_and_bootstrap(name, as
     if not entry.local:
         strength = bnfs.boot_strength(asia, name, R=2, seed=0)
         assert set(strength.columns) >= {"from", "to", "strength"}
+
+
+def test_the_frontends_give_each_learners_set_of_the_target():
+    """bnfs.markov_blanket and bnfs.neighbours (bnlearn's learn.mb / learn.nbr): a local
+    method gives its own answer, a network method its graph's blanket or neighbours, and
+    "auto" follows the selector's rule."""
+    from bnfs import datasets
+
+    frame = datasets.sample("asia", 2000, seed=0)
+    oracle = bnfs.DSeparation(datasets.network("asia"))
+    truth = datasets.network("asia")
+    for method in learners.names("blanket"):
+        if method == "neighbourhood_mb":
+            continue  # learns a network on the data: no oracle
+        found = bnfs.markov_blanket(oracle, TARGET, method=method)
+        assert found == truth.markov_blanket(TARGET) and found.learning["method"] == method
+    for method in learners.names("neighbours"):
+        assert bnfs.neighbours(oracle, TARGET, method=method) == truth.neighbours(TARGET)
+    assert bnfs.markov_blanket(oracle, TARGET).learning["method"] == "hiton_mb"
+    assert bnfs.neighbours(oracle, TARGET).learning["method"] == "hiton_pc"
+    local = bnfs.markov_blanket(frame, TARGET, method="iamb_mb", alpha=0.01)
+    assert local == learners.get("iamb_mb").function(frame, TARGET, alpha=0.01)
+    network = bnfs.learn(frame, progress=False)
+    found = bnfs.markov_blanket(frame, TARGET)  # "auto": learn's network on narrow data
+    assert found.learning["method"] == "learn" and found.learning["network"] == network
+    assert set(found) == set(network.markov_blanket(TARGET))
+    assert found == [c for c in frame.columns if c in set(found)]
+    near = bnfs.neighbours(frame, TARGET, method="hill_climbing", score="bde")
+    graph = bnfs.hill_climbing(frame, score="bde", progress=False)
+    assert set(near) == set(graph.neighbours(TARGET))
+    with pytest.raises(ValueError, match="method must be 'auto', one of"):
+        bnfs.markov_blanket(frame, TARGET, method="hiton_pc")  # parents and children only
+    with pytest.raises(ValueError, match="method must be"):
+        bnfs.neighbours(frame, TARGET, method=["learn"])
+    with pytest.raises(ValueError, match="iamb_mb does not take score"):
+        bnfs.markov_blanket(frame, TARGET, method="iamb_mb", score="bic")
+    with pytest.raises(ValueError, match="target 'nope' is not a column"):
+        bnfs.markov_blanket(frame, "nope", method="learn")
+
+
+def test_auto_picks_the_local_learner_on_wide_data(monkeypatch):
+    from bnfs import datasets
+
+    frame = datasets.sample("asia", 500, seed=1)
+    monkeypatch.setattr(learners, "AUTO_NETWORK_WORK", 1.0)
+    assert bnfs.markov_blanket(frame, TARGET).learning["method"] == "neighbourhood_mb"
+    assert bnfs.neighbours(frame, TARGET).learning["method"] == "hiton_pc"
+    data = bnfs.Dataset(frame)
+    assert bnfs.neighbours(data, TARGET).learning["method"] == "hiton_pc"

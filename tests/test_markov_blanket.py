@@ -12,16 +12,16 @@ from bnfs.stats.citests import CITest, DSeparation
 from bnfs.stats.metrics import blanket_scores
 
 BLANKET = [
-    bnfs.grow_shrink_mb,
-    bnfs.iamb_mb,
-    bnfs.inter_iamb_mb,
-    bnfs.fast_iamb_mb,
-    bnfs.kiamb_mb,
-    bnfs.hiton_mb,
-    bnfs.mmmb,
-    bnfs.pcmb,
+    bnfs.constraint.grow_shrink_mb,
+    bnfs.constraint.iamb_mb,
+    bnfs.constraint.inter_iamb_mb,
+    bnfs.constraint.fast_iamb_mb,
+    bnfs.constraint.kiamb_mb,
+    bnfs.constraint.hiton_mb,
+    bnfs.constraint.mmmb,
+    bnfs.constraint.pcmb,
 ]
-PARENTS_CHILDREN = [bnfs.hiton_pc, bnfs.mmpc]
+PARENTS_CHILDREN = [bnfs.constraint.hiton_pc, bnfs.constraint.mmpc]
 
 
 @pytest.mark.parametrize("name", ["asia", "child"])
@@ -60,7 +60,7 @@ def test_blankets_on_larger_oracles(name, targets):
     for target in targets:
         for learner in BLANKET:
             assert set(learner(oracle, target)) == set(truth.markov_blanket(target)), learner
-        assert set(bnfs.hiton_pc(oracle, target)) == set(truth.neighbours(target))
+        assert set(bnfs.constraint.hiton_pc(oracle, target)) == set(truth.neighbours(target))
 
 
 @pytest.mark.parametrize("method", ["hiton", "mmpc", "pcmb"])
@@ -80,11 +80,13 @@ def test_local_structure_agrees_with_the_cpdag(name, method):
 def test_kiamb_is_seeded_and_reaches_iamb_at_k_one():
     frame = reference.data("alarm")
     for target in ("HYPOVOLEMIA", "CATECHOL"):
-        assert bnfs.kiamb_mb(frame, target, k=1.0, seed=5) == bnfs.iamb_mb(frame, target)
-        assert bnfs.kiamb_mb(frame, target, k=0.3, seed=7) == bnfs.kiamb_mb(
+        assert bnfs.constraint.kiamb_mb(frame, target, k=1.0, seed=5) == bnfs.constraint.iamb_mb(
+            frame, target
+        )
+        assert bnfs.constraint.kiamb_mb(frame, target, k=0.3, seed=7) == bnfs.constraint.kiamb_mb(
             frame, target, k=0.3, seed=7
         )
-    draws = {tuple(bnfs.kiamb_mb(frame, "CATECHOL", k=0.0, seed=s)) for s in range(8)}
+    draws = {tuple(bnfs.constraint.kiamb_mb(frame, "CATECHOL", k=0.0, seed=s)) for s in range(8)}
     assert len(draws) > 1  # a random walk over the dependent candidates finds alternatives
 
 
@@ -102,7 +104,7 @@ def test_iamb_agrees_with_bnlearn_learn_mb(name):
     golden = reference.table(name, "learn_mb_iamb_mi_0.05.tsv")
     test = CITest(frame, "mi", 0.05, adjust_df=False)  # bnlearn's df
     same = sum(
-        set(bnfs.iamb_mb(test, row.target))
+        set(bnfs.constraint.iamb_mb(test, row.target))
         == (set() if pd.isna(row.mb) else set(str(row.mb).split(",")))
         for row in golden.itertuples()
     )
@@ -112,10 +114,12 @@ def test_iamb_agrees_with_bnlearn_learn_mb(name):
 def test_sampled_alarm_blankets_and_networks():
     frame = reference.data("alarm")
     truth = reference.true_dag("alarm")
-    for learner in (bnfs.hiton_mb, bnfs.mmmb, bnfs.pcmb):
+    for learner in (bnfs.constraint.hiton_mb, bnfs.constraint.mmmb, bnfs.constraint.pcmb):
         for target in ("HYPOVOLEMIA", "LVFAILURE"):
             assert blanket_scores(learner(frame, target), truth, target)["f1"] >= 0.99
-    assert blanket_scores(bnfs.iamb_mb(frame, "LVFAILURE"), truth, "LVFAILURE")["f1"] >= 0.8
+    assert (
+        blanket_scores(bnfs.constraint.iamb_mb(frame, "LVFAILURE"), truth, "LVFAILURE")["f1"] >= 0.8
+    )
     assert shd(bnfs.iamb(frame), truth) <= 45
     assert shd(bnfs.grow_shrink(frame), truth) <= 55
     assert shd(bnfs.fast_iamb(frame), truth) <= 45
@@ -128,37 +132,39 @@ def test_sampled_asia_blankets():
     frame = reference.data("asia")
     truth = reference.true_dag("asia")
     for learner in BLANKET:
-        kwargs = {"seed": 0} if learner is bnfs.kiamb_mb else {}
+        kwargs = {"seed": 0} if learner is bnfs.constraint.kiamb_mb else {}
         assert blanket_scores(learner(frame, "bronc", **kwargs), truth, "bronc")["f1"] >= 0.8
 
 
 def test_local_learner_errors():
     frame = reference.data("asia")
     with pytest.raises(ValueError, match="target 'nope'"):
-        bnfs.iamb_mb(frame, "nope")
+        bnfs.constraint.iamb_mb(frame, "nope")
     with pytest.raises(ValueError, match="alpha"):
-        bnfs.hiton_pc(frame, "either", alpha=0)
+        bnfs.constraint.hiton_pc(frame, "either", alpha=0)
     with pytest.raises(ValueError, match="max_cond_size"):
-        bnfs.mmpc(frame, "either", max_cond_size=-2)
+        bnfs.constraint.mmpc(frame, "either", max_cond_size=-2)
     with pytest.raises(ValueError, match="every column is constant"):
-        bnfs.grow_shrink_mb(frame.assign(c="x").iloc[:1], "either")
+        bnfs.constraint.grow_shrink_mb(frame.assign(c="x").iloc[:1], "either")
     with pytest.raises(ValueError, match="k"):
-        bnfs.kiamb_mb(frame, "either", k=1.5)
+        bnfs.constraint.kiamb_mb(frame, "either", k=1.5)
     with pytest.raises(ValueError, match="method must be one of"):
         bnfs.local_structure(frame, "either", method="gs")
     with pytest.raises(ValueError, match="n_jobs"):
         bnfs.iamb(frame, n_jobs=0)
     with pytest.raises(ValueError, match="rows_per_cell"):
-        bnfs.fast_iamb_mb(frame, "either", rows_per_cell=-1)
+        bnfs.constraint.fast_iamb_mb(frame, "either", rows_per_cell=-1)
 
 
 def test_one_way_mmpc_keeps_what_the_symmetry_correction_drops():
     frame = datasets.sample("insurance", 1000, seed=3)
     frame = frame[[c for c in frame.columns if frame[c].nunique() > 1]]
     for node in frame.columns[:8]:
-        assert set(bnfs.mmpc(frame, node)) <= set(bnfs.mmpc(frame, node, symmetry=False))
+        assert set(bnfs.constraint.mmpc(frame, node)) <= set(
+            bnfs.constraint.mmpc(frame, node, symmetry=False)
+        )
     with pytest.raises(TypeError, match="symmetry must be True or False"):
-        bnfs.mmpc(frame, "Age", symmetry="no")
+        bnfs.constraint.mmpc(frame, "Age", symmetry="no")
 
 
 @pytest.mark.parametrize("learner", ["iamb_mb", "hiton_mb", "hiton_pc", "mmpc", "pcmb", "hpc"])
@@ -166,7 +172,7 @@ def test_a_local_result_carries_its_provenance(learner):
     import pickle
 
     frame = datasets.sample("asia", 1500, seed=4)
-    found = getattr(bnfs, learner)(frame, "lung", "x2", 0.01)
+    found = bnfs.learners.get(learner).function(frame, "lung", "x2", 0.01)
     assert isinstance(found, list) and found == list(found)
     learning = found.learning
     assert (learning["algorithm"], learning["target"], learning["test"], learning["alpha"]) == (
@@ -190,7 +196,7 @@ def test_default_blankets_are_accurate_on_the_largest_blankets(name, learner):
 
     frame, truth = reference.data(name), reference.true_dag(name)
     targets = sorted(truth.nodes, key=lambda v: (-len(truth.markov_blanket(v)), v))[:5]
-    learn = getattr(bnfs, learner)
+    learn = bnfs.learners.get(learner).function
 
     def mean_f1(**options):
         return np.mean(
@@ -206,7 +212,7 @@ def test_default_blankets_are_accurate_on_the_largest_blankets(name, learner):
 LOCAL = [
     *BLANKET,
     *PARENTS_CHILDREN,
-    bnfs.hpc,
+    bnfs.constraint.hpc,
     lambda data, target, **lists: bnfs.local_structure(data, target, **lists).markov_blanket(
         target
     ),
@@ -232,29 +238,29 @@ def test_every_local_learner_keeps_its_node_lists(learner):
 def test_node_list_errors_name_the_entry():
     frame = reference.data("asia")
     with pytest.raises(TypeError, match="variable names .* not arcs"):
-        bnfs.hiton_pc(frame, "either", blacklist=[("either", "lung")])
+        bnfs.constraint.hiton_pc(frame, "either", blacklist=[("either", "lung")])
     with pytest.raises(ValueError, match="blacklist entry 'nope'"):
-        bnfs.iamb_mb(frame, "either", blacklist=["nope"])
+        bnfs.constraint.iamb_mb(frame, "either", blacklist=["nope"])
     with pytest.raises(ValueError, match="target 'either' cannot be in its own whitelist"):
-        bnfs.mmpc(frame, "either", whitelist=["either"])
+        bnfs.constraint.mmpc(frame, "either", whitelist=["either"])
     with pytest.raises(ValueError, match="'lung' is both black- and whitelisted"):
-        bnfs.hpc(frame, "either", blacklist="lung", whitelist=["lung"])
+        bnfs.constraint.hpc(frame, "either", blacklist="lung", whitelist=["lung"])
     with pytest.raises(TypeError, match="whitelist must be a list"):
-        bnfs.pcmb(frame, "either", whitelist=3)
+        bnfs.constraint.pcmb(frame, "either", whitelist=3)
 
 
 def test_oracle_whitelist_and_blacklist_on_asia():
     """On the exact oracle: dropping ``lung`` leaves ``smoke`` d-connected to ``either``
     (through the dropped node), so it enters the blanket; whitelisting keeps a non-member."""
     oracle = DSeparation(datasets.network("asia"))
-    assert bnfs.iamb_mb(oracle, "either", blacklist=["lung"]) == [
+    assert bnfs.constraint.iamb_mb(oracle, "either", blacklist=["lung"]) == [
         "tub",
         "smoke",
         "bronc",
         "xray",
         "dysp",
     ]
-    assert "asia" in bnfs.hiton_mb(oracle, "either", whitelist=["asia"])
+    assert "asia" in bnfs.constraint.hiton_mb(oracle, "either", whitelist=["asia"])
 
 
 class _Separates:
@@ -306,18 +312,18 @@ def test_local_learners_stop_on_time_with_the_set_so_far():
     IAMB's sets are empty); a warning says so, learning records it, a budget never
     reached changes nothing."""
     frame = datasets.sample("alarm", 2000, seed=4)
-    assert bnfs.hiton_pc(frame, "HR")
+    assert bnfs.constraint.hiton_pc(frame, "HR")
     with pytest.warns(RuntimeWarning, match="hiton_mb stopped early.*the set found so far"):
-        early = bnfs.hiton_mb(frame, "HR", max_time=0)
+        early = bnfs.constraint.hiton_mb(frame, "HR", max_time=0)
     assert early == [] and early.learning["stopped"] == "max_time reached"
     with pytest.warns(RuntimeWarning, match="iamb_mb stopped early"):
-        assert bnfs.iamb_mb(frame, "HR", max_time=0) == []
+        assert bnfs.constraint.iamb_mb(frame, "HR", max_time=0) == []
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        timed = bnfs.mmmb(frame, "HR", max_time=600)
-    assert timed == bnfs.mmmb(frame, "HR") and "stopped" not in timed.learning
+        timed = bnfs.constraint.mmmb(frame, "HR", max_time=600)
+    assert timed == bnfs.constraint.mmmb(frame, "HR") and "stopped" not in timed.learning
     with pytest.raises(ValueError, match="max_time"):
-        bnfs.pcmb(frame, "HR", max_time=-1)
+        bnfs.constraint.pcmb(frame, "HR", max_time=-1)
 
 
 def test_the_selector_passes_its_time_budget_on():
@@ -338,15 +344,15 @@ def test_spouses_decided_together_keep_planted_noise_out():
     (Benjamini-Yekutieli, the default) the blanket is the planted one."""
     X, y, truth = bnfs.datasets.planted_blanket(2000, 500, seed=1)
     frame = X.assign(y=y).astype(str)
-    together = bnfs.hiton_mb(frame, "y")
+    together = bnfs.constraint.hiton_mb(frame, "y")
     assert sorted(together) == sorted(truth["blanket"])
     assert together.learning["spouse_fdr"] is True
-    each = bnfs.hiton_mb(frame, "y", spouse_fdr=False)
+    each = bnfs.constraint.hiton_mb(frame, "y", spouse_fdr=False)
     extra = set(each) - set(truth["blanket"])
     assert set(each) >= set(truth["blanket"]) and extra
     assert all(name.startswith("X") for name in extra)  # features independent of all
     with pytest.raises(TypeError, match="spouse_fdr must be True or False"):
-        bnfs.mmmb(frame, "y", spouse_fdr="yes")
+        bnfs.constraint.mmmb(frame, "y", spouse_fdr="yes")
 
 
 def test_benjamini_yekutieli_rejects_as_scipy_does():

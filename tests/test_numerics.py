@@ -150,8 +150,8 @@ def test_every_gaussian_path_at_the_ends_of_the_float_range(gaussian_frame, scal
     ll_e = bnfs.stats.metrics.log_likelihood(dag, data_e.take(train), data_e.take(test))
     assert ll_e == pytest.approx(ll_u - unit.shape[1] * math.log(scale), rel=1e-9)
     # pgmpy's linear-Gaussian network: coefficients and deviations in the columns' units
-    fitted = {c.variable: c for c in bnfs.to_pgmpy(dag, data_e).get_cpds()}
-    reference = {c.variable: c for c in bnfs.to_pgmpy(dag, data_u).get_cpds()}
+    fitted = {c.variable: c for c in bnfs.io.to_pgmpy(dag, data_e).get_cpds()}
+    reference = {c.variable: c for c in bnfs.io.to_pgmpy(dag, data_u).get_cpds()}
     for node, cpd in fitted.items():
         assert math.isfinite(cpd.std) and cpd.std == pytest.approx(
             reference[node].std * scale, rel=1e-9

@@ -181,15 +181,15 @@ def test_constraint_based_and_hybrid_learners_ignore_column_order(frame, random,
     st.randoms(use_true_random=False),
     st.sampled_from(
         [
-            bnfs.grow_shrink_mb,
-            bnfs.iamb_mb,
-            bnfs.fast_iamb_mb,
-            bnfs.hiton_pc,
-            bnfs.hiton_mb,
-            bnfs.mmpc,
-            bnfs.mmmb,
-            bnfs.pcmb,
-            bnfs.hpc,
+            bnfs.constraint.grow_shrink_mb,
+            bnfs.constraint.iamb_mb,
+            bnfs.constraint.fast_iamb_mb,
+            bnfs.constraint.hiton_pc,
+            bnfs.constraint.hiton_mb,
+            bnfs.constraint.mmpc,
+            bnfs.constraint.mmmb,
+            bnfs.constraint.pcmb,
+            bnfs.constraint.hpc,
         ]
     ),
 )
@@ -236,7 +236,9 @@ def test_same_seed_same_result_and_n_jobs_never_matters(frame, seed):
     assert first == again and first.learning["score_value"] == again.learning["score_value"]
     assert bnfs.pc_stable(frame, n_jobs=2) == bnfs.pc_stable(frame)
     target = frame.columns[-1]
-    assert bnfs.kiamb_mb(frame, target, seed=seed) == bnfs.kiamb_mb(frame, target, seed=seed)
+    assert bnfs.constraint.kiamb_mb(frame, target, seed=seed) == bnfs.constraint.kiamb_mb(
+        frame, target, seed=seed
+    )
 
 
 @settings(max_examples=10)

@@ -106,7 +106,7 @@ def test_the_command_line_writes_the_constant_node(frame, tmp_path, capsys):
     out = tmp_path / "net.bif"
     assert main(["learn", str(path), "--out", str(out), "--algorithm", "hill_climbing"]) == 0
     assert "constant column(s) ('site')" in capsys.readouterr().err
-    network = bnfs.read_bif(out)
+    network = bnfs.io.read_bif(out)
     assert network.states["site"] == ("A",) and network.dag.neighbours("site") == []
     assert np.allclose(network.cpts["site"], [1.0])
     assert main(["blanket", str(path), "--target", "site"]) == 0

@@ -358,7 +358,7 @@ def test_the_default_learner_follows_the_datas_size(alarm, monkeypatch):
     stay within AUTO_NETWORK_WORK, the blanket being that of the graph learn gives on X and
     y; the blanket of learn's network on the class's neighbourhood past it (HITON-PC for
     parents and children)."""
-    from bnfs.select import markov_blanket
+    from bnfs import learners
 
     X, y = alarm
     narrow = MarkovBlanketSelector().fit(X, y)
@@ -368,13 +368,13 @@ def test_the_default_learner_follows_the_datas_size(alarm, monkeypatch):
     assert set(narrow.selected_) == set(graph.markov_blanket(y.name))
     assert narrow.selected_ == [c for c in X.columns if c in set(narrow.selected_)]
     work = float(X.shape[1]) ** 2 * len(X)
-    monkeypatch.setattr(markov_blanket, "AUTO_NETWORK_WORK", work - 1)
+    monkeypatch.setattr(learners, "AUTO_NETWORK_WORK", work - 1)
     wide = MarkovBlanketSelector().fit(X, y)
     assert wide.learner_ == "neighbourhood_mb" and wide.network_ is None
     assert wide.selected_ == MarkovBlanketSelector("neighbourhood_mb").fit(X, y).selected_
     neighbours = MarkovBlanketSelector(parents_and_children=True).fit(X, y)
     assert neighbours.learner_ == "hiton_pc"
-    monkeypatch.setattr(markov_blanket, "AUTO_NETWORK_WORK", work)
+    monkeypatch.setattr(learners, "AUTO_NETWORK_WORK", work)
     assert MarkovBlanketSelector().fit(X, y).learner_ == "learn"
     with pytest.raises(ValueError, match=r"learner must be one of \['auto', "):
         MarkovBlanketSelector("magic").fit(X, y)

@@ -152,21 +152,21 @@ def test_hiton_pc_stops_inside_its_forward_phase_at_max_time():
     # zero budget stops it before its first paced call ends, with fewer tests than a
     # full run and the stop recorded
     frame = _chain(300, flip=0.2)
-    full = bnfs.hiton_pc(frame, "f150")
+    full = bnfs.constraint.hiton_pc(frame, "f150")
     with pytest.warns(RuntimeWarning, match="max_time"):
-        stopped = bnfs.hiton_pc(frame, "f150", max_time=0)
+        stopped = bnfs.constraint.hiton_pc(frame, "f150", max_time=0)
     assert stopped.learning["stopped"] == "max_time reached"
     assert stopped.learning["n_tests"] < full.learning["n_tests"] / 2
 
 
 LEARNERS = {
-    "hiton_mb": lambda d, t, **o: bnfs.hiton_mb(d, t, **o),
-    "hiton_pc_k2": lambda d, t, **o: bnfs.hiton_pc(d, t, max_cond_size=2, **o),
-    "mmmb": lambda d, t, **o: bnfs.mmmb(d, t, **o),
-    "pcmb": lambda d, t, **o: bnfs.pcmb(d, t, **o),
-    "iamb_mb": lambda d, t, **o: bnfs.iamb_mb(d, t, **o),
-    "inter_iamb_mb": lambda d, t, **o: bnfs.inter_iamb_mb(d, t, **o),
-    "fast_iamb_mb": lambda d, t, **o: bnfs.fast_iamb_mb(d, t, **o),
+    "hiton_mb": lambda d, t, **o: bnfs.constraint.hiton_mb(d, t, **o),
+    "hiton_pc_k2": lambda d, t, **o: bnfs.constraint.hiton_pc(d, t, max_cond_size=2, **o),
+    "mmmb": lambda d, t, **o: bnfs.constraint.mmmb(d, t, **o),
+    "pcmb": lambda d, t, **o: bnfs.constraint.pcmb(d, t, **o),
+    "iamb_mb": lambda d, t, **o: bnfs.constraint.iamb_mb(d, t, **o),
+    "inter_iamb_mb": lambda d, t, **o: bnfs.constraint.inter_iamb_mb(d, t, **o),
+    "fast_iamb_mb": lambda d, t, **o: bnfs.constraint.fast_iamb_mb(d, t, **o),
 }
 
 

@@ -101,7 +101,7 @@ def test_srs_on_continuous_and_multiclass_data():
 
 
 def test_hiton_pc_without_symmetry_keeps_one_of_exact_copies():
-    from bnfs import hiton_pc, mmpc, pcmb
+    from bnfs.constraint import hiton_pc, mmpc, pcmb
 
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 2000)

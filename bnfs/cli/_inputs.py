@@ -343,7 +343,7 @@ def tier_file(path: Path) -> list[list[str]]:
 
 
 def read_graph(path: Path):
-    from bnfs import from_json, read_bif
+    from bnfs.io import from_json, read_bif
 
     if path.suffix.lower() == ".bif":
         return read_bif(path).dag

@@ -51,8 +51,9 @@ def write_graph(graph, data, out: Path) -> None:
     """Write ``graph`` to ``out`` by its suffix. A graph from a search that stopped before
     it finished says so in every format: JSON in ``learning`` (``stopped_early`` or
     ``stopped``), DOT and BIF in a first comment line, GraphML in a ``partial`` attribute."""
-    from bnfs import DiscreteNetwork, write_bif
+    from bnfs import DiscreteNetwork
     from bnfs._budget import stopped_reason
+    from bnfs.io import write_bif
     from bnfs.models.export import to_json, to_networkx
 
     suffix = out.suffix.lower()

@@ -289,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="output: .json, .dot, .bif or .graphml; a .bif holds tables fitted by maximum "
         "likelihood plus a pseudo-count of 1 per cell, so that no state has probability 0 "
-        "(bnfs.to_pgmpy(dag, data, pseudo_count=1) fits the same)",
+        "(bnfs.io.to_pgmpy(dag, data, pseudo_count=1) fits the same)",
     )
     learn.add_argument(
         "--report", type=writes("--report"), help="also write a self-contained HTML report"

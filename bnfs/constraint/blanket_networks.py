@@ -287,7 +287,7 @@ def fast_iamb(
 ) -> PDAG:
     """Whole-network fast-IAMB (bnlearn's ``fast.iamb``; Yaramakala & Margaritis 2005): as
     :func:`grow_shrink`, whose parameters it takes, with fast-IAMB blankets;
-    ``rows_per_cell`` as in :func:`~bnfs.fast_iamb_mb`.
+    ``rows_per_cell`` as in :func:`~bnfs.constraint.fast_iamb_mb`.
 
     Examples
     --------

@@ -14,7 +14,8 @@ class LocalResult(list):
 
     Examples
     --------
-    >>> from bnfs import datasets, iamb_mb
+    >>> from bnfs import datasets
+    >>> from bnfs.constraint import iamb_mb
     >>> found = iamb_mb(datasets.sample("asia", 2000, seed=0), "either")
     >>> found.learning["algorithm"], found.learning["test"], found.learning["n_tests"] > 0
     ('iamb_mb', 'g2', True)

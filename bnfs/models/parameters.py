@@ -76,7 +76,7 @@ def fit(
     the data never show gets a uniform distribution (``"mle"``); a configuration of a
     continuous node's discrete parents with no more rows than coefficients gets the
     regression pooled over all configurations. Residual standard deviations are bnlearn's,
-    sqrt(RSS / (n - coefficients)); :func:`bnfs.to_pgmpy` and the ``-g`` scores use the
+    sqrt(RSS / (n - coefficients)); :func:`bnfs.io.to_pgmpy` and the ``-g`` scores use the
     maximum-likelihood sqrt(RSS / n).
 
     Examples

@@ -51,9 +51,9 @@ def rsmax2(
     graph is bnlearn's ``rsmax2`` with the same steps (tested live against bnlearn-port:
     pc_stable + tabu, mmhc, h2pc), except where bnfs's restrict step differs from
     bnlearn's: ``"mmpc"`` and ``"hiton_pc"`` use their symmetric default
-    (:func:`~bnfs.mmpc`), which can drop an edge bnlearn keeps (one of bnlearn's 29 arcs on
+    (:func:`~bnfs.constraint.mmpc`), which can drop an edge bnlearn keeps (one of bnlearn's 29 arcs on
     alarm, 2,000 rows), and ``"hpc"`` puts back the neighbours bnlearn's HPC cannot recover
-    (:func:`~bnfs.hpc`).
+    (:func:`~bnfs.constraint.hpc`).
 
     Parameters
     ----------

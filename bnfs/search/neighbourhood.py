@@ -89,7 +89,7 @@ def neighbourhood_mb(
     data : Dataset, DataFrame or file path
     target : str
     test, alpha, max_cond_size, **test_options
-        HITON-PC's test (:func:`bnfs.hiton_pc`); a looser ``alpha`` than a blanket
+        HITON-PC's test (:func:`bnfs.constraint.hiton_pc`); a looser ``alpha`` than a blanket
         learner's, since a false member only widens the neighbourhood.
     blacklist, whitelist : list of str, optional
         Variables, as the local learners take them: blacklisted ones are never in the

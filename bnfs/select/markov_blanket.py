@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import StrOptions
 from bnfs import learners
 from bnfs._budget import stopped_reason
 from bnfs._validate import check_int
+from bnfs.learners import AUTO_NETWORK_WORK, auto_learner  # noqa: F401  (documented here)
 from bnfs.search.structural_em import structural_em
 from bnfs.select._base import DISCRETIZERS, DiscreteSelector, selection_options
 
@@ -24,28 +25,6 @@ NETWORK_LEARNERS = learners.names("score", "hybrid", "constraint")
 BLANKET_LEARNERS = learners.names("blanket")
 #: local learners that return the parents and children of the target
 PC_LEARNERS = learners.names("neighbours")
-#: the largest whole network (features squared times rows) from which ``learner="auto"``
-#: reads the class's blanket, learned by :func:`bnfs.learn` (BOSS under BDeu with more
-#: starts, the most accurate network bnfs learns); past it the blanket in learn's network
-#: on the class's neighbourhood (:func:`bnfs.neighbourhood_mb`), whose cost grows with the
-#: neighbourhood. learn's seconds on samples of pgmpy's networks, five starts: alarm 5,000
-#: rows (7e6) 2.5 s, win95pts 5,000 (3e7) 9 s, andes 1,000 (5e7) 14 s, pigs 1,000 (2e8)
-#: 25-40 s. Blanket F1 (``benchmarks/blanket_quality.py``, six networks, 144 targets):
-#: 0.894 against hill climbing's 0.820, HITON-MB's 0.835 and neighbourhood_mb's 0.831; on
-#: planted wide data (500 rows, 10,000 features, three seeds) neighbourhood_mb 0.96 and
-#: HITON-MB 0.84 (false spouses among the thousands of candidates)
-AUTO_NETWORK_WORK = 2e8
-
-
-def auto_learner(n_features: int, n_rows: int, parents_and_children: bool = False) -> str:
-    """The learner of a target's blanket (or its parents and children) that
-    ``learner="auto"`` and ``bnfs blanket``/``bnfs select`` run by default: ``learn``'s
-    whole network while features squared times rows stay within :data:`AUTO_NETWORK_WORK`,
-    the blanket in learn's network on the class's neighbourhood past it (the local HITON-PC
-    for parents and children)."""
-    if float(n_features) ** 2 * n_rows <= AUTO_NETWORK_WORK:
-        return "learn"
-    return "hiton_pc" if parents_and_children else "neighbourhood_mb"
 
 
 class MarkovBlanketSelector(DiscreteSelector):
