@@ -1,9 +1,14 @@
-"""The network scores, declared once and free of kernels: every list of scores in the
+"""The network scores and the conditional-independence tests, declared once and free of
+kernels. Every list of scores in the
 package (the labels :func:`bnfs.score` and the searches take, the scores of each kind of
 data, the command line's choices, the Bayesian scores graph priors apply to) and the
 flags the compiled kernels read (the kernel code of each label, whether a score is
 score-equivalent) are derived from :data:`SCORE_TABLE`. A new score is one row here, one
 branch in its kernel and a test (CONTRIBUTING.md).
+
+The CI tests likewise (:data:`TEST_TABLE`): the labels :class:`bnfs.CITest` and the
+constraint-based learners take, the command line's ``--test`` choices, and the tests whose
+degrees of freedom the subset-conditioning learners adjust by default.
 
 The command line reads this module to offer its choices without importing numba.
 """
@@ -20,6 +25,11 @@ __all__ = [
     "codes_for",
     "graph_prior_scores",
     "score_kind",
+    "TestKind",
+    "TEST_TABLE",
+    "TESTS",
+    "TEST_OPTIONS",
+    "LEARNER_ADJUSTS_DF",
 ]
 
 #: kernel codes of the discrete scores (branches of :func:`bnfs._kernels.scores.local_score`);
@@ -122,3 +132,46 @@ def score_kind(label: str) -> ScoreKind:
         if row.label == label:
             return row
     raise ValueError(f"score must be one of {', '.join(SCORES)}, got {label!r}")
+
+
+@dataclass(frozen=True)
+class TestKind:
+    """One conditional-independence test.
+
+    Attributes
+    ----------
+    label : str
+        What users pass as ``test``.
+    data : {"discrete", "continuous", "any"}
+        The data it tests (``"g2"`` and ``"mi"`` on continuous or mixed data mean
+        ``"mi_cg"``).
+    adjusts_df : bool
+        The learners that condition on small subsets (PC-stable, HITON, MMPC, PCMB) adjust
+        its degrees of freedom unless told ``adjust_df=False``.
+    bnlearn : str or None
+        bnlearn's label for the same test (``None``: bnlearn has none).
+    """
+
+    label: str
+    data: str
+    adjusts_df: bool
+    bnlearn: str | None
+
+
+#: every CI test, in the order listings and the command line's choices show them
+TEST_TABLE: tuple[TestKind, ...] = (
+    TestKind("g2", "discrete", True, "mi"),
+    TestKind("mi", "discrete", True, "mi"),  # g2's bnlearn name
+    TestKind("x2", "discrete", True, "x2"),
+    TestKind("mi_adf", "discrete", False, "mi-adf"),
+    TestKind("x2_adf", "discrete", False, "x2-adf"),
+    TestKind("mi_threshold", "discrete", False, None),
+    TestKind("fisher_z", "continuous", False, "zf"),
+    TestKind("mi_cg", "any", False, "mi-cg"),
+)
+#: every CI test label
+TESTS: tuple[str, ...] = tuple(row.label for row in TEST_TABLE)
+#: keyword options of :class:`bnfs.CITest` beyond ``test`` and ``alpha``
+TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
+#: tests whose degrees of freedom subset-conditioning learners adjust unless told not to
+LEARNER_ADJUSTS_DF: tuple[str, ...] = tuple(row.label for row in TEST_TABLE if row.adjusts_df)

@@ -233,3 +233,32 @@ def test_two_seventy_level_columns_do_not_corrupt_memory():
     assert not result.independent and result.df == 69 * 69
     assert bnfs.constraint.hiton_mb(frame, "x") == ["y"]
 
+
+def test_the_test_table_says_what_each_test_does():
+    """Every row of the kernel-free CI-test table: CITest takes its label on its kind of
+    data, the subset-conditioning learners adjust its degrees of freedom where it says so,
+    and the written-out type names equal the table's labels."""
+    import typing
+
+    import numpy as np
+    import pandas as pd
+
+    from bnfs._vocabulary import SCORES, TEST_TABLE, TESTS
+    from bnfs.stats.citests import TestName, make_test
+    from bnfs.stats.scores import ScoreName
+
+    assert typing.get_args(TestName) == TESTS
+    assert sorted(typing.get_args(ScoreName)) == sorted(SCORES)
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 3, 300)
+    x = rng.normal(size=300) + a
+    frames = {
+        "discrete": pd.DataFrame({"a": a, "b": (a + rng.integers(0, 2, 300)) % 3}).astype(str),
+        "continuous": pd.DataFrame({"a": x, "b": x + rng.normal(size=300)}),
+        "any": pd.DataFrame({"a": a.astype(str), "b": x}),
+    }
+    for row in TEST_TABLE:
+        frame = frames[row.data]
+        tester = make_test(frame, row.label, 0.05, adjust_by_default=True)
+        assert tester.adjust_df == row.adjusts_df or row.label.endswith("_adf"), row.label
+        assert not tester.independent("a", "b"), row.label

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bnfs._vocabulary import SCORES
+from bnfs._vocabulary import SCORES, TESTS
 from bnfs.cli._inputs import (
     LOCAL_LEARNERS,
     NETWORK_LEARNERS,
@@ -149,7 +149,7 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     )
     learning.add_argument(
         "--test",
-        choices=("g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z", "mi_cg"),
+        choices=TESTS,
         help="independence test of the constraint-based learners (default g2; tpda: mi_threshold)",
     )
     learning.add_argument(
