@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import bnfs
 import bnfs._checkpoint as checkpoint_module
-import bnfs.bootstrap as bootstrap_module
+import bnfs.bootstrap._resampling as resampling
 from bnfs import datasets
 from bnfs._budget import Budget
 from bnfs.search._state import SearchState
@@ -232,7 +232,7 @@ def test_a_failed_write_keeps_the_previous_checkpoint(alarm, tmp_path, monkeypat
 
 
 def crash_replicates(monkeypatch, tasks: int):
-    original, count = bootstrap_module._replicates, [0]
+    original, count = resampling.replicates, [0]
 
     def replicates(*args, **kwargs):
         count[0] += 1
@@ -240,7 +240,7 @@ def crash_replicates(monkeypatch, tasks: int):
             raise MemoryError("simulated crash")
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(bootstrap_module, "_replicates", replicates)
+    monkeypatch.setattr(resampling, "replicates", replicates)
 
 
 def test_bootstrap_resumes_after_a_crash(tmp_path, monkeypatch):
