@@ -152,12 +152,12 @@ REGISTRY: dict[str, Learner] = dict(
         _entry("inter_iamb_mb", "constraint.markov_blanket", "blanket"),
         _entry("fast_iamb_mb", "constraint.markov_blanket", "blanket"),
         _entry("kiamb_mb", "constraint.markov_blanket", "blanket"),
-        _entry("hiton_mb", "constraint.markov_blanket", "blanket"),
-        _entry("mmmb", "constraint.markov_blanket", "blanket"),
-        _entry("pcmb", "constraint.markov_blanket", "blanket"),
+        _entry("hiton_mb", "constraint.parents_children", "blanket"),
+        _entry("mmmb", "constraint.parents_children", "blanket"),
+        _entry("pcmb", "constraint.parents_children", "blanket"),
         _entry("neighbourhood_mb", "search.neighbourhood", "blanket"),
-        _entry("hiton_pc", "constraint.markov_blanket", "neighbours"),
-        _entry("mmpc", "constraint.markov_blanket", "neighbours"),
+        _entry("hiton_pc", "constraint.parents_children", "neighbours"),
+        _entry("mmpc", "constraint.parents_children", "neighbours"),
         _entry("hpc", "constraint.hpc", "neighbours"),
     ]
 )

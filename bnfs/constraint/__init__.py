@@ -7,15 +7,11 @@ from bnfs.constraint.local_structure import local_structure
 from bnfs.constraint.markov_blanket import (
     fast_iamb_mb,
     grow_shrink_mb,
-    hiton_mb,
-    hiton_pc,
     iamb_mb,
     inter_iamb_mb,
     kiamb_mb,
-    mmmb,
-    mmpc,
-    pcmb,
 )
+from bnfs.constraint.parents_children import hiton_mb, hiton_pc, mmmb, mmpc, pcmb
 from bnfs.constraint.pc import pc_stable
 from bnfs.constraint.tpda import tpda
 from bnfs.graphs.local import LocalResult

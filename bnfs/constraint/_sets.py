@@ -8,7 +8,7 @@ import itertools
 from bnfs._budget import Budget
 from bnfs._validate import arc_list, check_int, cycle_text, directed_cycle, near_match
 from bnfs.graphs.local import LocalResult
-from bnfs.stats.citests import Separation, rows_report
+from bnfs.stats.citests import Separation, make_test, rows_report
 
 
 def target_index(tester, target) -> int:
@@ -213,3 +213,35 @@ def _node_list(tester, nodes, what: str, target) -> list[int]:
         if index not in found:
             found.append(index)
     return sorted(found)
+
+
+#: local learners that condition on whole blankets: their tests stay unadjusted by default
+WHOLE_BLANKET = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb")
+
+
+def run_local(
+    algorithm, fn, data, target, test, alpha, test_options, blacklist, whitelist, max_time
+) -> LocalResult:
+    """Run local learner ``algorithm``'s search ``fn(view, target)`` on a tester built from
+    ``data`` and the learner's arguments, and wrap the set it finds with its provenance
+    (the tests run, the node lists, a stop on ``max_time``)."""
+    budget = Budget(max_time)
+    tester = make_test(
+        data, test, alpha, adjust_by_default=algorithm not in WHOLE_BLANKET, **test_options
+    )
+    target_index(tester, target)
+    view = NodeLists(tester, target, blacklist, whitelist)
+    view.budget = budget
+    before = tester.n_tests
+    found = tester.in_column_order(view.names[i] for i in fn(view, view.target))
+    result = local_result(
+        found,
+        tester,
+        target,
+        tester.n_tests - before,
+        {**view.lists, **({} if max_time is None else {"max_time": max_time}), **test_options},
+    )
+    if budget.reason is not None:
+        result.learning["stopped"] = budget.reason
+        budget.warn(algorithm, "the set")
+    return result

@@ -1,6 +1,6 @@
 """The local learners' searches on variable indices (GS, IAMB and its variants, KIAMB,
 HITON-PC, MMPC, PCMB's GetPC, spouses through colliders), shared by the local learners
-(:mod:`bnfs.constraint.markov_blanket`), ``local_structure`` and the blanket-based network
+(:mod:`bnfs.constraint.markov_blanket`, :mod:`bnfs.constraint.parents_children`), ``local_structure`` and the blanket-based network
 learners. Each takes a :class:`~bnfs.constraint._sets.NodeLists` view of a tester and a
 target index, and keeps what the view requires (``tester.required(t)``)."""
 

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from bnfs.constraint._parallel import map_tests
-from bnfs.constraint.markov_blanket import hiton_pc
+from bnfs.constraint.parents_children import hiton_pc
 from bnfs.parallel import check_n_jobs
 from bnfs.select._base import DiscreteSelector
 from bnfs.select._kernel_input import feature_blocks
