@@ -183,7 +183,7 @@ def test_a_best_place_move_scores_what_the_moved_order_scores():
 
     from bnfs._budget import Budget
     from bnfs._kernels import permutation as _p
-    from bnfs.search.hill_climbing import prepare
+    from bnfs.search._climbing import prepare
     from bnfs.stats.priors import graph_prior
     from bnfs.tables._data import as_dataset
 

@@ -1,6 +1,7 @@
 """Checkpoints: hill climbing and the bootstrap resume after a crash with the result an
 uninterrupted run gives."""
 
+import importlib
 import json
 import os
 import signal
@@ -23,7 +24,7 @@ from bnfs import datasets
 from bnfs._budget import Budget
 from bnfs.search._state import SearchState
 
-climbing_module = sys.modules["bnfs.search.hill_climbing"]
+climbing_module = importlib.import_module("bnfs.search._climbing")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -150,8 +151,8 @@ def test_hill_climbing_survives_a_killed_process(alarm, tmp_path):
     frame_path = tmp_path / "alarm.csv"
     alarm.to_csv(frame_path, index=False)
     script = textwrap.dedent(f"""
-        import sys, pandas as pd, bnfs, bnfs._checkpoint as c, bnfs.search.hill_climbing
-        sys.modules["bnfs.search.hill_climbing"].CHUNK = 1
+        import pandas as pd, bnfs, bnfs._checkpoint as c, bnfs.search._climbing as climbing
+        climbing.CHUNK = 1
         c.CHECKPOINT_SECONDS = 0.0
         frame = pd.read_csv({str(frame_path)!r}, dtype=str)
         for _ in range(1000):  # never ends on its own: the test kills it

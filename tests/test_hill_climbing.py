@@ -237,9 +237,9 @@ def test_pace_grows_while_calls_are_quick_and_shrinks_when_one_is_slow(monkeypat
 
 
 def test_ctrl_c_stops_the_search_cleanly(monkeypatch):
+    import importlib
     import os
     import signal
-    import sys
 
     from bnfs import score
     from bnfs.search._state import SearchState
@@ -253,7 +253,7 @@ def test_ctrl_c_stops_the_search_cleanly(monkeypatch):
         return run(self, *args)
 
     monkeypatch.setattr(SearchState, "run", interrupted_run)
-    module = sys.modules["bnfs.search.hill_climbing"]
+    module = importlib.import_module("bnfs.search._climbing")
     first_call = module.Pace(module.CHUNK).size  # moves of the first compiled call
     before = signal.getsignal(signal.SIGINT)
     with pytest.warns(RuntimeWarning, match="interrupted"):

@@ -19,8 +19,8 @@ from bnfs._validate import arc_list, check_float, check_int, check_seed
 from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
 from bnfs.search._candidates import strongest_partners
+from bnfs.search._climbing import prepare
 from bnfs.search._state import SearchState
-from bnfs.search.hill_climbing import prepare
 from bnfs.stats.priors import graph_prior
 
 __all__ = ["Orders", "TREE_BYTES", "learn_from_starts"]

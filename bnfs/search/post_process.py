@@ -145,7 +145,7 @@ def post_process(
     >>> better.learning["post_process"]["score_after"] > better.learning["post_process"]["score_before"]
     True
     """
-    from bnfs.search.hill_climbing import prepare
+    from bnfs.search._climbing import prepare
 
     if not isinstance(dag, DAG):
         raise TypeError(f"dag must be a bnfs DAG, got {type(dag).__name__}")

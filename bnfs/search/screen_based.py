@@ -9,7 +9,7 @@ from bnfs._kernels import screen as _k
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
 from bnfs.graphs.graph import DAG
-from bnfs.search.hill_climbing import prepare
+from bnfs.search._climbing import prepare
 from bnfs.search.post_process import random_post_process
 from bnfs.stats.scores import ScoreName
 from bnfs.tables._data import Dataset

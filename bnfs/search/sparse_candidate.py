@@ -12,8 +12,8 @@ from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
 from bnfs.graphs.graph import DAG
+from bnfs.search._climbing import climb, prepare
 from bnfs.search._state import SearchState
-from bnfs.search.hill_climbing import climb, prepare
 from bnfs.search.post_process import random_post_process
 from bnfs.stats.priors import graph_prior
 from bnfs.stats.scores import ScoreName
