@@ -12,12 +12,12 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from bnfs import learners
-from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float, check_int
 from bnfs.graphs.graph import DAG
 from bnfs.parallel import check_n_jobs
+from bnfs.search._fold_choice import choice, damaged, fold_store, saved_folds, summaries
 from bnfs.search.boss import boss
 from bnfs.stats.metrics import log_likelihood
 from bnfs.stats.scores import ScoreName, row_mass
@@ -155,39 +155,6 @@ def _fold(candidate: str, data, train_rows, test_rows, options: dict, iss: float
     return value, dag.n_arcs, time.perf_counter() - started
 
 
-def _saved_folds(store: Checkpoint, keys: set[str], data) -> dict[str, list]:
-    """The fold runs a checkpoint holds, each checked against what such a run can give:
-    (log-likelihood per row, arcs, seconds), all finite; arcs a whole number a DAG on the
-    data's columns can have; seconds not negative; on discrete data a log-likelihood that
-    is a log-probability (at most 0). Anything else means the file was changed."""
-    saved = store.load() or {}
-    folds = saved.get("folds", {})
-    most_arcs = data.n_vars * (data.n_vars - 1) // 2
-    damaged = lambda why: _damaged(store, why)
-    try:
-        found = {
-            key: [float(value[0]), float(value[1]), float(value[2])]
-            for key, value in folds.items()
-            if key in keys
-        }
-    except (AttributeError, TypeError, ValueError, IndexError, KeyError) as error:
-        raise damaged(str(error)) from None
-    for key, (value, arcs, seconds) in found.items():
-        if not all(map(math.isfinite, (value, arcs, seconds))):
-            raise damaged(f"fold run {key} holds a value that is not finite")
-        if not (arcs == int(arcs) and 0 <= arcs <= most_arcs) or seconds < 0:
-            raise damaged(f"fold run {key}: {arcs!r} arcs in {seconds!r} seconds")
-        if data.is_discrete and value > 1e-9:
-            raise damaged(f"fold run {key}: a log-probability of {value!r} per row")
-    return found
-
-
-def _damaged(store: Checkpoint, why: str) -> ValueError:
-    return ValueError(
-        f"checkpoint {str(store.path)!r} is damaged ({why}); delete it to start afresh"
-    )
-
-
 def _recheck(store, candidate, resumed, found, data, assignment, options, iss) -> None:
     """Run again the first fold of ``candidate`` that came from the checkpoint (if any) and
     refuse the checkpoint when its saved log-likelihood or arcs differ from the run's: the
@@ -206,7 +173,7 @@ def _recheck(store, candidate, resumed, found, data, assignment, options, iss) -
     )
     kept = found[f"{candidate}/{k}"]
     if not (math.isclose(value, kept[0], rel_tol=1e-9, abs_tol=1e-9) and arcs == kept[1]):
-        raise _damaged(
+        raise damaged(
             store,
             f"fold run {candidate}/{k} saved {kept[0]!r} per row and {kept[1]:g} arcs; "
             f"it gives {value!r} and {arcs}",
@@ -232,28 +199,6 @@ def _alone(candidate: str, data, options: dict, seed, max_time, progress) -> DAG
         }
     )
     return dag
-
-
-def _fold_store(checkpoint, data, candidates, folds, seed, iss, options) -> Checkpoint | None:
-    """The checkpoint of ``learn``'s fold runs, keyed by everything they depend on."""
-    if checkpoint is None:
-        return None
-    return Checkpoint(
-        checkpoint,
-        "learn",
-        fingerprint(
-            data,
-            candidates=candidates,
-            folds=folds,
-            seed=seed,
-            iss=iss,
-            options={
-                **options,
-                "blacklist": sorted(options["blacklist"]),
-                "whitelist": sorted(options["whitelist"]),
-            },
-        ),
-    )
 
 
 class _FoldRunner:
@@ -305,49 +250,6 @@ class _FoldRunner:
             )
             for c, k in chunk
         )
-
-
-def _summaries(candidates, found: dict, folds: int) -> dict:
-    """Per candidate with every fold run: its held-out log-likelihoods, their mean and
-    standard error, mean arcs and seconds; refused when a mean is not finite."""
-    summary = {}
-    for c in candidates:
-        runs = [found.get(f"{c}/{k}") for k in range(folds)]
-        if any(r is None for r in runs):
-            continue
-        values = [r[0] for r in runs]
-        summary[c] = {
-            "log_likelihood": values,
-            "mean": float(np.mean(values)),
-            "se": float(np.std(values, ddof=1) / math.sqrt(folds)),
-            "arcs": float(np.mean([r[1] for r in runs])),
-            "seconds": float(sum(r[2] for r in runs)),
-        }
-    bad = [c for c in summary if not math.isfinite(summary[c]["mean"])]
-    if bad:
-        raise ValueError(
-            f"candidate {bad[0]!r} gave a held-out log-likelihood that is not finite "
-            f"({summary[bad[0]]['log_likelihood']}); the folds cannot be compared"
-        )
-    return summary
-
-
-def _choice(summary: dict, candidates, one_se: bool) -> tuple[str, str, str]:
-    """(best, chosen, why): the highest mean, or with ``one_se`` the candidate with the
-    fewest arcs within one standard error of it."""
-    best = max(summary, key=lambda c: summary[c]["mean"])
-    chosen, reason = best, "highest mean held-out log-likelihood"
-    if one_se:
-        floor = summary[best]["mean"] - summary[best]["se"]
-        close = [c for c in summary if summary[c]["mean"] >= floor]
-        simplest = min(close, key=lambda c: (summary[c]["arcs"], candidates.index(c)))
-        if simplest != best:
-            chosen = simplest
-            reason = (
-                f"fewest arcs within one standard error of the best ({best}: "
-                f"{summary[best]['mean']:.4f} +/- {summary[best]['se']:.4f})"
-            )
-    return best, chosen, reason
 
 
 def _check_candidates(candidates) -> tuple[str, ...]:
@@ -528,14 +430,14 @@ def learn(
     rng = np.random.default_rng(seed)
     assignment = rng.permutation(data.n_rows) % folds
     tasks = [(c, k) for c in candidates for k in range(folds)]
-    store = _fold_store(checkpoint, data, candidates, folds, seed, iss, options)
-    found = {} if store is None else _saved_folds(store, {f"{c}/{k}" for c, k in tasks}, data)
+    store = fold_store(checkpoint, data, candidates, folds, seed, iss, options)
+    found = {} if store is None else saved_folds(store, {f"{c}/{k}" for c, k in tasks}, data)
     resumed = set(found)  # fold runs read from the checkpoint, not computed here
     deadline = None if max_time is None else started + max_time
     runner = _FoldRunner(data, assignment, options, iss, n_jobs, store)
     skipped = runner.run(tasks, found, candidates[0], deadline, progress)
-    summary = _summaries(candidates, found, folds)
-    best, chosen, reason = _choice(summary, candidates, one_se)
+    summary = summaries(candidates, found, folds)
+    best, chosen, reason = choice(summary, candidates, one_se)
     for c in dict.fromkeys((best, chosen)):  # the runs the choice rests on: spot-check one
         _recheck(store, c, resumed, found, data, assignment, options, iss)
     dag = _run(chosen, data, options, seed=seed, final=True)
