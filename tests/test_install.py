@@ -138,3 +138,19 @@ def test_the_version_is_written_once():
     assert bnfs.__version__.count(".") == 2
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert f"## {bnfs.__version__}" in changelog  # every release has its entry
+
+
+def test_the_install_ships_every_package():
+    """pyproject.toml names the packages setuptools installs: a sub-package left out of the
+    list imports from the source tree but not from ``pip install .`` (it happened when
+    stats/citests.py became a package)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(project["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for path in (ROOT / "bnfs").rglob("__init__.py")
+    }
+    assert found and found <= listed, sorted(found - listed)
+    assert "bnfs.data" in listed  # the bundled networks, from data/
