@@ -31,6 +31,7 @@ import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from bnfs._vocabulary import TEST_OPTIONS
 from bnfs.graphs.local import LocalResult
 
 __all__ = [
@@ -78,8 +79,7 @@ class Learner:
     def options(self) -> frozenset[str]:
         """The keyword options it takes besides ``data`` (and ``target`` for local
         learners), read off its signature; a learner with ``**test_options`` passes
-        :data:`bnfs.stats.citests.TEST_OPTIONS` on to its CI test. Imports the learner's module."""
-        from bnfs.stats.citests import TEST_OPTIONS
+        :data:`bnfs._vocabulary.TEST_OPTIONS` on to its CI test. Imports the learner's module."""
 
         parameters = inspect.signature(self.function).parameters.values()
         named = {p.name for p in parameters if p.kind is not p.VAR_KEYWORD}
