@@ -130,7 +130,7 @@ def refresh_rows(scoring, scratch, graph, cands, nodes):
     prior, npar, delta, max_parents = scoring.prior, graph.npar, cands.delta, graph.max_parents
     in_graph, rev, rank, cand = cands.in_graph, cands.rev, cands.rank, cands.cand
     parents, phash, node_score, n_cand = graph.parents, graph.phash, graph.node_score, cands.n_cand
-    # score-equivalent scores (bnlearn's is.score.equivalent) whose arcs weigh alike
+    # score-equivalent scores (bnfs._vocabulary.ScoreKind.equivalent) whose arcs weigh alike
     twins_possible = scoring.equivalent and prior.shape[0] == 1
     for r in range(nodes.shape[0]):
         v = nodes[r]
