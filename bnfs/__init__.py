@@ -9,6 +9,8 @@ from importlib import import_module as _import_module
 from logging import NullHandler as _NullHandler
 from logging import getLogger as _getLogger
 
+from bnfs.learners.registry import REGISTRY as _REGISTRY
+
 __version__ = "0.1.0"
 
 _getLogger("bnfs").addHandler(_NullHandler())
@@ -17,15 +19,7 @@ _getLogger("bnfs").addHandler(_NullHandler())
 _EXPORTS = {
     "bnfs.tables._data": ["Dataset", "as_dataset", "discretize"],
     "bnfs.stats.citests": ["CITest", "AvailableCaseTest", "DSeparation"],
-    "bnfs.constraint": [
-        "pc_stable",
-        "tpda",
-        "grow_shrink",
-        "iamb",
-        "inter_iamb",
-        "fast_iamb",
-        "local_structure",
-    ],
+    "bnfs.constraint": ["local_structure"],
     "bnfs.bootstrap": [
         "boot_strength",
         "plot_strength",
@@ -41,20 +35,7 @@ _EXPORTS = {
     "bnfs.models.inference": ["predict", "predict_proba"],
     "bnfs.models.cg_network": ["ConditionalGaussianNetwork", "random_cg_network"],
     "bnfs.stats.scores": ["Scorer", "score"],
-    "bnfs.search": [
-        "hill_climbing",
-        "tabu_search",
-        "sparse_candidate",
-        "boss",
-        "grasp",
-        "screen_based",
-        "post_process",
-        "rsmax2",
-        "mmhc",
-        "h2pc",
-        "learn",
-        "structural_em",
-    ],
+    "bnfs.search": ["post_process"],
     "bnfs.select": [
         "MarkovBlanketSelector",
         "StableBlanketSelector",
@@ -73,12 +54,17 @@ _EXPORTS = {
 _SUBMODULES = ["datasets", "parallel", "io"]
 _EXPORTS["bnfs.learners"] = ["markov_blanket", "neighbours"]
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+#: the network learners, shown here by their registry rows (the local ones sit behind
+#: markov_blanket and neighbours)
+_LEARNERS = {name: row for name, row in _REGISTRY.items() if not row.local}
 
-__all__ = [*_WHERE, *_SUBMODULES, "__version__"]
+__all__ = [*_LEARNERS, *_WHERE, *_SUBMODULES, "__version__"]
 
 
 def __getattr__(name: str):
-    if name in _WHERE:
+    if name in _LEARNERS:
+        value = _LEARNERS[name].function
+    elif name in _WHERE:
         value = getattr(_import_module(_WHERE[name]), name)
     elif name.isidentifier() and not name.startswith("__"):  # a submodule: bnfs.select, ...
         try:

@@ -9,14 +9,18 @@ command line treat real files alike:
   subsample. The learner itself sees the data without those columns.
 - What a learner returns is stamped once, here: its ``learning`` record gets the learner's
   name (``algorithm``) first and the seconds it took last.
-- An incomplete DataFrame goes where it can be learned from: hill climbing, tabu search and
-  ``learn`` run inside structural EM (with a warning that says so), the CI-test learners
-  test on the rows observed in each test's variables, and the others refuse it, naming the
-  learners that take it.
+- An incomplete DataFrame goes where the learner declares (``missing=``, one of
+  :data:`MISSING`): the CI-test learners test on the rows observed in each test's
+  variables, hill climbing, tabu search, BOSS and ``learn`` run inside structural EM (with
+  a warning that says so), and the others refuse it, naming the learners that take it.
+- A learner called by a learner on the data the caller's door checked (``learn`` running
+  BOSS on the whole data) does not cross the door again: the data are checked, encoded and
+  stamped once per call from outside.
 """
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import functools
 import inspect
@@ -24,6 +28,7 @@ import logging
 import os
 import time
 import warnings
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -33,48 +38,86 @@ from bnfs.tables._columns import MissingValueError, column_names
 from bnfs.tables._data import Dataset, as_dataset
 from bnfs.tables._readers import read_table
 
-__all__ = ["takes_real_data"]
+__all__ = ["takes_real_data", "MISSING", "route_to_structural_em"]
 
 logger = logging.getLogger("bnfs")
 
+#: what a learner does with an incomplete DataFrame, as it declares at its door
+MISSING = {
+    "refuse": "refuses it, naming the learners that take it",
+    "available_cases": "tests on the rows observed in each test's variables",
+    "structural_em": "runs inside structural EM (bnfs.structural_em)",
+    "native": "learns from it itself",
+}
+#: the runner of the learners declared ``missing="structural_em"``, handed over by
+#: :mod:`bnfs.search.structural_em` (which imports those learners, so the door cannot
+#: import it): learner name -> ``runner(frame, **options)``
+_EM_ROUTES: dict[str, Callable] = {}
+#: the Datasets the door has checked, in the calls now running: a learner called on one of
+#: them by another learner skips the door
+_CHECKED: contextvars.ContextVar[frozenset] = contextvars.ContextVar(
+    "bnfs_checked_data", default=frozenset()
+)
 
-def takes_real_data(learner):
-    """Wrap ``learner(data, ...)``: constant columns of ``data`` become isolated nodes of the
-    graph it returns (an empty blanket when the target is constant), and incomplete data go
-    to structural EM, to available-case tests or to a refusal that says where to go."""
-    signature = inspect.signature(learner)
 
-    @functools.wraps(learner)
-    def wrapper(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
-        data = bound.arguments["data"]
-        if isinstance(data, pd.DataFrame) and data.isna().to_numpy().any():
-            constant = _constant_where_observed(data)
-            if not constant:
-                return _incomplete(learner, bound)
-            # by position: the keys are the columns' text (an integer column 8 is node '8')
-            kept = data.loc[:, [str(c) not in constant for c in data.columns]]
-            order = column_names(data.columns)
-            return _isolating(learner, bound, kept, constant, order, run=_incomplete)
-        if not _encodable(data):
-            return _run(learner, bound)
-        try:
-            dataset = as_dataset(data, constant="isolate")
-        except MissingValueError:
-            if not isinstance(data, (str, os.PathLike)):
-                raise
-            # a file with gaps gets what the frame read from it gets (structural EM,
-            # available-case tests): read whole, as the command line reads it
-            bound.arguments["data"] = read_table(data)
-            return wrapper(*bound.args, **bound.kwargs)
-        if not dataset.isolated:
-            bound.arguments["data"] = dataset
-            return _run(learner, bound)
-        reduced = copy.copy(dataset)
-        reduced.isolated = {}
-        return _isolating(learner, bound, reduced, dataset.isolated, dataset.columns)
+def route_to_structural_em(runner: Callable, searches) -> None:
+    """Hand the door ``runner(frame, maximize=name, **options)`` for each of ``searches``,
+    the learners that declared ``missing="structural_em"``."""
+    for search in searches:
+        declared = getattr(search, "missing", None)
+        if declared != "structural_em":
+            raise ValueError(f"{search.__name__} declares missing={declared!r}")
+        _EM_ROUTES[search.__name__] = functools.partial(runner, maximize=search.__name__)
 
-    return wrapper
+
+def takes_real_data(missing: str = "refuse"):
+    """The door of a learner ``learner(data, ...)``: constant columns of ``data`` become
+    isolated nodes of the graph it returns (an empty blanket when the target is constant),
+    and incomplete data go where ``missing`` (a key of :data:`MISSING`) says. The wrapped
+    learner carries the declaration as its ``missing`` attribute."""
+    if missing not in MISSING:
+        raise ValueError(f"missing must be one of {list(MISSING)}, got {missing!r}")
+
+    def decorate(learner):
+        signature = inspect.signature(learner)
+
+        @functools.wraps(learner)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            data = bound.arguments["data"]
+            if isinstance(data, Dataset) and id(data) in _CHECKED.get():
+                return learner(*bound.args, **bound.kwargs)  # checked by the caller's door
+            if isinstance(data, pd.DataFrame) and data.isna().to_numpy().any():
+                constant = _constant_where_observed(data)
+                if not constant:
+                    return _incomplete(learner, bound, missing)
+                # by position: the keys are the columns' text (an integer column 8 is node '8')
+                kept = data.loc[:, [str(c) not in constant for c in data.columns]]
+                order = column_names(data.columns)
+                route = functools.partial(_incomplete, missing=missing)
+                return _isolating(learner, bound, kept, constant, order, run=route)
+            if not _encodable(data):
+                return _run(learner, bound)
+            try:
+                dataset = as_dataset(data, constant="isolate")
+            except MissingValueError:
+                if not isinstance(data, (str, os.PathLike)):
+                    raise
+                # a file with gaps gets what the frame read from it gets (structural EM,
+                # available-case tests): read whole, as the command line reads it
+                bound.arguments["data"] = read_table(data)
+                return wrapper(*bound.args, **bound.kwargs)
+            if not dataset.isolated:
+                bound.arguments["data"] = dataset
+                return _run(learner, bound)
+            reduced = copy.copy(dataset)
+            reduced.isolated = {}
+            return _isolating(learner, bound, reduced, dataset.isolated, dataset.columns)
+
+        wrapper.missing = missing
+        return wrapper
+
+    return decorate
 
 
 def _encodable(data) -> bool:
@@ -104,7 +147,15 @@ def _run(learner, bound: inspect.BoundArguments):
     name first and the seconds it took last, here and nowhere else (a learner that calls
     another gets its own stamp over the other's); the log says when it is done."""
     started = time.perf_counter()
-    return _stamped(learner, learner(*bound.args, **bound.kwargs), started)
+    data = bound.arguments.get("data")
+    checked = _CHECKED.get()
+    token = _CHECKED.set(checked | {id(data)}) if isinstance(data, Dataset) else None
+    try:
+        result = learner(*bound.args, **bound.kwargs)
+    finally:
+        if token is not None:
+            _CHECKED.reset(token)
+    return _stamped(learner, result, started)
 
 
 def _stamped(learner, result, started: float):
@@ -204,17 +255,14 @@ EM_OPTIONS = frozenset(
 )
 
 
-def _incomplete(learner, bound: inspect.BoundArguments):
-    """An incomplete DataFrame: hill climbing, tabu search and ``learn`` run inside
-    structural EM; learners that test on available cases take it as it is; the others
-    refuse it, naming the learners that take it."""
-    from bnfs import learners
-
+def _incomplete(learner, bound: inspect.BoundArguments, missing: str):
+    """An incomplete DataFrame, where the learner's declaration ``missing`` sends it: into
+    structural EM, to the learner itself (available-case tests, structural EM's own rounds)
+    or to a refusal naming the learners that take it."""
     name = learner.__name__
     frame = bound.arguments["data"]
     rows = frame.isna().any(axis=1).to_numpy()
-    maximize = learners.STRUCTURAL_EM_SEARCH.get(name)
-    if maximize is not None:
+    if missing == "structural_em":
         given = {k: v for k, v in bound.arguments.items() if k != "data"}
         refused = sorted(set(given) - EM_OPTIONS)
         if refused:
@@ -224,7 +272,7 @@ def _incomplete(learner, bound: inspect.BoundArguments):
                 f"{refused[0]}; drop those rows first (bnfs.Dataset(data, dropna=True)) to "
                 f"pass {refused[0]}"
             )
-        search = "learn's BOSS" if maximize == "learn" else maximize.replace("_", " ")
+        search = "learn's BOSS" if name == "learn" else name.replace("_", " ")
         warnings.warn(
             f"{name}: {int(rows.sum())} of {rows.size} rows have missing values; learning by "
             f"{search} inside structural EM (bnfs.structural_em), which "
@@ -232,9 +280,9 @@ def _incomplete(learner, bound: inspect.BoundArguments):
             UserWarning,
             stacklevel=3,
         )
-        return learners.get("structural_em")(frame, maximize=maximize, **given)
-    if learners.get(name).takes_missing:
-        return _run(learner, bound)  # available-case tests
+        return _EM_ROUTES[name](frame, **given)
+    if missing != "refuse":
+        return _run(learner, bound)  # available-case tests, structural EM's own rounds
     column = frame.columns[frame.isna().any().to_numpy()][0]
     raise ValueError(
         f"{name} needs complete rows, and {int(rows.sum())} of {rows.size} have missing "

@@ -82,18 +82,38 @@ def check_allocation(n_bytes: float, what: str, advice: str) -> None:
         )
 
 
-def arc_list(arcs, name: str, nodes) -> list[tuple[str, str]]:
+class CheckedArcs(list):
+    """A list of ``(from, to)`` pairs :func:`arc_list` has checked, with the node names it
+    checked them against (``nodes``): given again, it is taken without a second check."""
+
+    def __init__(self, pairs=(), nodes=frozenset()):
+        super().__init__(pairs)
+        self.nodes = frozenset(nodes)
+
+    def __reduce__(self):
+        return type(self), (list(self), self.nodes)
+
+
+def arc_list(arcs, name: str, nodes) -> CheckedArcs:
     """Pairs ``(from, to)`` from a list of pairs or a DataFrame with columns from/to (as in
-    bnlearn), each naming known nodes."""
+    bnlearn), each naming known nodes. A list this returned, given again with the same
+    nodes (or more), is not checked again: a learner that runs another checks its lists once."""
     if arcs is None:
-        return []
+        return CheckedArcs()
+    if isinstance(arcs, CheckedArcs) and arcs.nodes.issubset(nodes):
+        return CheckedArcs(arcs, arcs.nodes)  # a copy: the caller may change its own
     if isinstance(arcs, pd.DataFrame):
         if not {"from", "to"} <= set(arcs.columns):
             raise ValueError(f"{name} as a DataFrame needs columns 'from' and 'to'")
         arcs = list(zip(arcs["from"], arcs["to"]))
     if isinstance(arcs, (str, bytes)):
         raise TypeError(f"{name} must be a list of (from, to) pairs, not a string")
-    known = set(nodes)
+    known = frozenset(nodes)
+    return CheckedArcs(_checked_pairs(arcs, name, known), known)
+
+
+def _checked_pairs(arcs, name: str, known: frozenset) -> list[tuple[str, str]]:
+    """The pairs of ``arcs``, each two different names of ``known``."""
     out = []
     for arc in arcs:
         try:

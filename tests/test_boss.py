@@ -191,7 +191,7 @@ def test_a_best_place_move_scores_what_the_moved_order_scores():
     names = sorted(frame.columns)
     rng = np.random.default_rng(5)
     black = [(u, v) for u in names for v in names if u != v and rng.random() < 0.5]
-    state = prepare(as_dataset(frame), "bde", 1.0, None, black, None, None, "boss")
+    state = prepare(as_dataset(frame), "bde", 1.0, None, black, None, None)
     weights = graph_prior(state.score, "uniform", None, state.names).weights(learning=True)
     search = importlib.import_module("bnfs.search.boss")._BestOrder(
         state, weights, Budget(None), _NoBar()

@@ -494,3 +494,37 @@ def test_mixed_log_likelihood_against_bnlearns_cross_validation():
             deviation = np.sqrt(residual @ residual / (len(i) - 2))
             theirs += norm.logpdf(y[j], np.polyval(coefficients, x[j]), deviation).sum()
         assert -theirs / len(test) == pytest.approx(fold["loss"], rel=1e-9)
+
+
+def test_learn_encodes_checks_and_crosses_the_door_once(monkeypatch):
+    """Issue 46's walk of ``learn(data)``: the frame is encoded once, each arc list checked
+    once (BOSS and its search state take the checked lists as they are) and the door
+    crossed once (BOSS, called by learn on the data learn's door checked, does not cross it
+    again): the record still says which learner ran."""
+    import collections
+
+    import bnfs._real_data as door
+    import bnfs._validate as validate
+    from bnfs.tables._data import Dataset
+
+    counts = collections.Counter()
+
+    def counting(name, function):
+        def counted(*args, **kwargs):
+            counts[name(*args)] += 1
+            return function(*args, **kwargs)
+
+        return counted
+
+    monkeypatch.setattr(Dataset, "__init__", counting(lambda *a: "encode", Dataset.__init__))
+    checked = validate._checked_pairs
+    monkeypatch.setattr(validate, "_checked_pairs", counting(lambda a, n, k: n, checked))
+    monkeypatch.setattr(door, "_run", counting(lambda learner, b: learner.__name__, door._run))
+    frame = datasets.sample("asia", 1000, seed=0)
+    dag = bnfs.learn(frame, blacklist=[("asia", "tub")], whitelist=[("smoke", "lung")], seed=0)
+    assert counts == {"encode": 1, "blacklist": 1, "whitelist": 1, "learn": 1}
+    assert dag.learning["algorithm"] == "learn" and dag.learning["learner"] == "boss"
+    assert ("smoke", "lung") in dag.arcs and ("asia", "tub") not in dag.arcs
+    counts.clear()  # a learner on its own still crosses its door and checks its lists
+    bnfs.boss(frame, blacklist=[("asia", "tub")], seed=0, progress=False)
+    assert counts == {"encode": 1, "blacklist": 1, "boss": 1}

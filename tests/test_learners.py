@@ -19,7 +19,7 @@ TARGET = "either"
 def test_every_entry_is_its_function_with_the_options_of_its_signature(name):
     entry = learners.get(name)
     assert entry.name == name and entry.kind in learners.KINDS
-    home = importlib.import_module(entry.module.rpartition(".")[0])  # its room's package
+    home = importlib.import_module(entry.function.__module__.rpartition(".")[0])  # its room
     assert entry.function is getattr(home, name)
     # the package root shows the network learners; the local ones sit behind
     # bnfs.markov_blanket and bnfs.neighbours
@@ -131,7 +131,7 @@ def test_auto_picks_the_local_learner_on_wide_data(monkeypatch):
     from bnfs import datasets
 
     frame = datasets.sample("asia", 500, seed=1)
-    monkeypatch.setattr(learners, "AUTO_NETWORK_WORK", 1.0)
+    monkeypatch.setattr(learners.frontends, "AUTO_NETWORK_WORK", 1.0)
     assert bnfs.markov_blanket(frame, TARGET).learning["method"] == "neighbourhood_mb"
     assert bnfs.neighbours(frame, TARGET).learning["method"] == "hiton_pc"
     data = bnfs.Dataset(frame)

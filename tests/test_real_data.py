@@ -31,7 +31,7 @@ def _quick(name: str) -> dict:
 @pytest.mark.parametrize("name", learners.names("score", "hybrid", "constraint"))
 def test_every_graph_learner_keeps_constant_columns_as_isolated_nodes(frame, name):
     before = frame.copy()
-    data = frame.drop(columns="dose") if name in learners.DISCRETE_ONLY else frame
+    data = frame.drop(columns="dose") if not learners.get(name).models_continuous else frame
     expected = [c for c in ("site", "dose") if c in data]
     with pytest.warns(UserWarning, match=f"{name}: {len(expected)} constant column"):
         graph = learners.get(name)(data, **_quick(name))
@@ -203,8 +203,30 @@ def test_every_learner_wears_the_real_data_door(name):
     from bnfs._real_data import takes_real_data
 
     function = learners.get(name).function
-    door = takes_real_data(lambda data: data).__code__  # every wrapper shares this code
+    door = takes_real_data()(lambda data: data).__code__  # every wrapper shares this code
     assert function.__code__ is door and function.__wrapped__.__name__ == name
+
+
+def test_each_learner_declares_what_it_does_with_missing_values():
+    """The door's declarations: the CI-test learners test on available cases, the searches
+    structural EM runs (and only they) go into it, the hybrids and the other searches
+    refuse, naming the learners that take gaps."""
+    from bnfs._real_data import MISSING, takes_real_data
+    from bnfs.search.structural_em import MAXIMIZE
+
+    declared = {name: learners.get(name).missing for name in learners.names()}
+    assert set(declared.values()) == set(MISSING)
+    assert {n for n, how in declared.items() if how == "structural_em"} == set(MAXIMIZE)
+    for name in learners.names("constraint", "neighbours"):
+        assert declared[name] == "available_cases"
+    assert declared["structural_em"] == declared["neighbourhood_mb"] == "native"
+    assert all(declared[n] == "refuse" for n in learners.names("hybrid"))
+    frame = bnfs.datasets.sample("asia", 300, seed=0).astype(object)
+    frame.loc[3, "lung"] = None
+    with pytest.raises(ValueError, match="grasp needs complete rows.*bnfs.pc_stable"):
+        bnfs.grasp(frame)
+    with pytest.raises(ValueError, match="missing must be one of"):
+        takes_real_data("impute")
 
 
 def test_the_command_line_says_how_missing_values_were_used(tmp_path, capsys):

@@ -62,7 +62,7 @@ def resampled(data, learner: str, who: str):
                 f"{who}: the data have missing values, which {learner} cannot learn from; "
                 f"these learners take them: {takes}"
             )
-        if learner in learners.STRUCTURAL_EM_SEARCH:
+        if learners.get(learner).missing == "structural_em":
             rows = int(data.isna().any(axis=1).sum())
             warnings.warn(
                 f"{who}: {rows} of {len(data)} rows have missing values; each resample is "

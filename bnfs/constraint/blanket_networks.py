@@ -113,7 +113,7 @@ def _from_blankets(
     return pdag
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def grow_shrink(
     data,
     test: TestName = "g2",
@@ -193,7 +193,7 @@ def grow_shrink(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def iamb(
     data,
     test: TestName = "g2",
@@ -232,7 +232,7 @@ def iamb(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def inter_iamb(
     data,
     test: TestName = "g2",
@@ -271,7 +271,7 @@ def inter_iamb(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def fast_iamb(
     data,
     test: TestName = "g2",

@@ -183,7 +183,7 @@ def hpc_indices(tester, x: int, max_cond_size=None, bnlearn: bool = False) -> li
     return pc
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def hpc(
     data,
     target: str,

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def grow_shrink_mb(
     data,
     target: str,
@@ -88,7 +88,7 @@ def grow_shrink_mb(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def iamb_mb(
     data,
     target: str,
@@ -130,7 +130,7 @@ def iamb_mb(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def inter_iamb_mb(
     data,
     target: str,
@@ -166,7 +166,7 @@ def inter_iamb_mb(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def fast_iamb_mb(
     data,
     target: str,
@@ -211,7 +211,7 @@ def fast_iamb_mb(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def kiamb_mb(
     data,
     target: str,

@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def hiton_pc(
     data,
     target: str,
@@ -102,7 +102,7 @@ def hiton_pc(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def hiton_mb(
     data,
     target: str,
@@ -150,7 +150,7 @@ def hiton_mb(
     return result
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def mmpc(
     data,
     target: str,
@@ -199,7 +199,7 @@ def mmpc(
     )
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def mmmb(
     data,
     target: str,
@@ -247,7 +247,7 @@ def mmmb(
     return result
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def pcmb(
     data,
     target: str,

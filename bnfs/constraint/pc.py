@@ -32,7 +32,7 @@ logger = logging.getLogger("bnfs")
 __all__ = ["pc_stable"]
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def pc_stable(
     data,
     test: TestName = "g2",

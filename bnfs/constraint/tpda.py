@@ -25,7 +25,7 @@ from bnfs.stats.citests import TestName, make_test, rows_report
 __all__ = ["tpda"]
 
 
-@takes_real_data
+@takes_real_data(missing="available_cases")
 def tpda(
     data,
     test: TestName = "mi_threshold",

@@ -28,7 +28,6 @@ __all__ = [
     "Restarts",
     "MAX_TABU",
     "CHUNK",
-    "GAUSSIAN_SEARCHES",
 ]
 
 logger = logging.getLogger("bnfs")
@@ -37,19 +36,15 @@ logger = logging.getLogger("bnfs")
 MAX_TABU = 1_000_000
 
 CHUNK = 64  # most moves per compiled call between progress-bar updates and budget checks
-#: searches that also score continuous data with the linear-Gaussian scores (tabu_search,
-#: the hybrids and learn run through hill_climbing)
-GAUSSIAN_SEARCHES = ("hill_climbing", "sparse_candidate", "boss", "grasp")
 
 
 def prepare(
-    data, score, iss, max_parents, blacklist, whitelist, start, who, n_jobs=None, scan_order="names"
+    data, score, iss, max_parents, blacklist, whitelist, start, n_jobs=None, scan_order="names"
 ):
-    """Validate the shared arguments of every score-based learner; return a SearchState."""
+    """Validate the shared arguments of every score-based learner; return a SearchState (a
+    search that counts tables only refuses continuous columns itself, before this)."""
     threads = compiled_threads(n_jobs)
     data = as_dataset(data)
-    if not data.is_discrete and who not in GAUSSIAN_SEARCHES:
-        data.require_discrete(who)  # a search that counts tables
     names = data.names
     n = len(names)
     max_parents = check_int(max_parents, "max_parents", 0, allow_none=True)

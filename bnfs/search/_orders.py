@@ -15,7 +15,7 @@ from bnfs._kernels import entry_point
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
 from bnfs._progress import tqdm
-from bnfs._validate import arc_list, check_float, check_int, check_seed
+from bnfs._validate import check_float, check_int, check_seed
 from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
 from bnfs.search._candidates import strongest_partners
@@ -323,7 +323,7 @@ def learn_from_starts(
     ``max_configurations``, grow-shrink offers no candidate parent that would give a family
     more parent configurations than that; with ``candidates``, a node's parents come from
     its ``candidates`` strongest partners only (:mod:`bnfs.search._candidates`)."""
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, who)
+    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None)
     restarts = check_int(restarts, "restarts", 0)
     if restart_work is not None:
         restart_work = check_float(restart_work, "restart_work", 0.0)
@@ -380,8 +380,8 @@ def learn_from_starts(
             "restarts": restarts,
             "restart_work": restart_work,
             "max_time": max_time,
-            "blacklist": sorted(arc_list(blacklist, "blacklist", names)),
-            "whitelist": sorted(arc_list(whitelist, "whitelist", names)),
+            "blacklist": sorted(state.blacklist),
+            "whitelist": sorted(state.whitelist),
         },
         "order": [names[v] for v in order],
         "starts": runs,

@@ -85,6 +85,7 @@ class SearchState:
         self.levels = level_statistics(self.codes, self.arities, self.kind, self.weights)
         self.score_offset = -row_mass(data) * float(log_scale.sum())
         self.max_parents = max_parents
+        self.blacklist, self.whitelist = list(blacklist), list(whitelist)  # names, as given
         self._black = {(self.index[u], self.index[v]) for u, v in blacklist}
         white = [(self.index[u], self.index[v]) for u, v in whitelist]
         if data.discrete_names and data.continuous_names:

@@ -11,7 +11,6 @@ import time
 import numpy as np
 from joblib import Parallel, delayed
 
-from bnfs import learners
 from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float, check_int
@@ -19,6 +18,8 @@ from bnfs.graphs.graph import DAG
 from bnfs.parallel import check_n_jobs
 from bnfs.search._fold_choice import choice, damaged, fold_store, saved_folds, summaries
 from bnfs.search.boss import boss
+from bnfs.search.hill_climbing import hill_climbing, tabu_search
+from bnfs.search.hybrid import rsmax2
 from bnfs.stats.metrics import log_likelihood
 from bnfs.stats.scores import ScoreName, row_mass
 from bnfs.tables._data import as_dataset
@@ -29,21 +30,21 @@ __all__ = ["learn", "CANDIDATES"]
 #: pigs sample (441 nodes, 1,000 rows) takes 4 s up to 3, 22 s up to 4 and gives no answer in
 #: 10 minutes unbounded, so every candidate has a bounded cost
 MAX_COND_SIZE = 3
-#: candidate name -> (the learner of :mod:`bnfs.learners` it runs, its keyword arguments)
+#: candidate name -> (the learner it runs, its keyword arguments)
 CANDIDATES = {
-    "boss": ("boss", {}),
-    "tabu": ("tabu_search", {}),
-    "hc": ("hill_climbing", {}),
+    "boss": (boss, {}),
+    "tabu": (tabu_search, {}),
+    "hc": (hill_climbing, {}),
     "mmpc_tabu": (
-        "rsmax2",
+        rsmax2,
         {"restrict": "mmpc", "maximize": "tabu", "max_cond_size": MAX_COND_SIZE},
     ),
     "pc_tabu": (
-        "rsmax2",
+        rsmax2,
         {"restrict": "pc_stable", "maximize": "tabu", "max_cond_size": MAX_COND_SIZE},
     ),
-    "mmhc": ("rsmax2", {"restrict": "mmpc", "maximize": "hc", "max_cond_size": MAX_COND_SIZE}),
-    "h2pc": ("rsmax2", {"restrict": "hpc", "maximize": "hc", "max_cond_size": MAX_COND_SIZE}),
+    "mmhc": (rsmax2, {"restrict": "mmpc", "maximize": "hc", "max_cond_size": MAX_COND_SIZE}),
+    "h2pc": (rsmax2, {"restrict": "hpc", "maximize": "hc", "max_cond_size": MAX_COND_SIZE}),
 }
 #: what learn runs by default: BOSS alone. On the 24-case suite (benchmarks/learn_rule.py)
 #: held-out likelihood choosing among BOSS, tabu and the MMPC- and PC-restricted tabu
@@ -104,11 +105,11 @@ CONTINUOUS_SCORE = "bge"
 def _run(
     candidate: str, data, options: dict, seed=0, final: bool = False, max_time=None, progress=False
 ) -> DAG:
-    kind, extra = CANDIDATES[candidate]
+    learner, extra = CANDIDATES[candidate]
     given_score = options["score"]
     options = {**options, "score": "bic" if given_score is None else given_score}
     standardized = False
-    if kind == "boss":
+    if learner is boss:
         if data.is_discrete:  # BDeu with the vsp prior: the measured best (see learn)
             options = {**options, "score": DISCRETE_SCORE, "prior": "vsp"}
         elif not data.discrete_names and given_score is None:  # the same for Gaussians
@@ -131,7 +132,7 @@ def _run(
         )
         dag.learning["standardized"] = standardized
         return dag
-    return learners.get(kind)(data, **extra, **options, progress=False)
+    return learner(data, **extra, **options, progress=False)
 
 
 def _fold(candidate: str, data, train_rows, test_rows, options: dict, iss: float):
@@ -185,10 +186,9 @@ def _alone(candidate: str, data, options: dict, seed, max_time, progress) -> DAG
     starts and ``max_time``), no folds."""
     budget = {"max_time": max_time, "progress": progress} if candidate == "boss" else {}
     dag = _run(candidate, data, options, seed=seed, final=True, **budget)
-    own = dict(dag.learning)
     dag.learning.update(
         {
-            "learner": own.get("algorithm"),
+            "learner": CANDIDATES[candidate][0].__name__,
             "chosen": candidate,
             "criterion": None,
             "folds": 0,
@@ -271,7 +271,7 @@ def _check_candidates(candidates) -> tuple[str, ...]:
     return candidates
 
 
-@takes_real_data
+@takes_real_data(missing="structural_em")
 def learn(
     data,
     *,
@@ -441,10 +441,9 @@ def learn(
     for c in dict.fromkeys((best, chosen)):  # the runs the choice rests on: spot-check one
         _recheck(store, c, resumed, found, data, assignment, options, iss)
     dag = _run(chosen, data, options, seed=seed, final=True)
-    own = dict(dag.learning)
     dag.learning.update(
         {
-            "learner": own.get("algorithm"),
+            "learner": CANDIDATES[chosen][0].__name__,
             "chosen": chosen,
             "criterion": "held-out log-likelihood per row",
             "folds": folds,

@@ -85,7 +85,7 @@ class _BestOrder(Orders):
         return order, passes, moves
 
 
-@takes_real_data
+@takes_real_data(missing="structural_em")
 def boss(
     data,
     score: ScoreName = "bic",

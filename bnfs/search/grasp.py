@@ -178,7 +178,7 @@ class _Tucks(Orders):
         return False
 
 
-@takes_real_data
+@takes_real_data()
 def grasp(
     data,
     score: ScoreName = "bic",

@@ -37,7 +37,7 @@ def _say_the_cost(n: int) -> None:
     )
 
 
-@takes_real_data
+@takes_real_data(missing="structural_em")
 def hill_climbing(
     data,
     score: ScoreName = "bic",
@@ -190,7 +190,6 @@ def hill_climbing(
         blacklist,
         whitelist,
         start,
-        "hill_climbing",
         n_jobs,
         scan_order,
     )
@@ -339,7 +338,7 @@ def _record(state, graph, how: _How, budget, store, search) -> dict:
     }
 
 
-@takes_real_data
+@takes_real_data(missing="structural_em")
 def tabu_search(
     data,
     score: ScoreName = "bic",

@@ -3,9 +3,19 @@ constraint-based search finds, then maximise the score over them (restrict-maxim
 
 from __future__ import annotations
 
-from bnfs import learners
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
+from bnfs.constraint import (
+    fast_iamb,
+    grow_shrink,
+    hiton_pc,
+    hpc,
+    iamb,
+    inter_iamb,
+    mmpc,
+    pc_stable,
+    tpda,
+)
 from bnfs.graphs.graph import DAG
 from bnfs.search.hill_climbing import hill_climbing
 from bnfs.stats.citests import LEARNER_ADJUSTS_DF, CITest, TestName
@@ -16,12 +26,15 @@ __all__ = ["rsmax2", "mmhc", "h2pc"]
 
 #: restrict phases: parents-and-children learners run per node (their tests shared through
 #: one CITest cache) and whole-network constraint-based learners
-LOCAL_RESTRICT = ("mmpc", "hiton_pc", "hpc")
-NETWORK_RESTRICT = ("pc_stable", "grow_shrink", "iamb", "inter_iamb", "fast_iamb", "tpda")
+LOCAL_RESTRICT = {learner.__name__: learner for learner in (mmpc, hiton_pc, hpc)}
+NETWORK_RESTRICT = {
+    learner.__name__: learner
+    for learner in (pc_stable, grow_shrink, iamb, inter_iamb, fast_iamb, tpda)
+}
 MAXIMIZE = ("hc", "tabu")
 
 
-@takes_real_data
+@takes_real_data()
 def rsmax2(
     data,
     restrict: str = "mmpc",
@@ -118,9 +131,9 @@ def rsmax2(
     ...     "skeleton_edges"]
     ('rsmax2', 'pc_stable', True)
     """
-    if restrict not in LOCAL_RESTRICT + NETWORK_RESTRICT:
+    if restrict not in [*LOCAL_RESTRICT, *NETWORK_RESTRICT]:
         raise ValueError(
-            f"restrict must be one of {list(LOCAL_RESTRICT + NETWORK_RESTRICT)}, got {restrict!r}"
+            f"restrict must be one of {[*LOCAL_RESTRICT, *NETWORK_RESTRICT]}, got {restrict!r}"
         )
     if maximize not in MAXIMIZE:
         raise ValueError(f"maximize must be one of {list(MAXIMIZE)}, got {maximize!r}")
@@ -138,7 +151,7 @@ def rsmax2(
         adjust_df=bool(adjust_df) and not whole_blankets and test in LEARNER_ADJUSTS_DF,
     )
     if restrict in LOCAL_RESTRICT:
-        learner = learners.get(restrict).function
+        learner = LOCAL_RESTRICT[restrict]
         found = {v: set(learner(tester, v, max_cond_size=max_cond_size)) for v in tester.names}
         adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
     else:  # the lists keep forbidden pairs out of the restrict phase's tests
@@ -150,7 +163,7 @@ def rsmax2(
         }
         if restrict != "tpda":
             options["n_jobs"] = n_jobs
-        graph = learners.get(restrict).function(tester, **options)
+        graph = NETWORK_RESTRICT[restrict](tester, **options)
         adjacent = {frozenset(pair) for pair in graph.arcs + graph.edges}
     user_black = arc_list(blacklist, "blacklist", names)
     white = arc_list(whitelist, "whitelist", names)
@@ -190,7 +203,7 @@ def rsmax2(
     return dag
 
 
-@takes_real_data
+@takes_real_data()
 def mmhc(
     data,
     *,
@@ -241,7 +254,7 @@ def mmhc(
     return dag
 
 
-@takes_real_data
+@takes_real_data()
 def h2pc(
     data,
     *,

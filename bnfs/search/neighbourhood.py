@@ -48,7 +48,7 @@ class _TestBudget(Budget):
         return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
 
 
-@takes_real_data
+@takes_real_data(missing="native")
 def neighbourhood_mb(
     data,
     target: str,

@@ -14,6 +14,7 @@ from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState
 from bnfs.stats.priors import graph_prior
 from bnfs.stats.scores import ScoreName
+from bnfs.tables._data import as_dataset
 
 __all__ = ["post_process", "random_post_process"]
 
@@ -150,7 +151,9 @@ def post_process(
     if not isinstance(dag, DAG):
         raise TypeError(f"dag must be a bnfs DAG, got {type(dag).__name__}")
     started = time.perf_counter()
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, dag, "post_process")
+    data = as_dataset(data)
+    data.require_discrete("post_process")  # its moves are scored on counted tables
+    state = prepare(data, score, iss, max_parents, blacklist, whitelist, dag)
     state.set_prior(graph_prior(state.score, prior, beta, state.names))
     n_ops = check_int(n_ops, "n_ops", 0)
     p_add, p_remove = check_probabilities(p_add, p_remove)

@@ -12,7 +12,7 @@ from bnfs.graphs.graph import DAG
 from bnfs.search._climbing import prepare
 from bnfs.search.post_process import random_post_process
 from bnfs.stats.scores import ScoreName
-from bnfs.tables._data import Dataset
+from bnfs.tables._data import Dataset, as_dataset
 
 __all__ = ["screen_based", "co_occurrence", "off_codes"]
 
@@ -66,7 +66,7 @@ def co_occurrence(
     return cat(rows), cat(cols), cat(counts), np.diff(indptr), co_occurring
 
 
-@takes_real_data
+@takes_real_data()
 def screen_based(
     data,
     score: ScoreName = "bic",
@@ -132,9 +132,9 @@ def screen_based(
     >>> dag.learning["algorithm"], dag.n_arcs > 0
     ('screen_based', True)
     """
-    state = prepare(
-        data, score, iss, max_parents, blacklist, whitelist, None, "screen_based", n_jobs
-    )
+    data = as_dataset(data)
+    data.require_discrete("screen_based")  # its screen counts co-occurring values
+    state = prepare(data, score, iss, max_parents, blacklist, whitelist, None, n_jobs)
     theta = check_int(theta, "theta", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)

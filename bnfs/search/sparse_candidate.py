@@ -47,7 +47,7 @@ def select_candidates(state: SearchState, k: int, progress=None) -> list[np.ndar
     return out
 
 
-@takes_real_data
+@takes_real_data()
 def sparse_candidate(
     data,
     score: ScoreName = "bic",
@@ -136,7 +136,6 @@ def sparse_candidate(
         blacklist,
         whitelist,
         start,
-        "sparse_candidate",
         n_jobs,
         scan_order,
     )

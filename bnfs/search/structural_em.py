@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from bnfs._real_data import takes_real_data
+from bnfs._real_data import route_to_structural_em, takes_real_data
 from bnfs._validate import check_int
 from bnfs.graphs.graph import DAG
 from bnfs.search import _cg_completions, _completions
@@ -80,7 +80,7 @@ PARAMETER_STEPS = 3
 WARM_START_ROWS = 20_000
 
 
-@takes_real_data
+@takes_real_data(missing="native")
 def structural_em(
     data,
     score: ScoreName | None = None,
@@ -216,6 +216,10 @@ def structural_em(
         }
     )
     return (dag, model.imputed_frame(frame)) if return_imputed else dag
+
+
+# the door sends an incomplete frame given to one of these searches here
+route_to_structural_em(structural_em, MAXIMIZE.values())
 
 
 def _imputation_em(model: ImputationModel, maximize: str, options: dict, max_iter: int):

@@ -225,8 +225,10 @@ class MarkovBlanketSelector(DiscreteSelector):
                     f"with missing values {entry.name} runs inside structural EM, which does "
                     f"not take {unknown[0]!r}; it takes {sorted(allowed)}"
                 )
-            search = learners.STRUCTURAL_EM_SEARCH.get(entry.name, entry.name)
-            found = structural_em(frame, maximize=search, **options)
+            if entry.missing == "structural_em":  # its search inside structural EM
+                found = structural_em(frame, maximize=entry.name, **options)
+            else:  # structural EM itself
+                found = entry(frame, **options)
             self.missing_ = {"values": missing, "how": "structural EM", "rows": len(frame)}
         else:
             found = entry(frame, target, **options) if entry.local else entry(frame, **options)
