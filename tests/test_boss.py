@@ -220,7 +220,7 @@ class _NoBar:
 def test_a_search_paused_at_every_new_score_finds_the_same_dag(learner, monkeypatch):
     """A compiled call that pauses after each new local score (for a budget check) and is
     called again goes on where it stopped: the same DAG as unpaused."""
-    from bnfs.search import _orders
+    from bnfs.search import _permutations
 
     class OneScore:
         size = 1
@@ -230,7 +230,7 @@ def test_a_search_paused_at_every_new_score_finds_the_same_dag(learner, monkeypa
 
     frame = _sample("child", 1000, 2)
     expected = learner(frame, "bde", seed=1, progress=False)
-    monkeypatch.setattr(_orders, "Pace", lambda *args, **kwargs: OneScore())
+    monkeypatch.setattr(_permutations, "Pace", lambda *args, **kwargs: OneScore())
     assert learner(frame, "bde", seed=1, progress=False) == expected
 
 

@@ -1054,12 +1054,12 @@ def test_a_line_moves_while_the_kernels_compile(monkeypatch):
     assert stream.getvalue().endswith("\r\033[K") and not ticker.shown
 
     # the listener's clock: runs of compiles of bnfs kernels, none of other packages'
-    listener = _kernels._FirstCompile()
+    listener = _kernels._compile._FirstCompile()
     listener.said = True  # no log line here
     idle = []
     listener.on_idle = lambda: idle.append(True)
     clock = iter([10.0, 10.5, 11.2, 11.6, 11.9, 40.0])
-    monkeypatch.setattr(_kernels.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(_kernels._compile.time, "perf_counter", lambda: next(clock))
 
     class Event:
         def __init__(self, module):

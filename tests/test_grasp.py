@@ -222,14 +222,14 @@ def test_beliefs_about_single_arcs_orient_what_the_data_leave_open(learner):
 def test_full_tree_pools_grow_or_reset_without_changing_the_graph(learner, reset, monkeypatch):
     """Pools of one slot fill at every step: the kernels stop, the pools grow (or, past the
     byte bound, the trees are emptied and rebuilt) and the search goes on to the same DAG."""
-    from bnfs.search import _orders
+    from bnfs.search import _permutations
 
     frame = _sample("child", 1000, 2)
     expected = learner(frame, "bde", seed=1, progress=False)
-    tiny = _orders._trees
-    monkeypatch.setattr(_orders, "_trees", lambda n, *sizes: tiny(n, 1, 1, 1))
+    tiny = _permutations._trees
+    monkeypatch.setattr(_permutations, "_trees", lambda n, *sizes: tiny(n, 1, 1, 1))
     if reset:
-        monkeypatch.setattr(_orders, "TREE_BYTES", 4096)
+        monkeypatch.setattr(_permutations, "TREE_BYTES", 4096)
     assert learner(frame, "bde", seed=1, progress=False) == expected
 
 

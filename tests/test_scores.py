@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import reference
 from bnfs import DAG, Dataset, Scorer, datasets, score
+from bnfs._kernels import configurations as _cfg
 from bnfs._kernels import scores as _k
 from strategies import equivalent_dag, random_dags
 
@@ -106,9 +107,9 @@ def test_every_counting_path_adds_the_same_terms_in_the_same_order(rows, arities
         values.append(
             _k.local_score(codes, arity, node, family, family.size, kind, 3.0, cfg, counts)
         )
-    q = _k.parent_config(codes, arity, par, par.size, cfg)
+    q = _cfg.parent_config(codes, arity, par, par.size, cfg)
     groups = np.full((2, rows + 1), -1, dtype=np.int64)
-    _k.group_rows(cfg, rows, groups)
+    _cfg.group_rows(cfg, rows, groups)
     counts = np.zeros(int(arity[0] * arity[1]), dtype=np.int64)
     q_true = float(np.prod(arity[family]))
     values.append(

@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
+from bnfs._kernels import configurations as _cfg
 from bnfs._kernels import njit
-from bnfs._kernels import scores as _s
 from bnfs._kernels.sorting import argsort_stable
 
 G2, X2 = 0, 1
@@ -42,7 +42,16 @@ def discrete_statistic(codes, arities, x, y, z, n_z, which, adjust_df, cfg, coun
     """
     q = strata(codes, arities, z, n_z, cfg)
     stat, df, cells, _ = strata_statistic(
-        codes, arities, x, y, q, _s.n_configurations(arities, z, n_z), which, adjust_df, cfg, counts
+        codes,
+        arities,
+        x,
+        y,
+        q,
+        _cfg.n_configurations(arities, z, n_z),
+        which,
+        adjust_df,
+        cfg,
+        counts,
     )
     return stat, df, cells
 
@@ -54,7 +63,7 @@ def strata(codes, arities, z, n_z, cfg):
         for i in range(codes.shape[0]):
             cfg[i] = 0
         return 1
-    return _s.parent_config(codes, arities, z, n_z, cfg)
+    return _cfg.parent_config(codes, arities, z, n_z, cfg)
 
 
 @njit(cache=True)
@@ -69,7 +78,7 @@ def strata_statistic(codes, arities, x, y, q, q_true, which, adjust_df, cfg, cou
     rx, ry = arities[x], arities[y]
     size = counts.shape[0]
     if q > 1 and not _fits(q, rx, ry, size):
-        q = _s.compress(cfg, n)
+        q = _cfg.compress(cfg, n)
     if _fits(q, rx, ry, size):
         stat, df_adj = _dense_statistic(codes, x, y, rx, ry, q, cfg, which, counts)
     else:
@@ -156,7 +165,7 @@ def _sorted_statistic(codes, x, y, rx, ry, cfg, which):
     key = np.empty(n, dtype=np.int64)
     for i in range(n):  # (stratum, x), renumbered so that appending y cannot overflow
         key[i] = cfg[i] * rx + codes[i, x]
-    _s.compress(key, n)
+    _cfg.compress(key, n)
     for i in range(n):
         key[i] = key[i] * ry + codes[i, y]
     order = argsort_stable(key)

@@ -35,6 +35,7 @@ import math
 
 import numpy as np
 
+from bnfs._kernels import configurations as _cfg
 from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
 from bnfs._kernels.covariance import SINGULAR_SD, covariance_score, explained
@@ -59,13 +60,13 @@ def discrete_configurations(table, arities, members, n_members, cfg):
         p = members[k]
         r = arities[p]
         if q > (1 << 40) // r:
-            q = _s.compress(cfg, n)
+            q = _cfg.compress(cfg, n)
         column = table[p]
         for i in range(n):
             cfg[i] = cfg[i] * r + np.int64(column[i])
         q *= r
     if q > n:
-        q = _s.compress(cfg, n)
+        q = _cfg.compress(cfg, n)
     return q
 
 

@@ -12,6 +12,7 @@ discrete or the float path at compile time; the ``kind`` picks the float model a
 from numba import types
 from numba.extending import overload
 
+from bnfs._kernels import configurations as _cfg
 from bnfs._kernels import njit
 from bnfs._kernels import scores as _s
 from bnfs._kernels.conditional_gaussian import CG, cg_score
@@ -85,7 +86,7 @@ def configurations(scoring, scratch, parents, n_par):
     """The parent configurations of the discrete incremental scores, in ``scratch.cfg``,
     and their bound (0 for Gaussian data, which needs none). When a table of one more
     parent could outgrow the counting scratch, the rows are also grouped by configuration
-    (``scratch.groups``, :func:`bnfs._kernels.scores.group_rows`); else the grouping is
+    (``scratch.groups``, :func:`bnfs._kernels.configurations.group_rows`); else the grouping is
     marked absent."""
     if scoring.codes.dtype.kind == "f":
         return 0
@@ -105,13 +106,13 @@ def _configurations(scoring, scratch, parents, n_par):
 def _discrete_configurations(scoring, scratch, parents, n_par):
     codes, arities = scoring.codes, scoring.arities
     n = codes.shape[0]
-    q = _s.parent_config(codes, arities, parents, n_par, scratch.cfg)
+    q = _cfg.parent_config(codes, arities, parents, n_par, scratch.cfg)
     if scoring.weights.shape[0] > 0:  # weighted rows are counted by their own path
         scratch.groups[0, n] = -1
         return q
     # the smallest extension: two levels of a parent, two of the node
     if q > scratch.counts.shape[1] // 4:
-        _s.group_rows(scratch.cfg, n, scratch.groups)
+        _cfg.group_rows(scratch.cfg, n, scratch.groups)
     else:
         scratch.groups[0, n] = -1
     return q
@@ -173,15 +174,15 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
                 return _s.weighted_local_score(
                     codes, scoring.weights, arities, v, scratch.tmp[row], m, kind, iss, cfg2
                 )
-            q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
-            q2 = _s.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
+            q_true = _cfg.n_configurations(arities, parents_v, k) * arities[u]
+            q2 = _cfg.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
             return _s.weighted_score_config(
                 cfg2, q2, codes, scoring.weights, v, arities[v], q_true, kind, iss
             )
         if removing:
             m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
             return _s.local_score(codes, arities, v, scratch.tmp[row], m, kind, iss, cfg2, counts)
-        q_true = _s.n_configurations(arities, parents_v, k) * arities[u]
+        q_true = _cfg.n_configurations(arities, parents_v, k) * arities[u]
         r_u, r = arities[u], arities[v]
         size = counts.shape[0]
         if scratch.groups[0, codes.shape[0]] >= 0 and q > size // r // r_u and r_u * r <= size:
@@ -190,7 +191,7 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
             return _s.score_grouped(
                 scratch.groups, codes, u, v, r_u, r, q_true, kind, iss, counts, cfg2
             )
-        q2 = _s.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
+        q2 = _cfg.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
         return _s.score_config(cfg2, q2, codes, v, r, q_true, kind, iss, counts)
 
     return discrete

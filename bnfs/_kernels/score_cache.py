@@ -36,7 +36,7 @@ Scoring = namedtuple(
 #: ``counts`` (:func:`bnfs.stats.scores.counts_scratch_size`) and ``tmp`` (a parent list); the
 #: single-threaded kernels use row 0. ``groups`` (2 by rows + 1) holds the rows grouped by
 #: the configurations in ``cfg`` when :func:`bnfs._kernels.dispatch.configurations` made
-#: them (``groups[0, rows]`` -1 otherwise; :func:`bnfs._kernels.scores.group_rows`)
+#: them (``groups[0, rows]`` -1 otherwise; :func:`bnfs._kernels.configurations.group_rows`)
 Scratch = namedtuple("Scratch", ["cache", "counters", "cfg", "cfg2", "counts", "tmp", "groups"])
 
 

@@ -14,8 +14,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from bnfs._kernels import configurations as _cfg
 from bnfs._kernels import njit
-from bnfs._kernels import scores as _s
 from bnfs._kernels.citests import (
     ADF_ROWS_PER_CELL,
     BY_P_VALUE_WITH_POWER,
@@ -95,7 +95,7 @@ def _test(test, scratch, t, x, n_z):
         for i in range(n_z):
             last[i] = z[i]
     a, b = (t, x) if t < x else (x, t)
-    q_true = _s.n_configurations(test.arities, z, n_z)
+    q_true = _cfg.n_configurations(test.arities, z, n_z)
     stat, df, cells, q = strata_statistic(
         test.codes,
         test.arities,

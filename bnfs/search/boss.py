@@ -11,7 +11,7 @@ import numpy as np
 from bnfs._kernels import permutation as _p
 from bnfs._real_data import takes_real_data
 from bnfs.graphs.graph import DAG
-from bnfs.search._orders import Orders, learn_from_starts
+from bnfs.search._permutations import Orders, learn_from_starts
 from bnfs.search.bes import backward_equivalence_search
 from bnfs.stats.scores import ScoreName
 

@@ -11,10 +11,11 @@ import numpy as np
 
 from bnfs._budget import Budget
 from bnfs._kernels import permutation as _p
+from bnfs._kernels import tucks as _t
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs.graphs.graph import DAG
-from bnfs.search._orders import Orders, learn_from_starts
+from bnfs.search._permutations import Orders, learn_from_starts
 from bnfs.stats.scores import ScoreName
 
 __all__ = ["grasp"]
@@ -47,7 +48,7 @@ class _Tucks(Orders):
         self.depth = depth  # levels of score-keeping tucks the search follows
         self.tucks_tried = 0
         index = lambda: np.empty(n, dtype=np.int64)
-        self.placement = _p.Placement(
+        self.placement = _t.Placement(
             index(),
             index(),
             np.full((n, max(state.max_parents, 1)), -1, dtype=np.int64),
@@ -57,7 +58,7 @@ class _Tucks(Orders):
             index(),
             index(),
         )
-        self.frames: list[_p.Frame] = []
+        self.frames: list[_t.Frame] = []
 
     def _call(self, kernel, *args):
         """``kernel(scoring, knowledge, workspace, trees, placement, *args)`` through
@@ -68,25 +69,25 @@ class _Tucks(Orders):
         """Make ``order`` the current order; its score (None when the budget ran out before
         every node had its parents)."""
         self.placement.order[:] = order
-        return self._call(_p.rescore, 0, order.size - 1)
+        return self._call(_t.rescore, 0, order.size - 1)
 
-    def _frame(self, level: int) -> _p.Frame:
+    def _frame(self, level: int) -> _t.Frame:
         """A fresh frame for ``level`` (frames are kept for reuse), over the current order."""
         n = self.state.n
         while len(self.frames) < level:
             index = lambda: np.empty(n, dtype=np.int64)
             self.frames.append(
-                _p.Frame(index(), index(), index(), np.zeros(_p.CURSOR_SLOTS, dtype=np.int64))
+                _t.Frame(index(), index(), index(), np.zeros(_t.CURSOR_SLOTS, dtype=np.int64))
             )
         frame = self.frames[level - 1]
         frame.nodes[:] = self.placement.order
         frame.cursor[:] = 0
-        frame.cursor[_p.Y_AT] = -1
+        frame.cursor[_t.Y_AT] = -1
         return frame
 
     def dfs(self, start: float, depths: np.ndarray) -> bool:
         """One depth-first search from the current order, scoring ``start`` (Lam et al.'s
-        Algorithm 3, one level per :func:`_p.scan` frame): True when a tuck raised the score
+        Algorithm 3, one level per :func:`_t.scan` frame): True when a tuck raised the score
         (the order is left there); False when none did or the budget ran out (the order is
         put back)."""
         path = np.zeros((int(depths[0]), 2), dtype=np.int64)
@@ -98,20 +99,20 @@ class _Tucks(Orders):
         while True:
             if self.budget.spent():
                 for f in reversed(self.frames[:level]):
-                    if f.cursor[_p.PENDING] != _p.NOTHING:
-                        self.placement.order[f.cursor[_p.LO] : f.cursor[_p.HI] + 1] = f.saved[
-                            : f.cursor[_p.HI] - f.cursor[_p.LO] + 1
+                    if f.cursor[_t.PENDING] != _t.NOTHING:
+                        self.placement.order[f.cursor[_t.LO] : f.cursor[_t.HI] + 1] = f.saved[
+                            : f.cursor[_t.HI] - f.cursor[_t.LO] + 1
                         ]
                 self.place(self.placement.order.copy())
                 return False
-            before = frame.cursor[_p.TUCKS]
-            status = self._call(_p.scan, frame, start, level, depths, path, level - 1, SHARE)
-            tried = int(frame.cursor[_p.TUCKS] - before)
+            before = frame.cursor[_t.TUCKS]
+            status = self._call(_t.scan, frame, start, level, depths, path, level - 1, SHARE)
+            tried = int(frame.cursor[_t.TUCKS] - before)
             self.tucks_tried += tried
             self.bar.update(tried)
-            if status == _p.IMPROVED:
+            if status == _t.IMPROVED:
                 return True
-            if status == _p.EXHAUSTED:
+            if status == _t.EXHAUSTED:
                 if level == 1:
                     return False
                 level -= 1
@@ -119,9 +120,9 @@ class _Tucks(Orders):
                 if fresh.pop():
                     tucks.discard(tuple(path[level - 1]))
                 continue
-            if status != _p.EQUAL:
+            if status != _t.EQUAL:
                 continue
-            x, y = int(frame.cursor[_p.X]), int(frame.cursor[_p.Y])
+            x, y = int(frame.cursor[_t.X]), int(frame.cursor[_t.Y])
             pair = (min(x, y), max(x, y))
             joined = pair not in tucks
             tucks.add(pair)
@@ -150,7 +151,7 @@ class _Tucks(Orders):
                 if not self.move_isolated():
                     break
                 moves += 1
-            total = _p.order_score(self.placement)
+            total = _t.order_score(self.placement)
         counts = {"rounds": rounds, "tucks": self.tucks_tried - before, "isolated_moves": moves}
         return self.placement.order.copy(), counts
 

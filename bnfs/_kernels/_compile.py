@@ -1,0 +1,256 @@
+"""Where the compiled kernels' machine code is cached, and when they compile.
+
+Every kernel is decorated with :func:`njit` from here, numba's ``njit`` with one difference:
+numba caches beside the sources or in the user's cache folder and fails at import when it can
+write to neither (a read-only install with a read-only HOME: "cannot cache function ...: no
+locator available"). There bnfs caches in a private folder of the temporary directory
+instead, and compiles without a cache when even that cannot be written; one log line says
+which. The logger ``bnfs.compile`` says once per process that kernels are being compiled,
+which happens on first use only (the command line shows it).
+"""
+
+from __future__ import annotations
+
+import functools
+import getpass
+import hashlib
+import inspect
+import logging
+import os
+import tempfile
+import time
+
+import numba
+from numba.core import event
+
+log = logging.getLogger("bnfs")
+compile_log = logging.getLogger("bnfs.compile")
+
+
+def _probe():  # pragma: no cover - never called: decorating it asks numba whether it can cache
+    return 0
+
+
+def _numba_caches(cache_dir: str | None = None) -> bool:
+    """Whether numba can cache a kernel of this package (in ``cache_dir`` when given)."""
+    saved = numba.config.CACHE_DIR
+    if cache_dir is not None:
+        numba.config.CACHE_DIR = cache_dir
+    try:
+        numba.njit(cache=True)(_probe)
+        return True
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return False
+    finally:
+        numba.config.CACHE_DIR = saved
+
+
+def _private_folder() -> str | None:
+    """A folder of the temporary directory only this user can write, or None."""
+    try:
+        user = getpass.getuser()
+    except Exception:  # no user name (some containers): the uid, or a fresh folder
+        user = str(os.getuid()) if hasattr(os, "getuid") else None
+    try:
+        if user is None:
+            return tempfile.mkdtemp(prefix="bnfs-numba-cache-")
+        path = os.path.join(tempfile.gettempdir(), f"bnfs-numba-cache-{user}")
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        info = os.stat(path)
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            # someone else's folder: its cached code cannot be trusted; a fresh one instead
+            return tempfile.mkdtemp(prefix="bnfs-numba-cache-")
+        return path
+    except OSError:
+        return None
+
+
+def _cache_location() -> str | bool:
+    """True when numba caches where it usually does, a folder when bnfs must point it
+    elsewhere, False when nothing can be cached."""
+    if _numba_caches():
+        return True
+    folder = _private_folder()
+    if folder is not None and _numba_caches(folder):
+        log.info(
+            "numba cannot cache beside bnfs or in the user's cache folder; "
+            "caching compiled kernels in %s",
+            folder,
+        )
+        return folder
+    log.warning(
+        "no folder to cache compiled kernels in (install read-only, HOME and "
+        "the temporary directory not writable): kernels compile on every run; set "
+        "NUMBA_CACHE_DIR to a writable folder to keep them"
+    )
+    return False
+
+
+CACHE = _cache_location()
+
+
+@functools.cache
+def sources_stamp(folder: str) -> str:
+    """A digest of the names, sizes and modification times of the ``.py`` files of
+    ``folder`` (read once per process)."""
+    files = sorted(
+        (e for e in os.scandir(folder) if e.name.endswith(".py") and e.is_file()),
+        key=lambda e: e.name,
+    )
+    text = repr([(e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in files])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _stamp_with_sources(dispatcher):
+    """Make ``dispatcher``'s cached code stale when any source of its folder changes, not
+    only its own file: numba checks a kernel's own file only, so a kernel cached before a
+    kernel it calls (in another file) was edited would keep running the old callee, or
+    crash when the callee's signature changed. An install or upgrade rewrites every file,
+    so this matters to a source checkout. Left as numba has it if numba's cache is laid
+    out otherwise."""
+    index = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if index is not None and hasattr(index, "_source_stamp"):
+        folder = os.path.dirname(os.path.abspath(inspect.getfile(dispatcher.py_func)))
+        index._source_stamp = (index._source_stamp, sources_stamp(folder))
+    return dispatcher
+
+
+def njit(**options):
+    """``numba.njit(**options)``, its cache put where it can be written (see the module)
+    and made stale by a change to any source beside it (:func:`_stamp_with_sources`),
+    compiled for the plain types of its arguments only (:func:`_plain_calls`)."""
+
+    def decorate(function):
+        def compiled(settings):
+            return _plain_calls(_stamp_with_sources(numba.njit(**settings)(function)))
+
+        if CACHE is True or not options.get("cache"):
+            return compiled(options)
+        if CACHE is False:
+            return compiled({**options, "cache": False})
+        saved = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = CACHE  # read once, when the dispatcher finds its cache
+        try:
+            return compiled(options)
+        finally:
+            numba.config.CACHE_DIR = saved
+
+    return decorate
+
+
+def _plain_calls(dispatcher):
+    """``dispatcher``, typed by its callers with literal arguments made plain.
+
+    When a kernel calls another with a variable that starts as a constant (``m = 0`` before
+    a loop that counts), numba's type inference first sees the constant's literal type and
+    compiles the callee for it, then compiles it again for ``int64`` once the loop is
+    typed: every such call site doubled the callee's compile (and its callees'), about a
+    third of a first run's compiling. The kernels never need a literal argument."""
+    from numba.core import types
+
+    typed_for = getattr(dispatcher, "get_call_template", None)
+    if typed_for is None:  # NUMBA_DISABLE_JIT: the plain Python function
+        return dispatcher
+
+    def get_call_template(args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        return typed_for(plain, {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+class _FirstCompile(event.Listener):
+    """Logs one line when numba starts compiling a kernel of bnfs for the first time in this
+    process: cached kernels load without compiling, so this happens on first use only.
+
+    It also keeps the time a run of compiles began (compiles less than ``GAP`` seconds
+    apart are one run), which :func:`compiling_for` reads for a progress line, and calls
+    ``on_idle`` (if set) each time no kernel is compiling any more, before the caller's
+    code goes on (so that a progress line is wiped before anything else is printed)."""
+
+    GAP = 1.0
+
+    def __init__(self):
+        self.said = False
+        self.depth = 0  # bnfs kernels being compiled now (a kernel compiles those it calls)
+        self.began = None  # when the current run of compiles began
+        self.last = -float("inf")  # when a compile last started or ended
+        self.on_idle = None
+        self.on_busy = None  # called when a kernel starts compiling while none was
+
+    @staticmethod
+    def _ours(event_) -> bool:
+        dispatcher = event_.data.get("dispatcher") if isinstance(event_.data, dict) else None
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        return module.startswith(__package__)  # bnfs._kernels
+
+    def on_start(self, event_):
+        if not self._ours(event_):
+            return
+        now = time.perf_counter()
+        if self.depth == 0 and now - self.last > self.GAP:
+            self.began = now
+        self.depth += 1
+        if self.depth == 1 and self.on_busy is not None:
+            self.on_busy()
+        self.last = now
+        if not self.said:
+            self.said = True
+            if CACHE is False:
+                compile_log.info(
+                    "compiling the numba kernels (not cached: every run compiles them again)"
+                )
+            else:
+                compile_log.info(
+                    "compiling the numba kernels for their first use; this takes "
+                    "up to a minute once, later runs load them from the cache"
+                )
+
+    def on_end(self, event_):
+        if self._ours(event_):
+            self.depth = max(0, self.depth - 1)
+            self.last = time.perf_counter()
+            if self.depth == 0 and self.on_idle is not None:
+                self.on_idle()
+
+    def compiling_for(self) -> float | None:
+        """Seconds since the current run of compiles began, or None when no kernel is
+        compiling."""
+        if self.depth == 0 or self.began is None:
+            return None
+        return time.perf_counter() - self.began
+
+
+_COMPILES = _FirstCompile()
+event.register("numba:compile", _COMPILES)
+
+
+def compiling_for() -> float | None:
+    """Seconds the kernels have been compiling (a run of compiles less than a second
+    apart), or None when none is compiling: for a progress line on first use."""
+    return _COMPILES.compiling_for()
+
+
+def on_compiles_done(callback) -> None:
+    """Call ``callback()`` whenever the kernels stop compiling (None: no call)."""
+    _COMPILES.on_idle = callback
+
+
+def on_compiles_start(callback) -> None:
+    """Call ``callback()`` whenever a kernel starts compiling while none was (None: no
+    call); it runs in the compiling thread, before the compile."""
+    _COMPILES.on_busy = callback
+
+
+def entry_point(kernel, args: tuple):
+    """The machine code a kernel runs for ``args`` (the kernel itself while it has none,
+    or when compiling is off): calling it skips the dispatcher's typing of every argument,
+    which for the searches' bundles of dozens of arrays takes about 0.5 ms a call, more
+    than one of BOSS's moves on a network of 40 nodes. Call the kernel once first; the
+    caller must pass arguments of the same types afterwards."""
+    overloads = getattr(kernel, "overloads", None)
+    if not overloads:
+        return kernel
+    found = overloads.get(tuple(kernel.typeof_pyval(a) for a in args))
+    return kernel if found is None else found.entry_point
