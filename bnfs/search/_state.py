@@ -16,6 +16,7 @@ from bnfs._validate import cycle_text, directed_cycle
 from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
 from bnfs.graphs.order import OnlineTopologicalOrder
+from bnfs.search._knowledge import arc_knowledge, check_parent_lists
 from bnfs.stats.scores import (
     counts_scratch_size,
     level_statistics,
@@ -86,39 +87,11 @@ class SearchState:
         self.score_offset = -row_mass(data) * float(log_scale.sum())
         self.max_parents = max_parents
         self.blacklist, self.whitelist = list(blacklist), list(whitelist)  # names, as given
-        self._black = {(self.index[u], self.index[v]) for u, v in blacklist}
-        white = [(self.index[u], self.index[v]) for u, v in whitelist]
-        if data.discrete_names and data.continuous_names:
-            # conditional Gaussian: a discrete node never has a continuous parent
-            wrong = [(u, v) for u, v in whitelist if v in data.states and u not in data.states]
-            if wrong:
-                raise ValueError(
-                    f"whitelisted arc {wrong[0][0]!r} -> {wrong[0][1]!r} gives a discrete "
-                    "node a continuous parent, which a conditional-Gaussian network forbids"
-                )
-            self._black |= {
-                (self.index[u], self.index[v])
-                for u in data.continuous_names
-                for v in data.discrete_names
-            }
-        self.white = set(white)
-        bad = self.white & self._black
-        if bad:
-            u, v = next(iter(bad))
-            raise ValueError(
-                f"arc {self.names[u]!r} -> {self.names[v]!r} is both black- and whitelisted"
-            )
-        # a whitelisted arc forbids its reverse
-        self._black |= {(v, u) for u, v in white}
-        start_arcs = (
-            [] if start is None else [(self.index[u], self.index[v]) for u, v in start.arcs]
-        )
-        for u, v in start_arcs:
-            if (u, v) in self._black:
-                raise ValueError(
-                    f"start graph has blacklisted arc {self.names[u]!r} -> {self.names[v]!r}"
-                )
-        arcs = sorted(set(start_arcs) | self.white)
+        known = arc_knowledge(data, self.index, blacklist, whitelist, start)
+        #: index pairs no arc may take (blacklisted, reverses of whitelisted, continuous ->
+        #: discrete) and those every graph has (whitelisted)
+        self._black, self.white = set(known.forbidden), set(known.required)
+        arcs = known.arcs
         self.order = OnlineTopologicalOrder(n, capacity=max(2 * n, 16))
         for u, v in arcs:
             if not self.order.try_add(u, v):
@@ -459,7 +432,7 @@ class SearchState:
         widening the table when a list is longer. A ValueError says what is wrong with lists
         that are not a DAG this search could reach (unknown or repeated parents, a cycle,
         more than ``max_parents``, a blacklisted arc, a whitelisted arc missing)."""
-        self.check_parent_lists(lists)
+        check_parent_lists(lists, self.names, self.max_parents, self._black, self.white)
         npar = np.array([len(p) for p in lists], dtype=np.int64)
         while self.parents.shape[1] < npar.max(initial=0):
             self.widen()
@@ -467,41 +440,6 @@ class SearchState:
         for v, p in enumerate(lists):
             table[v, : len(p)] = p
         return table, npar
-
-    def check_parent_lists(self, lists) -> None:
-        """Raise ValueError unless ``lists`` (each node's parent indices) is a DAG over this
-        search's nodes that respects its black- and whitelist and ``max_parents``."""
-        if not isinstance(lists, list) or len(lists) != self.n:
-            raise ValueError(f"the parent lists must hold one list per node ({self.n})")
-        children = [[] for _ in range(self.n)]
-        for v, parents in enumerate(lists):
-            if not isinstance(parents, list) or len(set(parents)) != len(parents):
-                raise ValueError(f"the parents of node {v} are not a list of distinct nodes")
-            if len(parents) > self.max_parents:
-                raise ValueError(f"node {v} has {len(parents)} parents, more than max_parents")
-            for u in parents:
-                if isinstance(u, bool) or not isinstance(u, int) or not 0 <= u < self.n or u == v:
-                    raise ValueError(f"node {v} has parent {u!r}, not another node")
-                if (u, v) in self._black:
-                    raise ValueError(
-                        f"arc {self.names[u]!r} -> {self.names[v]!r} is not "
-                        "allowed (blacklisted, or the reverse of a whitelisted one)"
-                    )
-                children[u].append(v)
-        for u, v in self.white:
-            if u not in lists[v]:
-                raise ValueError(
-                    f"whitelisted arc {self.names[u]!r} -> {self.names[v]!r} is missing"
-                )
-        indegree = [len(p) for p in lists]
-        ready = [v for v in range(self.n) if indegree[v] == 0]
-        for u in ready:  # Kahn: every node is reached when there is no cycle
-            for v in children[u]:
-                indegree[v] -= 1
-                if indegree[v] == 0:
-                    ready.append(v)
-        if len(ready) < self.n:
-            raise ValueError("the parent lists form a directed cycle")
 
     # -- results ------------------------------------------------------------------------------
     @property
