@@ -13,7 +13,8 @@ from pathlib import Path
 from bnfs.graphs.graph import DAG, PDAG
 from bnfs.graphs.render import ROLE_COLOURS, blanket_roles, draw, to_dot, to_json, to_networkx
 from bnfs.models.network import DiscreteNetwork, pgmpy_model_class
-from bnfs.tables._data import as_dataset, least_squares
+from bnfs.tables._data import as_dataset
+from bnfs.tables._scaling import least_squares
 
 __all__ = [
     "to_networkx",

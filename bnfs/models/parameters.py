@@ -17,7 +17,8 @@ from bnfs._validate import check_float
 from bnfs.graphs.graph import DAG, PDAG
 from bnfs.models.cg_network import ConditionalGaussianNetwork
 from bnfs.models.network import DiscreteNetwork, conditional_tables
-from bnfs.tables._data import as_dataset, scaled_lstsq
+from bnfs.tables._data import as_dataset
+from bnfs.tables._scaling import scaled_lstsq
 
 __all__ = ["fit"]
 
@@ -167,7 +168,7 @@ def _regressions(X: np.ndarray, y: np.ndarray, config: np.ndarray, q: int):
 
 def _least_squares(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     """Coefficients and bnlearn's residual deviation sqrt(RSS / (n - k)), computed on scaled
-    columns (:func:`bnfs.tables._data.scaled_lstsq`): values above 1e154 would overflow."""
+    columns (:func:`bnfs.tables._scaling.scaled_lstsq`): values above 1e154 would overflow."""
     beta, residuals, y_scale = scaled_lstsq(X, y)
     dof = max(len(y) - X.shape[1], 1)
     return beta, float(np.linalg.norm(residuals) / np.sqrt(dof)) * y_scale

@@ -11,7 +11,7 @@ import pandas as pd
 from bnfs.graphs.graph import DAG
 from bnfs.models.inference import blanket_mean, gaussian_loglik
 from bnfs.search._completions import FLOOR, heaviest, smoothed_log_table
-from bnfs.tables._data import scaled_lstsq, spread
+from bnfs.tables._scaling import scaled_lstsq, spread
 
 __all__ = ["ImputationModel", "SWEEPS"]
 

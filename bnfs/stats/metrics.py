@@ -8,7 +8,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from bnfs.graphs.graph import DAG, PDAG
-from bnfs.tables._data import Dataset, least_squares
+from bnfs.tables._data import Dataset
+from bnfs.tables._scaling import least_squares
 
 __all__ = ["shd", "skeleton_scores", "arc_scores", "blanket_scores", "log_likelihood"]
 

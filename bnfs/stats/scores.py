@@ -21,7 +21,8 @@ from bnfs._kernels.dispatch import continuous_score
 from bnfs._vocabulary import BGE, CG, SCORES, codes_for
 from bnfs.graphs.graph import DAG
 from bnfs.stats.priors import GRAPH_PRIORS, graph_prior
-from bnfs.tables._data import Dataset, as_dataset, unit_scaled
+from bnfs.tables._data import Dataset, as_dataset
+from bnfs.tables._scaling import unit_scaled
 
 __all__ = ["Scorer", "score", "SCORES", "GRAPH_PRIORS"]
 
@@ -116,7 +117,7 @@ def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, floa
 def gaussian_statistics(data: Dataset, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(covariance matrix, [rows, variables], log of the scales): what the Gaussian scores
     need. The likelihood scores use the unit-scaled columns: a local score of column v on
-    them differs from the raw one by -rows * log_scale[v] (see :func:`bnfs.tables._data.unit_scaled`).
+    them differs from the raw one by -rows * log_scale[v] (see :func:`bnfs.tables._scaling.unit_scaled`).
     BGe is not scale-free (its prior is), so it gets the raw covariance and zero scales."""
     values, log_scale = (
         (data.values, np.zeros(data.values.shape[1])) if kind == BGE else unit_scaled(data.values)

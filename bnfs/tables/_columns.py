@@ -9,6 +9,7 @@ import pandas as pd
 from bnfs._validate import check_names
 
 __all__ = [
+    "continuous_values",
     "column_names",
     "code_dtype",
     "missing_message",
@@ -123,6 +124,18 @@ def encode_column(name: str, col: pd.Series, max_levels: int):
 #: :data:`INTEGER_BLOCK_CELLS` values (128 MB as int64) at a time
 INTEGER_BLOCK = 2048
 INTEGER_BLOCK_CELLS = 1 << 24
+
+
+def continuous_values(name: str, col: pd.Series) -> np.ndarray:
+    """A float column's values, refused when infinite or constant."""
+    values = col.to_numpy(dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError(f"column {name!r} has infinite values")
+    if values.min() == values.max():
+        raise ConstantColumnError(
+            f"column {name!r} is constant ({values[0]!r}): {CONSTANT_ADVICE}", name
+        )
+    return values
 
 
 def integer_codes(frame: pd.DataFrame, names, max_levels: int) -> dict:

@@ -9,35 +9,30 @@ use them, and :func:`discretize` turns them into discrete columns.
 
 from __future__ import annotations
 
-import os
-import pathlib
 from collections.abc import Hashable, Sequence
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from bnfs._validate import check_int, near_match
+from bnfs._validate import near_match
 from bnfs.tables._binning import bin_columns
 from bnfs.tables._chunks import encode_chunks
 from bnfs.tables._columns import (
-    CONSTANT_ADVICE,
     ConstantColumnError,
-    MissingValueError,
     code_dtype,
     column_names,
+    continuous_values,
     encode_column,
     integer_codes,
-    missing_message,
 )
-from bnfs.tables._readers import format_of, iter_blocks, read_table
+from bnfs.tables._scaling import standardized_columns
+from bnfs.tables._sources import DEFAULT_MAX_LEVELS, DatasetSources
 
 __all__ = ["Dataset", "as_dataset", "discretize"]
 
-DEFAULT_MAX_LEVELS = 256
 
-
-class Dataset:
+class Dataset(DatasetSources):
     """Validated, encoded data for structure learning.
 
     Parameters
@@ -163,7 +158,7 @@ class Dataset:
             col = frame[name]
             try:
                 if pd.api.types.is_float_dtype(col.dtype) and name not in discrete_floats:
-                    floats.append(_continuous(name, col))
+                    floats.append(continuous_values(name, col))
                     cont_names.append(name)
                 else:
                     if pd.api.types.is_complex_dtype(col.dtype):
@@ -228,204 +223,6 @@ class Dataset:
         self._raw = dict(raw or {})
         self._disc_index = {n: j for j, n in enumerate(disc_names)}
         self._cont_index = {n: j for j, n in enumerate(cont_names)}
-
-    @staticmethod
-    def _blocks(data, names):
-        """Row blocks of a data file or a dask DataFrame, else None."""
-        if isinstance(data, (str, os.PathLike)):
-            if names is not None:
-                raise ValueError("names cannot be given with a file path; it has a header")
-            try:
-                kind = format_of(pathlib.Path(data))
-            except ValueError:
-                kind = "csv"
-            return iter_blocks(data, format=kind)
-        if type(data).__module__.startswith("dask") and hasattr(data, "partitions"):
-            if names is not None:
-                raise ValueError("names cannot be given with a dask DataFrame")
-            return (data.partitions[i].compute() for i in range(data.npartitions))
-        return None
-
-    @classmethod
-    def from_chunks(
-        cls,
-        chunks,
-        *,
-        dropna: bool = False,
-        max_levels: int = DEFAULT_MAX_LEVELS,
-        discrete: Sequence[str] | None = None,
-        memmap=None,
-    ) -> Dataset:
-        """Encode DataFrames of consecutive rows (e.g. ``pandas.read_csv(...,
-        chunksize=...)``) one at a time, so that only the integer codes are ever held in
-        full (see :func:`bnfs.io.read_dataset` for files). Equals ``Dataset`` of the
-        concatenated blocks. With ``memmap`` (a file path) the codes live in that file,
-        memory-mapped, and memory holds about one block: data larger than memory.
-
-        Examples
-        --------
-        >>> from bnfs import datasets
-        >>> frame = datasets.sample("asia", 1000, seed=0)
-        >>> blocks = (frame.iloc[i:i + 300] for i in range(0, 1000, 300))
-        >>> Dataset.from_chunks(blocks).shape
-        (1000, 8)
-        """
-        names, parts = encode_chunks(
-            chunks, dropna=dropna, max_levels=max_levels, discrete=discrete, memmap=memmap
-        )
-        data = cls.__new__(cls)
-        data.names = names
-        data._set(**parts)
-        return data
-
-    @staticmethod
-    def _to_frame(data, names) -> pd.DataFrame:
-        if isinstance(data, pd.DataFrame):
-            if names is not None:
-                raise ValueError("names cannot be given with a DataFrame; rename its columns")
-            return data
-        if isinstance(data, np.ndarray):
-            if data.ndim != 2:
-                raise ValueError(f"a numpy array must be 2-D, got {data.ndim}-D")
-            if names is None:
-                raise ValueError("a numpy array needs names=[...] for its columns")
-            names = list(names)
-            if len(names) != data.shape[1]:
-                raise ValueError(f"names has {len(names)} entries for {data.shape[1]} columns")
-            column_names(names)
-            return pd.DataFrame({n: data[:, j] for j, n in enumerate(names)}, copy=False)
-        raise TypeError(
-            "data must be a pandas DataFrame, a 2-D numpy array with names, a CSV "
-            f"path or a Dataset, got {type(data).__name__}"
-        )
-
-    @staticmethod
-    def _handle_missing(frame: pd.DataFrame, dropna: bool) -> pd.DataFrame:
-        missing = frame.isna()
-        if not missing.to_numpy().any():
-            return frame
-        if not dropna:
-            name = missing.columns[missing.any().to_numpy()][0]
-            raise MissingValueError(missing_message(name, missing[name].to_numpy()), name)
-        frame = frame.loc[~missing.any(axis=1).to_numpy()]
-        if frame.shape[0] == 0:
-            raise ValueError("no rows left after dropna")
-        return frame
-
-    @classmethod
-    def from_csv(
-        cls,
-        path,
-        *,
-        dropna: bool = False,
-        max_levels: int = DEFAULT_MAX_LEVELS,
-        discrete: Sequence[str] | None = None,
-        **read_csv_kwargs,
-    ) -> Dataset:
-        """Read a CSV with :func:`bnfs.io.read_table` (its missing-value markers, repeated
-        column names refused; any :func:`pandas.read_csv` options, e.g. ``sep="\\t"``)."""
-        frame = read_table(path, format="csv", **read_csv_kwargs)
-        return cls(frame, dropna=dropna, max_levels=max_levels, discrete=discrete)
-
-    @classmethod
-    def from_codes(
-        cls,
-        codes: np.ndarray,
-        names: Sequence[str],
-        states: dict | None = None,
-        *,
-        max_levels: int = DEFAULT_MAX_LEVELS,
-    ) -> Dataset:
-        """Wrap integer codes ``0..arity-1`` (one column per variable) without re-encoding.
-
-        ``states`` maps a name to its level labels (default ``0..max code``); a column with
-        more than ``max_levels`` levels is refused before anything is allocated for them.
-        """
-        max_levels = check_int(max_levels, "max_levels", 2)
-        codes = np.asarray(codes)
-        names = column_names(names)
-        if codes.ndim != 2 or codes.shape[1] != len(names):
-            raise ValueError(f"codes must have shape (n_rows, {len(names)}), got {codes.shape}")
-        if codes.shape[0] == 0:
-            raise ValueError("data has no rows")
-        if not np.issubdtype(codes.dtype, np.integer) or (codes.size and codes.min() < 0):
-            raise TypeError("codes must be non-negative integers")
-        states = dict(states or {})
-        for j, name in enumerate(names):
-            levels = len(states[name]) if name in states else int(codes[:, j].max()) + 1
-            if levels > max_levels:
-                raise ValueError(
-                    f"column {name!r} has {levels} levels (codes up to "
-                    f"{int(codes[:, j].max())}), more than max_levels={max_levels}; pass a "
-                    "larger max_levels if that many are meant"
-                )
-            if name not in states:
-                states[name] = tuple(range(int(codes[:, j].max()) + 1))
-            if codes[:, j].max() >= len(states[name]):
-                raise ValueError(f"column {name!r} has codes beyond its {len(states[name])} states")
-        self = cls.__new__(cls)
-        self.names = names
-        self._set(
-            n_rows=codes.shape[0],
-            disc_names=names,
-            disc_codes=[codes[:, j] for j in range(len(names))],
-            states=states,
-            cont_names=(),
-            floats=(),
-        )
-        return self
-
-    @classmethod
-    def from_sparse(
-        cls, matrix, names: Sequence[str] | None = None, *, drop_constant: bool = False
-    ) -> Dataset:
-        """Binary presence data (``X != 0``) from a scipy sparse matrix (rows x variables),
-        e.g. term counts; states are ``(0, 1)``.
-
-        Columns that are all zero or all non-zero carry no information: they raise, or
-        are dropped with ``drop_constant=True``.
-        """
-        import scipy.sparse as sp
-
-        if not sp.issparse(matrix):
-            raise TypeError(f"expected a scipy sparse matrix, got {type(matrix).__name__}")
-        matrix = sp.csc_matrix(matrix)
-        n_rows, n_cols = matrix.shape
-        if n_rows == 0 or n_cols == 0:
-            raise ValueError(f"data has shape {matrix.shape}; it needs rows and columns")
-        names = column_names(names if names is not None else [f"x{j}" for j in range(n_cols)])
-        if len(names) != n_cols:
-            raise ValueError(f"names has {len(names)} entries for {n_cols} columns")
-        matrix.eliminate_zeros()
-        if matrix.data.size and not np.isfinite(matrix.data).all():
-            raise ValueError("sparse data has NaN or infinite entries")
-        on = np.diff(matrix.indptr)
-        constant = (on == 0) | (on == n_rows)
-        if constant.any() and not drop_constant:
-            bad = [names[j] for j in np.flatnonzero(constant)[:5]]
-            raise ValueError(
-                f"{int(constant.sum())} columns are constant (e.g. {bad}); "
-                "pass drop_constant=True to drop them"
-            )
-        keep = np.flatnonzero(~constant)
-        if keep.size == 0:
-            raise ValueError("every column is constant")
-        codes = np.zeros((n_rows, keep.size), dtype=np.uint8, order="F")
-        for t, j in enumerate(keep):
-            codes[matrix.indices[matrix.indptr[j] : matrix.indptr[j + 1]], t] = 1
-        kept = [names[j] for j in keep]
-        self = cls.__new__(cls)
-        self.names = tuple(kept)
-        self._set(
-            n_rows=n_rows,
-            disc_names=kept,
-            disc_codes=[],
-            states={n: (0, 1) for n in kept},
-            cont_names=(),
-            floats=(),
-        )
-        self.codes = codes
-        return self
 
     # -- access ---------------------------------------------------------------------------
     @property
@@ -597,14 +394,11 @@ class Dataset:
         """A copy whose continuous columns are centred and divided by their standard
         deviation (discrete columns as they are): for scores whose prior is not scale-free,
         such as BGe, so that a column's unit does not change the graph. A column without
-        spread stays centred at 0. Computed on the unit-scaled columns (:func:`unit_scaled`),
+        spread stays centred at 0. Computed on the unit-scaled columns (:func:`~bnfs.tables._scaling.unit_scaled`),
         so values near the ends of the float range do not overflow."""
         new = self._build(rows=None, columns=list(self.names))
         if new.values.size:
-            scaled, _ = unit_scaled(new.values)
-            centred = scaled - scaled.mean(axis=0)
-            deviation = np.sqrt((centred * centred).mean(axis=0))
-            new.values[:] = centred / np.where(deviation > 0, deviation, 1.0)
+            new.values[:] = standardized_columns(new.values)
         return new
 
     def discretize(
@@ -617,82 +411,6 @@ class Dataset:
     ) -> Dataset:
         """Shortcut for :func:`discretize` on this dataset."""
         return discretize(self, method=method, n_bins=n_bins, target=target, columns=columns)
-
-
-def unit_scaled(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(columns divided by their largest magnitude, the log of those magnitudes).
-
-    Gaussian statistics are computed on the scaled columns: values near the ends of the
-    float range (1e308, or subnormals such as 1e-310) would overflow or underflow in squares
-    and products; once divided by their magnitude they lie in [-1, 1]. Correlations do not
-    change; a Gaussian log-likelihood shifts by -n log(scale) of the modelled column.
-    """
-    scale = np.abs(values).max(axis=0) if values.size else np.ones(values.shape[1])
-    scale = np.where(scale > 0, scale, 1.0)
-    return np.ascontiguousarray(values / scale), np.log(scale)
-
-
-def scaled_lstsq(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """(coefficients in the columns' own units, residuals divided by ``y``'s magnitude, that
-    magnitude) of the least-squares fit of ``y`` on the columns of ``X``, computed on
-    columns divided by their largest magnitude (:func:`unit_scaled`): the same fit, without
-    overflow in squares for values near the ends of the float range."""
-    scaled_x, log_x = unit_scaled(np.asarray(X, dtype=np.float64))
-    scaled_y, log_y = unit_scaled(np.asarray(y, dtype=np.float64)[:, None])
-    b = np.linalg.lstsq(scaled_x, scaled_y[:, 0], rcond=None)[0]
-    y_scale = float(np.exp(log_y[0]))
-    return b * (y_scale / np.exp(log_x)), scaled_y[:, 0] - scaled_x @ b, y_scale
-
-
-def spread(values: np.ndarray) -> float:
-    """``np.std(values)`` computed on the values divided by their largest magnitude, so that
-    values above 1e154 do not overflow in squares."""
-    values = np.asarray(values, dtype=np.float64)
-    scale = float(np.abs(values).max()) if values.size else 0.0
-    if not scale > 0 or not np.isfinite(scale):
-        return float(np.std(values)) if values.size else 0.0
-    return float(np.std(values / scale)) * scale
-
-
-def least_squares(y: np.ndarray, regressors: list[np.ndarray]) -> tuple[np.ndarray, float]:
-    """(intercept and coefficients, residual standard deviation) of the least-squares
-    regression of ``y`` on ``regressors``, in the columns' own units; the deviation is the
-    maximum-likelihood one (residual sum of squares over the rows), at least 1e-150 of
-    ``y``'s magnitude.
-
-    Computed on columns divided by their largest magnitude (see :func:`unit_scaled`), so
-    values near the ends of the float range (1e200) do not overflow in squares.
-
-    Examples
-    --------
-    >>> x = np.array([0.0, 1.0, 2.0, 3.0]) * 1e200
-    >>> beta, sd = least_squares(2 * x + 1e200, [x])
-    >>> np.allclose(beta, [1e200, 2.0]), sd < 1e190
-    (True, True)
-    """
-    y = np.asarray(y, dtype=np.float64)
-    X = np.column_stack(regressors) if regressors else np.empty((y.shape[0], 0))
-    scaled_y, log_y = unit_scaled(y[:, None])
-    scaled_x, log_x = unit_scaled(X)
-    y_scale, x_scale = float(np.exp(log_y[0])), np.exp(log_x)
-    design = np.column_stack([np.ones(y.shape[0]), scaled_x])
-    b = np.linalg.lstsq(design, scaled_y[:, 0], rcond=None)[0]
-    residual = scaled_y[:, 0] - design @ b
-    deviation = max(float(np.sqrt(residual @ residual / y.shape[0])), 1e-150)
-    beta = np.concatenate([[b[0] * y_scale], b[1:] * (y_scale / x_scale)])
-    return beta, deviation * y_scale
-
-
-def _continuous(name: str, col: pd.Series) -> np.ndarray:
-    """A float column's values, refused when infinite or constant."""
-    values = col.to_numpy(dtype=np.float64)
-    if not np.isfinite(values).all():
-        raise ValueError(f"column {name!r} has infinite values")
-    if values.min() == values.max():
-        raise ConstantColumnError(
-            f"column {name!r} is constant ({values[0]!r}): {CONSTANT_ADVICE}", name
-        )
-    return values
 
 
 def as_dataset(data, **kwargs) -> Dataset:

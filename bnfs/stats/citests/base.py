@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 
 from bnfs._validate import near_match
-from bnfs.tables._data import unit_scaled
+from bnfs.tables._scaling import unit_scaled
 
 #: the labels (:data:`bnfs._vocabulary.TEST_TABLE`), written out for type checkers
 TestName = Literal["g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z", "mi_cg"]
