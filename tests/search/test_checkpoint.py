@@ -25,7 +25,7 @@ from bnfs._budget import Budget
 from bnfs.search._state import SearchState
 
 climbing_module = importlib.import_module("bnfs.search._climbing")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

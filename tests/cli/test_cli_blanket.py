@@ -1,0 +1,111 @@
+"""The command line through its real entry point: ``bnfs blanket``: local learners, node lists, undirected neighbours, continuous features."""
+
+import subprocess
+import sys
+
+from cli_support import _select_code
+
+
+def test_a_local_learner_takes_node_lists_from_a_file(asia_file, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    assert (
+        cli.main(
+            [
+                "blanket",
+                "asia.csv",
+                "--target",
+                "lung",
+                "--algorithm",
+                "iamb_mb",
+                "--whitelist",
+                "names.txt",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    members = bnfs.constraint.iamb_mb(data, "lung", whitelist=["smoke"])
+    assert "smoke" in members
+    assert capsys.readouterr().out.strip().endswith(": " + ", ".join(members))
+
+
+def test_blanket_lists_the_undirected_neighbours_of_a_pdag(asia_file, monkeypatch, capsys):
+    import bnfs
+    from bnfs import cli
+
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    pdag = bnfs.pc_stable(data)
+    target = next(v for v in pdag.nodes if pdag.undirected(v))
+    assert (
+        cli.main(["blanket", "asia.csv", "--target", target, "--algorithm", "pc_stable", "--quiet"])
+        == 0
+    )
+    rows = {
+        line.split(None, 1)[0]: line.split(None, 1)[1].split(", ")
+        for line in capsys.readouterr().out.splitlines()[1:]
+    }
+    assert rows["undirected"] == pdag.undirected(target)
+    assert set(rows) == {"parents", "children", "undirected", "spouses"}
+    from bnfs.graphs.report import network_report
+
+    page = network_report(pdag, title="t", highlight=target)
+    assert "<th>undirected</th><td>" + ", ".join(pdag.undirected(target)) in page
+
+
+def test_an_ascii_terminal_gets_the_whole_blanket_of_a_unicode_target(tmp_path):
+    """PYTHONIOENCODING=ascii: printing the name raised part way and the blanket was lost."""
+    import os
+
+    import bnfs
+
+    frame = bnfs.datasets.sample("asia", 2000, seed=0).rename(columns={"either": "éither 🫁"})
+    frame.to_csv(tmp_path / "u.csv", index=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "bnfs.cli", "blanket", str(tmp_path / "u.csv")]
+        + ["--target", "éither 🫁", "--quiet"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode("ascii")
+    assert "Markov blanket of \\xe9ither \\U0001fac1" in out
+    parents = next(line for line in out.splitlines() if line.strip().startswith("parents"))
+    assert "lung" in parents and "tub" in parents
+
+
+def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkeypatch, capsys):
+    """Issue 44: bnfs select and MarkovBlanketSelector() cut continuous features into the
+    same bins, and so does bnfs blanket told to; with discretizer="auto" the selector gives
+    bnfs blanket's default, learn modelling the features as they are."""
+    import bnfs
+    from bnfs import cli
+
+    root, frame = continuous_file
+    monkeypatch.chdir(root)
+    X, y = frame.drop(columns="y"), frame["y"]
+
+    def blanket(*flags):
+        assert cli.main(["blanket", "c.csv", "--target", "y", *flags, "--quiet"]) == 0
+        listing = capsys.readouterr().out
+        return {
+            name.strip()
+            for line in listing.splitlines()[1:]
+            for name in line.split(None, 1)[-1].split(",")
+            if name.strip() not in ("", "-")
+        }
+
+    code, out, err = _select_code(cli, ["select", "c.csv", "--target", "y", "--quiet"], capsys)
+    assert code == 0, err
+    selected = set(out.splitlines()[1].strip().split(", ")) - {"-"}
+    binned = bnfs.MarkovBlanketSelector().fit(X, y)
+    assert binned.learner_ == "learn" and binned.network_.learning["score"] == "bde"
+    assert selected == set(binned.selected_) == blanket("--discretize", "quantile", "--bins", "3")
+    kept = bnfs.MarkovBlanketSelector(discretizer="auto").fit(X, y)
+    assert kept.network_.learning["score"] == "bic-cg"
+    assert set(kept.selected_) == blanket() and "a" in kept.selected_
