@@ -71,7 +71,10 @@ def asia():
 @pytest.mark.parametrize("name", list(learners.REGISTRY))
 def test_every_learner_is_offered_by_the_api_cli_selector_and_bootstrap(name, asia):
     entry = learners.get(name)
-    assert name in (cli.LOCAL_LEARNERS if entry.local else cli.NETWORK_LEARNERS)
+    commands = next(a for a in cli.build_parser()._actions if a.dest == "command").choices
+    for command in ("blanket", "select") if entry.local else ("learn", "blanket", "select"):
+        offered = next(a for a in commands[command]._actions if a.dest == "algorithm")
+        assert name in offered.choices, command
     selector = bnfs.MarkovBlanketSelector(name, random_state=0, if_empty="keep_none")
     selector.fit(asia.drop(columns=TARGET), asia[TARGET])
     target = selector.class_name_  # the selector names the class itself
@@ -136,3 +139,48 @@ def test_auto_picks_the_local_learner_on_wide_data(monkeypatch):
     assert bnfs.neighbours(frame, TARGET).learning["method"] == "hiton_pc"
     data = bnfs.Dataset(frame)
     assert bnfs.neighbours(data, TARGET).learning["method"] == "hiton_pc"
+
+
+def test_contributings_new_learner_is_offered_everywhere(monkeypatch, tmp_path, capsys):
+    """CONTRIBUTING's example, as written there: one module and one registry row (and the
+    room's export), and the API, the frontends, the selector, the bootstrap and the command
+    line offer the new learner."""
+    import json
+    import re
+    import sys
+    import types
+    from pathlib import Path
+
+    from bnfs.learners.registry import Learner
+
+    text = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text()
+    section = text.split("## Adding a learner")[1].split("\n## ")[0]
+    module_code, row_code = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    module_code = "\n".join(line[3:] for line in module_code.splitlines())  # the list indent
+    module = types.ModuleType("bnfs.constraint.empty_network")
+    exec(compile(module_code, "CONTRIBUTING.md", "exec"), module.__dict__)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setattr(bnfs.constraint, "empty_network", module.empty_network, raising=False)
+    row = eval(row_code.strip(), {"Learner": Learner})
+    monkeypatch.setitem(learners.REGISTRY, row.name, row)
+
+    frame = bnfs.datasets.sample("asia", 300, seed=0)
+    graph = learners.get("empty_network")(frame)
+    assert graph.nodes == tuple(frame.columns) and not graph.arcs and not graph.edges
+    assert graph.learning["algorithm"] == "empty_network"
+    assert bnfs.markov_blanket(frame, TARGET, method="empty_network") == []
+    selector = bnfs.MarkovBlanketSelector("empty_network", if_empty="keep_none")
+    assert selector.fit(frame.drop(columns=TARGET), frame[TARGET]).selected_ == []
+    strength = bnfs.boot_strength(frame, "empty_network", R=2, seed=0)
+    assert (strength["strength"] == 0).all()
+    with pytest.raises(ValueError, match="empty_network does not take alpha"):
+        bnfs.markov_blanket(frame, TARGET, method="empty_network", alpha=0.1)
+    frame.to_csv(tmp_path / "asia.csv", index=False)
+    out = tmp_path / "empty.json"
+    argv = ["learn", str(tmp_path / "asia.csv"), "--algorithm", "empty_network", "--out", str(out)]
+    assert cli.main([*argv, "--quiet"]) == 0
+    assert json.loads(out.read_text())["arcs"] == []
+    with pytest.raises(SystemExit) as refused:  # an option it does not take, by name
+        cli.main([*argv, "--alpha", "0.1"])
+    assert refused.value.code == 2
+    assert "--alpha does not apply to empty_network" in capsys.readouterr().err

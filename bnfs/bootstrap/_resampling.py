@@ -17,10 +17,6 @@ from bnfs.tables._data import as_dataset
 
 #: the most replicates a bootstrap runs: their seeds and results are held in memory
 MAX_REPLICATES = 100_000
-#: learners whose graphs can be averaged
-LEARNERS = learners.names("score", "hybrid", "constraint")
-#: local learners whose blankets (or parents and children) can be counted
-BLANKET_LEARNERS = learners.names("blanket", "neighbours")
 
 
 def replicate_seeds(seed, r: int) -> list[int]:

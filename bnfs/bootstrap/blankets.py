@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from bnfs import learners
 from bnfs._budget import Budget
 from bnfs.bootstrap._resampling import (
-    BLANKET_LEARNERS,
-    LEARNERS,
     check,
     resampled,
     run,
@@ -92,14 +91,21 @@ def blanket_sets(
     if not replace and m is None:
         m = max(len(data) // 2, 2)
     R, m, n_jobs = check(
-        data, learner, BLANKET_LEARNERS + LEARNERS, R, m, n_jobs, seed, learner_options
+        data,
+        learner,
+        learners.names("blanket", "neighbours", "score", "hybrid", "constraint"),
+        R,
+        m,
+        n_jobs,
+        seed,
+        learner_options,
     )
     options = dict(learner_options or {})
     if not replace:
         if m > len(data):
             raise ValueError(f"m ({m}) must not exceed the rows ({len(data)}) without replacement")
         m = -m  # a negative size asks replicate for a subsample
-    if learner in LEARNERS:
+    if not learners.get(learner).local:
         pairs = run(data, m, seed, R, learner, options, n_jobs, None, checkpoint, budget)
         members = [
             None if pair is None else _blanket_of(data.names, *pair, target) for pair in pairs

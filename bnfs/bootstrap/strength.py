@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bnfs import learners
 from bnfs._validate import check_float
 from bnfs.bootstrap._resampling import (
-    LEARNERS,
     check,
     run,
 )
@@ -77,7 +77,16 @@ def boot_strength(
     1.0
     """
     data = as_dataset(data)
-    R, m, n_jobs = check(data, learner, LEARNERS, R, m, n_jobs, seed, learner_options)
+    R, m, n_jobs = check(
+        data,
+        learner,
+        learners.names("score", "hybrid", "constraint"),
+        R,
+        m,
+        n_jobs,
+        seed,
+        learner_options,
+    )
     options = dict(learner_options or {})
     results = run(data, m, seed, R, learner, options, n_jobs, checkpoint=checkpoint)
     names = list(data.names)

@@ -13,22 +13,12 @@ import sys
 import warnings
 from pathlib import Path
 
-from bnfs.cli._inputs import (
-    CONSTRAINT_LEARNERS,
-    LOCAL_LEARNERS,
-    NETWORK_LEARNERS,
-    SCORE_LEARNERS,
-)
 from bnfs.cli.parser import build_parser
 from bnfs.tables._files import same_file
 
 __all__ = [
     "main",
     "build_parser",
-    "SCORE_LEARNERS",
-    "CONSTRAINT_LEARNERS",
-    "LOCAL_LEARNERS",
-    "NETWORK_LEARNERS",
 ]
 
 log = logging.getLogger("bnfs")

@@ -12,17 +12,6 @@ from bnfs import learners
 
 log = logging.getLogger("bnfs")
 
-SCORE_LEARNERS = learners.names("score", "hybrid")
-
-
-CONSTRAINT_LEARNERS = learners.names("constraint")
-
-
-LOCAL_LEARNERS = learners.names("blanket", "neighbours")
-
-
-NETWORK_LEARNERS = SCORE_LEARNERS + CONSTRAINT_LEARNERS
-
 
 OUTPUTS = (".json", ".dot", ".bif", ".graphml")
 
@@ -276,7 +265,7 @@ def learner_options(algorithm: str, args, names) -> dict:
         if name in ("blacklist", "whitelist"):
             value = (
                 name_file(value, name, algorithm)
-                if algorithm in LOCAL_LEARNERS
+                if learners.get(algorithm).local
                 else arc_file(value, name, names)
             )
         options[name] = value
@@ -299,7 +288,7 @@ def learner_options(algorithm: str, args, names) -> dict:
         if value is not None
     }
     if knowledge:
-        if "blacklist" not in accepted or algorithm in LOCAL_LEARNERS:
+        if "blacklist" not in accepted or learners.get(algorithm).local:
             raise ValueError(f"{next(iter(knowledge))} does not apply to {algorithm}")
         from bnfs.graphs.knowledge import blacklist_from
 

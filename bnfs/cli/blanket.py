@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bnfs import learners
-from bnfs.cli._inputs import LOCAL_LEARNERS, column_name, dataset_of, learner_options, read_frame
+from bnfs.cli._inputs import column_name, dataset_of, learner_options, read_frame
 from bnfs.cli._status import partial_exit
 from bnfs.cli.learn import learn_graph, rows_used
 
@@ -17,7 +17,7 @@ def blanket_command(args) -> int:
 
         args.algorithm = auto_learner(frame.shape[1] - 1, len(frame))
     algorithm = args.algorithm
-    if algorithm in LOCAL_LEARNERS:
+    if learners.get(algorithm).local:
         data = dataset_of(frame, args, algorithm)
         options = learner_options(algorithm, args, list(frame.columns))
         members = learners.get(algorithm)(data, target, **options)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bnfs import learners
 from bnfs._vocabulary import SCORES, TESTS
 from bnfs.cli._inputs import (
-    LOCAL_LEARNERS,
-    NETWORK_LEARNERS,
     int_at_least,
     n_jobs_arg,
     positive_float,
@@ -131,8 +130,8 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
     learning = parent.add_argument_group(
         "learning (options left out keep the learner's defaults, as in Python)"
     )
-    network = [a for a in algorithms if a not in LOCAL_LEARNERS]
-    local = [a for a in algorithms if a in LOCAL_LEARNERS]
+    network = [a for a in algorithms if not learners.get(a).local]
+    local = [a for a in algorithms if learners.get(a).local]
     learning.add_argument(
         "--algorithm",
         choices=algorithms,
@@ -271,11 +270,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bnfs {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     raw = argparse.RawDescriptionHelpFormatter
+    # read from the registry when the parser is built: a learner added there is offered
+    networks, locals_ = (
+        learners.names("score", "hybrid", "constraint"),
+        learners.names("blanket", "neighbours"),
+    )
 
     learn = sub.add_parser(
         "learn",
         help="learn a network from data and write it",
-        parents=[learning_options("learn", NETWORK_LEARNERS), common_options()],
+        parents=[learning_options("learn", networks), common_options()],
         description="Learn a Bayesian network (score-based: a DAG; "
         "constraint-based: a PDAG) and write it as JSON, DOT, "
         "BIF (with fitted tables) or GraphML.",
@@ -301,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
         "blanket",
         help="print the Markov blanket of a column",
         parents=[
-            learning_options("auto", NETWORK_LEARNERS + LOCAL_LEARNERS),
+            learning_options("auto", networks + locals_),
             common_options(),
         ],
         description="Learn a network (or run a local learner) and print "
@@ -316,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
     select = sub.add_parser(
         "select",
         help="select features for a target column",
-        parents=[learning_options("auto", NETWORK_LEARNERS + LOCAL_LEARNERS), common_options()],
+        parents=[learning_options("auto", networks + locals_), common_options()],
         description="Run a feature selector and print the features; with "
         "--cv, compare a classifier on them with all features.",
         epilog=SELECT_EPILOG,

@@ -19,13 +19,6 @@ from bnfs.select._base import DISCRETIZERS, DiscreteSelector, selection_options
 
 __all__ = ["MarkovBlanketSelector"]
 
-#: learners that return a whole network (DAG or PDAG)
-NETWORK_LEARNERS = learners.names("score", "hybrid", "constraint")
-#: local learners that return the blanket of the target
-BLANKET_LEARNERS = learners.names("blanket")
-#: local learners that return the parents and children of the target
-PC_LEARNERS = learners.names("neighbours")
-
 
 class MarkovBlanketSelector(DiscreteSelector):
     """Select the features in the Markov blanket of the class.
@@ -173,11 +166,7 @@ class MarkovBlanketSelector(DiscreteSelector):
             options.setdefault("n_jobs", self.n_jobs)
         if self.max_time is not None:
             if "max_time" not in entry.options:
-                timed = [
-                    n
-                    for n in (*NETWORK_LEARNERS, *BLANKET_LEARNERS, *PC_LEARNERS)
-                    if "max_time" in learners.get(n).options
-                ]
+                timed = [n for n in learners.names() if "max_time" in learners.get(n).options]
                 raise ValueError(
                     f"max_time needs a learner that stops on time, and {entry.name} does "
                     f"not; these do: {timed}"
@@ -293,13 +282,13 @@ class MarkovBlanketSelector(DiscreteSelector):
     def _check_learner(self, name):
         """The registry entry of learner ``name`` (``"auto"``: its arguments only), with the
         options checked."""
-        known = NETWORK_LEARNERS + BLANKET_LEARNERS + PC_LEARNERS
+        known = learners.names()  # read when asked: a learner added to the registry is known
         if not isinstance(name, str) or name not in (*known, "auto"):
             raise ValueError(f"learner must be one of {['auto', *known]}, got {self.learner!r}")
-        if self.parents_and_children and name in BLANKET_LEARNERS:
+        if self.parents_and_children and name != "auto" and learners.get(name).kind == "blanket":
             raise ValueError(
                 f"parents_and_children=True needs a network learner or one of "
-                f"{list(PC_LEARNERS)}; {name!r} finds whole blankets"
+                f"{list(learners.names('neighbours'))}; {name!r} finds whole blankets"
             )
         if self.learner_options is not None and not isinstance(self.learner_options, dict):
             raise TypeError(

@@ -15,7 +15,6 @@ from bnfs import learners
 from bnfs.bootstrap import blanket_sets, inclusion_threshold
 from bnfs.select._base import DiscreteSelector, selection_options
 from bnfs.select.fcbf import symmetrical_uncertainty
-from bnfs.select.markov_blanket import BLANKET_LEARNERS, NETWORK_LEARNERS
 from bnfs.tables._data import Dataset
 
 __all__ = ["StableBlanketSelector"]
@@ -217,7 +216,7 @@ class StableBlanketSelector(DiscreteSelector):
         return min(max((1.0 + q * q / (p * self.max_false)) / 2.0, 0.6), 1.0 + 1e-9)
 
     def _check_parameters(self) -> None:
-        known = BLANKET_LEARNERS + NETWORK_LEARNERS
+        known = learners.names("blanket") + learners.names("score", "hybrid", "constraint")
         if not isinstance(self.learner, str) or self.learner not in known:
             raise ValueError(f"learner must be one of {list(known)}, got {self.learner!r}")
         learners.check_options(self.learner, self.learner_options or {})

@@ -173,7 +173,7 @@ def test_every_listed_algorithm_runs_with_the_api_defaults(asia_file, command, m
                 algorithm,
                 out,
             )
-        elif algorithm in cli.LOCAL_LEARNERS:
+        elif bnfs.learners.get(algorithm).local:
             members = (
                 learner(data, "either", seed=0)
                 if algorithm == "kiamb_mb"
@@ -199,18 +199,18 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(
     """Every option of the learning group, given to every algorithm the command lists, is
     either used (exit 0) or refused by name (exit 2): never ignored, never a crash; the
     options that define a family of learners are used by all of its members."""
-    from bnfs import cli
+    from bnfs import cli, learners
 
     root, _ = asia_file
     monkeypatch.chdir(root)
     families = {
         "--scan-order": ("hill_climbing", "tabu_search", "sparse_candidate"),
-        "--score": cli.SCORE_LEARNERS,
-        "--max-parents": cli.SCORE_LEARNERS,
-        "--blacklist": cli.SCORE_LEARNERS + cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
-        "--test": cli.CONSTRAINT_LEARNERS + cli.LOCAL_LEARNERS,
-        "--seed": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
-        "--discretize": cli.NETWORK_LEARNERS + cli.LOCAL_LEARNERS,
+        "--score": learners.names("score", "hybrid"),
+        "--max-parents": learners.names("score", "hybrid"),
+        "--blacklist": learners.names(),
+        "--test": learners.names("constraint", "blanket", "neighbours"),
+        "--seed": learners.names(),
+        "--discretize": learners.names(),
     }
     for algorithm in _choices(command):
         for flag, value in OPTIONS.items():
@@ -223,7 +223,9 @@ def test_every_listed_algorithm_takes_or_refuses_every_option(
             )
             extra = {"--threshold": ["--test", "mi_threshold"], "--beliefs": ["--score", "bde"]}
             extra = extra.get(flag, [])
-            if flag in ("--blacklist", "--whitelist") and algorithm in cli.LOCAL_LEARNERS:
+            if flag in ("--blacklist", "--whitelist") and algorithm in learners.names(
+                "blanket", "neighbours"
+            ):
                 value = "names.txt"  # a local learner's lists are variable names
             else:
                 value = OPTIONS[flag]
