@@ -277,7 +277,9 @@ def _public_functions():
 GARBAGE = [42, None, "nonsense", [1, 2], np.zeros((3, 3)), pd.DataFrame(), {"a": 1}]
 
 
-@pytest.mark.parametrize("name, function", _public_functions(), ids=lambda x: str(x)[:40])
+@pytest.mark.parametrize(
+    "name, function", _public_functions(), ids=lambda x: x[:40] if isinstance(x, str) else None
+)
 def test_every_public_function_refuses_garbage_cleanly(name, function, tmp_path, monkeypatch):
     """Garbage in every required argument: a TypeError, ValueError or OSError, or a
     result; never an AttributeError, IndexError, KeyError or a numba error."""
