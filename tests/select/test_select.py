@@ -496,3 +496,17 @@ def test_stopped_selections_keep_the_most_relevant_feature():
         with pytest.warns(RuntimeWarning, match="stopped early"):
             stopped = selector(max_time=0).fit(X, y)
         assert stopped.selected_ == [X.columns[np.argmax(relevance)]]
+
+
+def test_structural_em_itself_selects_from_gaps():
+    """learner="structural_em" on data with gaps runs structural EM itself (it passed
+    ``maximize="structural_em"`` to it, a ValueError): the blanket of its network."""
+    import bnfs
+
+    frame = bnfs.datasets.sample("asia", 500, seed=1).astype(object)
+    frame.iloc[::9, 2] = None
+    X, y = frame.drop(columns="either"), frame["either"]
+    selector = MarkovBlanketSelector("structural_em", random_state=0).fit(X, y)
+    assert selector.missing_["how"] == "structural EM"
+    network = bnfs.structural_em(X.assign(either=y), seed=0)
+    assert set(selector.selected_) == set(network.markov_blanket("either"))
