@@ -450,3 +450,22 @@ def test_unused_levels_are_dropped_where_bnlearn_counts_them():
     assert ours == pytest.approx(pybnlearn.score(empty, observed, type="bic"), rel=1e-12)
     unused = pybnlearn.score(empty, declared, type="bic")
     assert unused == pytest.approx(ours - np.log(300) / 2, rel=1e-12)  # one more parameter
+
+
+def test_the_frontends_are_bnlearns_learn_mb_and_learn_nbr():
+    """bnfs.markov_blanket / bnfs.neighbours with a local method give bnlearn's learn.mb /
+    learn.nbr (bnfs names the methods by their learners: iamb_mb for bnlearn's "iamb",
+    mmpc with symmetry=False for its one-way "mmpc")."""
+    frame = datasets.sample("insurance", 1000, seed=3).astype(str)
+    frame = frame[sorted(c for c in frame.columns if frame[c].nunique() > 1)]
+    factors = frame.astype("category")
+    for node in frame.columns[::4]:
+        for ours, theirs in [("grow_shrink_mb", "gs"), ("iamb_mb", "iamb")]:
+            found = bnfs.markov_blanket(frame, node, method=ours, test="mi")
+            expected = pybnlearn.learn_mb(factors, node, method=theirs, test="mi", alpha=0.05)
+            assert sorted(found) == sorted(map(str, expected)), (ours, node)
+        found = bnfs.neighbours(
+            frame, node, method="mmpc", test="mi", symmetry=False, adjust_df=False
+        )
+        expected = pybnlearn.learn_nbr(factors, node, method="mmpc", test="mi", alpha=0.05)
+        assert sorted(found) == sorted(map(str, expected)), ("mmpc", node)

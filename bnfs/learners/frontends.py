@@ -1,6 +1,13 @@
-"""The frontends of the local questions, as bnlearn's ``learn.mb`` and ``learn.nbr``:
+"""The frontends of the local questions, bnlearn's ``learn.mb`` and ``learn.nbr``:
 :func:`markov_blanket` and :func:`neighbours` of one target by any learner, and the rule
-``learner="auto"`` follows (:func:`auto_learner`)."""
+``learner="auto"`` follows (:func:`auto_learner`).
+
+With a local method they give bnlearn's answer (``tests/test_bnlearn_parity.py``: ``gs``,
+``iamb`` and one-way ``mmpc`` on insurance). They differ in three ways: methods are named
+by their learners (``"iamb_mb"`` for bnlearn's ``"iamb"``); a network learner is a method
+too (its graph's blanket or neighbours); and the defaults are bnfs's (``"auto"``; the test
+G2, with adjusted degrees of freedom for HITON and MMPC, where bnlearn's is ``mi``; HITON
+and MMPC with the symmetry correction)."""
 
 from __future__ import annotations
 
