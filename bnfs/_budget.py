@@ -15,6 +15,7 @@ import time
 import warnings
 
 from bnfs._validate import check_float
+from bnfs._warn import user_stacklevel
 
 #: the command line's exit codes for a partial graph: Ctrl-C (128 + SIGINT, as shells
 #: report it) and a spent ``--max-time`` (GNU timeout's code)
@@ -85,7 +86,7 @@ class Budget:
             warnings.warn(
                 f"{who} stopped early ({self.reason}); returning {what} found so far",
                 RuntimeWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
 
 

@@ -33,6 +33,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from bnfs._validate import arc_list
+from bnfs._warn import user_stacklevel
 from bnfs.graphs.local import LocalResult
 from bnfs.tables._columns import MissingValueError, column_names
 from bnfs.tables._data import Dataset, as_dataset
@@ -188,7 +189,7 @@ def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, ord
         f"{learner.__name__}: {len(names)} constant column(s) ({shown}) carry no "
         f"information; {fate}",
         UserWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
     target = arguments.get("target")
     if isinstance(target, str) and target in isolated:
@@ -278,7 +279,7 @@ def _incomplete(learner, bound: inspect.BoundArguments, missing: str):
             f"{search} inside structural EM (bnfs.structural_em), which "
             "completes them from the network round by round",
             UserWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
         return _EM_ROUTES[name](frame, **given)
     if missing != "refuse":

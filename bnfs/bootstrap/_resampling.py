@@ -12,6 +12,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from bnfs import learners
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._validate import check_int
+from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.tables._data import as_dataset
 
@@ -64,7 +65,7 @@ def resampled(data, learner: str, who: str):
                 f"{who}: {rows} of {len(data)} rows have missing values; each resample is "
                 f"learned by {learner} inside structural EM (bnfs.structural_em)",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
     return IncompleteRows(data)
 

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_int, check_seed
+from bnfs._warn import user_stacklevel
 from bnfs.models.cg_network import ConditionalGaussianNetwork
 from bnfs.models.network import DiscreteNetwork
 
@@ -176,7 +177,7 @@ def _warn_impossible(probabilities: np.ndarray, index, method: str) -> None:
         warnings.warn(
             f"{int(impossible.sum())} row(s) (the first: {first!r}) are predicted as NaN: {why}",
             RuntimeWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
 
 

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 
 import numpy as np
 from joblib import Parallel, delayed
 
+from bnfs._checkpoint import Checkpoint
 from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float, check_int
+from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.parallel import check_n_jobs
 from bnfs.search._fold_choice import choice, damaged, fold_store, saved_folds, summaries
@@ -21,7 +24,7 @@ from bnfs.search.boss import boss
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
 from bnfs.search.hybrid import rsmax2
 from bnfs.stats.metrics import log_likelihood
-from bnfs.stats.scores import ScoreName, row_mass
+from bnfs.stats.scores import ScoreName, resolve_score, row_mass
 from bnfs.tables._data import as_dataset
 
 __all__ = ["learn", "CANDIDATES"]
@@ -110,7 +113,7 @@ def _run(
     options = {**options, "score": "bic" if given_score is None else given_score}
     standardized = False
     if learner is boss:
-        if data.is_discrete:  # BDeu with the vsp prior: the measured best (see learn)
+        if data.is_discrete and given_score is None:  # BDeu, vsp: the measured best (learn)
             options = {**options, "score": DISCRETE_SCORE, "prior": "vsp"}
         elif not data.discrete_names and given_score is None:  # the same for Gaussians
             options = {**options, "score": CONTINUOUS_SCORE, "prior": "vsp"}
@@ -132,7 +135,7 @@ def _run(
         )
         dag.learning["standardized"] = standardized
         return dag
-    return learner(data, **extra, **options, progress=False)
+    return learner(data, **extra, **options, max_time=max_time, progress=False)
 
 
 def _fold(candidate: str, data, train_rows, test_rows, options: dict, iss: float):
@@ -181,10 +184,12 @@ def _recheck(store, candidate, resumed, found, data, assignment, options, iss) -
         )
 
 
-def _alone(candidate: str, data, options: dict, seed, max_time, progress) -> DAG:
+def _alone(candidate: str, data, options: dict, seed, max_time, progress, checkpoint) -> DAG:
     """``learn`` with one candidate: its final run on all the rows (BOSS with its further
-    starts and ``max_time``), no folds."""
-    budget = {"max_time": max_time, "progress": progress} if candidate == "boss" else {}
+    starts), with ``max_time``, no folds."""
+    budget = {"max_time": max_time, **({"progress": progress} if candidate == "boss" else {})}
+    if checkpoint is not None:  # the search's own checkpoint (checked: _check_checkpoint)
+        options = {**options, "checkpoint": checkpoint}
     dag = _run(candidate, data, options, seed=seed, final=True, **budget)
     dag.learning.update(
         {
@@ -196,9 +201,25 @@ def _alone(candidate: str, data, options: dict, seed, max_time, progress) -> DAG
             "reason": "the only candidate: nothing to compare",
             "candidates": {},
             "skipped": [],
+            "stopped_early": dag.learning.get("stopped_early"),
         }
     )
     return dag
+
+
+def _check_checkpoint(checkpoint, candidates) -> None:
+    """Refuse a checkpoint ``learn`` cannot use: not a file path in an existing folder, or
+    one candidate that keeps none (``learn`` saves fold runs; one candidate has none, and
+    only hill climbing and tabu search save their own progress)."""
+    if checkpoint is None:
+        return
+    Checkpoint(checkpoint, "learn", "")  # a path in an existing folder, not a folder
+    if len(candidates) == 1 and candidates[0] not in ("hc", "tabu"):
+        raise ValueError(
+            f"checkpoint: learn saves its fold runs there, and one candidate "
+            f"({candidates[0]!r}) has none, nor a checkpoint of its own; give several "
+            "candidates, or candidates=['hc'] or ['tabu'], whose searches save their progress"
+        )
 
 
 class _FoldRunner:
@@ -333,14 +354,17 @@ def learn(
         same EM; ecoli70, 30% missing, 19 against 46 imputing means). A constant column is
         an isolated node.
     score : str, optional
-        The score every candidate maximises (see :func:`bnfs.hill_climbing`; BOSS on
-        discrete data excepted, below). Default: "bic" (bic-g, bic-cg on continuous and
-        mixed data), but BOSS scores continuous data with BGe and the vsp prior on the
-        standardized columns (``learning["standardized"]``).
+        The score every candidate maximises (see :func:`bnfs.hill_climbing`), checked
+        against the data's kind: an unknown score, or one for another kind of data, is
+        refused by name. Default: BOSS scores discrete data with BDeu and the vsp graph
+        prior, continuous data with BGe and the vsp prior on the standardized columns
+        (``learning["standardized"]``); the other candidates, and BOSS on mixed data, use
+        "bic" (bic-g, bic-cg on continuous and mixed data). A score given is used as
+        given, with the search's default (uniform) graph prior.
     candidates : list of str, optional
         From ``"boss"`` (:func:`bnfs.boss`; on discrete data with BDeu and the vsp graph
-        prior whatever ``score`` says, the pairing that held-out likelihood and the true
-        networks both favour; one start in the folds and, when it wins,
+        prior unless ``score`` says otherwise, the pairing that held-out likelihood and the
+        true networks both favour; one start in the folds and, when it wins,
         :data:`FINAL_BOSS_RESTARTS` more random starts from ``seed`` on all the rows),
         ``"tabu"`` (:func:`bnfs.tabu_search`), ``"hc"`` (:func:`bnfs.hill_climbing`),
         ``"mmpc_tabu"`` and ``"pc_tabu"`` (:func:`bnfs.rsmax2` with MMPC or PC-stable
@@ -358,16 +382,21 @@ def learn(
     seed : int, optional
         Assigns rows to folds; the same seed gives the same result, for any ``n_jobs``.
     max_time : float, optional
-        With one candidate, BOSS's budget (the best graph so far when it is spent). With
-        several, seconds for the comparison: fold runs not started when it is spent are
+        Seconds for the whole run. With one candidate, its search's budget (the best graph
+        so far when it is spent). With several, fold runs not started when it is spent are
         skipped and candidates missing a fold drop out (the first candidate is always
-        compared); the final run on all the rows is not cut short.
+        compared), and the final run on all the rows gets the time left (none, once it
+        is spent: the search's best graph after no time, its start). A run cut short says so
+        in ``learning["stopped_early"]`` ("max_time reached"), in ``learning["reason"]``
+        and ``learning["skipped"]`` (the fold runs skipped), with a RuntimeWarning.
     n_jobs : int, optional
         joblib workers for the fold runs (-1: every core); one candidate has none.
     progress : bool, optional
     checkpoint : str or path, optional
         File the finished fold runs are saved to; calling again with the same data and
-        arguments skips them. One candidate has no fold runs, and writes no file.
+        arguments skips them. One candidate has no fold runs: ``"hc"`` or ``"tabu"`` alone
+        save their own search there (see :func:`bnfs.hill_climbing`), any other alone
+        refuses a checkpoint by name.
 
     Returns
     -------
@@ -425,8 +454,11 @@ def learn(
     }
     n_jobs = check_n_jobs(n_jobs)
     check_int(seed, "seed", 0, allow_none=True)
+    if score is not None:  # refused by name when unknown or for another kind of data
+        resolve_score(data, score, iss)
+    _check_checkpoint(checkpoint, candidates)
     if len(candidates) == 1:  # nothing to compare: the learner runs on all the rows
-        return _alone(candidates[0], data, options, seed, max_time, progress)
+        return _alone(candidates[0], data, options, seed, max_time, progress, checkpoint)
     rng = np.random.default_rng(seed)
     assignment = rng.permutation(data.n_rows) % folds
     tasks = [(c, k) for c in candidates for k in range(folds)]
@@ -440,7 +472,24 @@ def learn(
     best, chosen, reason = choice(summary, candidates, one_se)
     for c in dict.fromkeys((best, chosen)):  # the runs the choice rests on: spot-check one
         _recheck(store, c, resumed, found, data, assignment, options, iss)
-    dag = _run(chosen, data, options, seed=seed, final=True)
+    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    with warnings.catch_warnings():  # one warning for the whole run, below
+        warnings.filterwarnings("ignore", "(?s).*stopped early", RuntimeWarning)
+        dag = _run(chosen, data, options, seed=seed, final=True, max_time=left)
+    stopped = dag.learning.get("stopped_early")
+    if skipped:
+        stopped = "max_time reached"
+        reason += (
+            f"; max_time reached: {len(skipped)} fold run(s) skipped "
+            f"({', '.join(skipped[:6])}{', ...' if len(skipped) > 6 else ''}), "
+            "their candidates not compared"
+        )
+    if stopped:
+        warnings.warn(
+            f"learn stopped early ({stopped}); returning the best graph found so far",
+            RuntimeWarning,
+            stacklevel=user_stacklevel(),
+        )
     dag.learning.update(
         {
             "learner": CANDIDATES[chosen][0].__name__,
@@ -452,6 +501,7 @@ def learn(
             "reason": reason,
             "candidates": summary,
             "skipped": skipped,
+            "stopped_early": stopped,
         }
     )
     return dag

@@ -11,6 +11,7 @@ from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
+from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.search._climbing import MAX_TABU, Restarts, climb, perturb, prepare
 from bnfs.stats.priors import graph_prior
@@ -33,7 +34,7 @@ def _say_the_cost(n: int) -> None:
         "so thousands of variables take minutes to hours. sparse_candidate(data, k=10) or "
         "screen_based(data) restrict the candidates; max_parents bounds the families",
         RuntimeWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
 
 

@@ -3,8 +3,12 @@ constraint-based search finds, then maximise the score over them (restrict-maxim
 
 from __future__ import annotations
 
+import warnings
+
+from bnfs._budget import Budget
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
+from bnfs._warn import user_stacklevel
 from bnfs.constraint import (
     fast_iamb,
     grow_shrink,
@@ -55,6 +59,7 @@ def rsmax2(
     progress: bool | None = None,
     n_jobs: int | None = None,
     adjust_df: bool = True,
+    max_time: float | None = None,
 ) -> DAG:
     """Restrict-maximise (bnlearn's ``rsmax2``): a constraint-based search finds the
     skeleton, then hill climbing or tabu search maximises ``score`` adding only arcs along
@@ -97,6 +102,15 @@ def rsmax2(
     blacklist, whitelist : list of (from, to) pairs, optional
         Arcs never / always in the result; a whitelisted arc is allowed whatever the
         restrict phase found.
+    max_time : float, optional
+        Seconds for both phases. The restrict phase stops where it is when they are spent
+        (``"mmpc"``, ``"hiton_pc"`` and ``"pc_stable"`` inside their searches, ``"hpc"``
+        between nodes; a node it had no time for keeps every other node as a possible
+        neighbour, so a cut-short restriction only widens the search), and the maximize
+        phase gets the time left (the best graph so far when it is spent). The whole-blanket
+        restricts (``"grow_shrink"``, the IAMB family, ``"tpda"``) take no budget and refuse
+        one by name. A run cut short says so in ``learning["stopped_early"]``, with a
+        RuntimeWarning.
 
     Returns
     -------
@@ -150,21 +164,17 @@ def rsmax2(
         alpha,
         adjust_df=bool(adjust_df) and not whole_blankets and test in LEARNER_ADJUSTS_DF,
     )
-    if restrict in LOCAL_RESTRICT:
-        learner = LOCAL_RESTRICT[restrict]
-        found = {v: set(learner(tester, v, max_cond_size=max_cond_size)) for v in tester.names}
-        adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
-    else:  # the lists keep forbidden pairs out of the restrict phase's tests
-        options = {
-            "max_cond_size": max_cond_size,
-            "progress": False,
-            "blacklist": blacklist,
-            "whitelist": whitelist,
-        }
-        if restrict != "tpda":
-            options["n_jobs"] = n_jobs
-        graph = NETWORK_RESTRICT[restrict](tester, **options)
-        adjacent = {frozenset(pair) for pair in graph.arcs + graph.edges}
+    if max_time is not None and restrict in NETWORK_RESTRICT and restrict != "pc_stable":
+        raise ValueError(
+            f"max_time: restrict={restrict!r} takes no time budget; use 'mmpc', 'hiton_pc', "
+            "'hpc' or 'pc_stable' to bound the restrict phase"
+        )
+    budget = Budget(max_time)
+    with warnings.catch_warnings():  # one warning for the whole run, below
+        warnings.filterwarnings("ignore", "(?s).*stopped early", RuntimeWarning)
+        adjacent, restrict_stopped = _restrict(
+            tester, restrict, max_cond_size, blacklist, whitelist, n_jobs, budget
+        )
     user_black = arc_list(blacklist, "blacklist", names)
     white = arc_list(whitelist, "whitelist", names)
     allowed = adjacent | {frozenset(arc) for arc in white}
@@ -172,20 +182,33 @@ def rsmax2(
         set(user_black)
         | {(u, v) for u in names for v in names if u != v and frozenset((u, v)) not in allowed}
     )
-    dag = hill_climbing(
-        data,
-        score,
-        max_parents=max_parents,
-        blacklist=black,
-        whitelist=white,
-        iss=iss,
-        prior=prior,
-        beta=beta,
-        tabu=tabu if maximize == "tabu" else 0,
-        scan_order=scan_order,
-        progress=progress,
-        n_jobs=n_jobs,
-    )
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "(?s).*stopped early", RuntimeWarning)
+        dag = hill_climbing(
+            data,
+            score,
+            max_parents=max_parents,
+            blacklist=black,
+            whitelist=white,
+            iss=iss,
+            prior=prior,
+            beta=beta,
+            tabu=tabu if maximize == "tabu" else 0,
+            scan_order=scan_order,
+            progress=progress,
+            n_jobs=n_jobs,
+            max_time=budget.left(),
+        )
+    stopped = dag.learning.get("stopped_early")
+    if restrict_stopped:
+        stopped = f"{restrict_stopped} in the restrict phase"
+    dag.learning["stopped_early"] = stopped
+    if stopped:
+        warnings.warn(
+            f"rsmax2 stopped early ({stopped}); returning the best graph found so far",
+            RuntimeWarning,
+            stacklevel=user_stacklevel(),
+        )
     dag.learning.update(
         {
             "algorithm": "rsmax2",
@@ -198,9 +221,41 @@ def rsmax2(
         }
     )
     dag.learning["arguments"].update(
-        {"max_cond_size": max_cond_size, "adjust_df": tester.adjust_df}
+        {"max_cond_size": max_cond_size, "adjust_df": tester.adjust_df, "max_time": max_time}
     )
     return dag
+
+
+def _restrict(tester, restrict, max_cond_size, blacklist, whitelist, n_jobs, budget):
+    """The restrict phase: (adjacent pairs, why it stopped early or None)."""
+    if restrict in LOCAL_RESTRICT:
+        learner = LOCAL_RESTRICT[restrict]
+        timed = learner is not hpc  # hpc is checked between nodes only
+        everyone = set(tester.names)
+        found, stopped = {}, None
+        for v in tester.names:
+            if budget.spent():  # a node with no time keeps every node as a neighbour
+                found[v] = everyone - {v}
+                continue
+            options = {"max_time": budget.left()} if timed and budget.deadline else {}
+            result = learner(tester, v, max_cond_size=max_cond_size, **options)
+            found[v] = set(result)
+            stopped = stopped or getattr(result, "learning", {}).get("stopped")
+        adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
+        return adjacent, stopped or budget.reason
+    # the lists keep forbidden pairs out of the restrict phase's tests
+    options = {
+        "max_cond_size": max_cond_size,
+        "progress": False,
+        "blacklist": blacklist,
+        "whitelist": whitelist,
+    }
+    if restrict != "tpda":
+        options["n_jobs"] = n_jobs
+    if restrict == "pc_stable" and budget.deadline is not None:
+        options["max_time"] = budget.left()
+    graph = NETWORK_RESTRICT[restrict](tester, **options)
+    return {frozenset(pair) for pair in graph.arcs + graph.edges}, graph.learning.get("stopped")
 
 
 @takes_real_data()
@@ -221,6 +276,7 @@ def mmhc(
     progress: bool | None = None,
     n_jobs: int | None = None,
     adjust_df: bool = True,
+    max_time: float | None = None,
 ) -> DAG:
     """Max-min hill climbing (Tsamardinos et al. 2006; bnlearn's ``mmhc``): MMPC restricts,
     hill climbing maximises. The arguments are :func:`rsmax2`'s, and so is how the graph
@@ -250,6 +306,7 @@ def mmhc(
         progress=progress,
         n_jobs=n_jobs,
         adjust_df=adjust_df,
+        max_time=max_time,
     )
     return dag
 
@@ -271,6 +328,7 @@ def h2pc(
     scan_order: str = "names",
     progress: bool | None = None,
     n_jobs: int | None = None,
+    max_time: float | None = None,
 ) -> DAG:
     """Hybrid HPC (Gasse, Aussem & Elghazel 2014; bnlearn's ``h2pc``): HPC restricts
     (:func:`bnfs.constraint.hpc`, whose one difference from bnlearn's is documented there),
@@ -300,5 +358,6 @@ def h2pc(
         scan_order=scan_order,
         progress=progress,
         n_jobs=n_jobs,
+        max_time=max_time,
     )
     return dag

@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from bnfs import learners
 from bnfs._budget import Budget
+from bnfs._warn import user_stacklevel
 from bnfs.tables._columns import INTEGER_BLOCK_CELLS, code_dtype
 from bnfs.tables._data import Dataset, discretize
 
@@ -83,7 +84,7 @@ class Selector(SelectorMixin, BaseEstimator):
                 warnings.warn(
                     "A column-vector y was passed when a 1d array was expected; using y.ravel()",
                     DataConversionWarning,
-                    stacklevel=3,
+                    stacklevel=user_stacklevel(),
                 )
                 y = y.ravel()
             else:
@@ -128,7 +129,7 @@ class Selector(SelectorMixin, BaseEstimator):
             advice += "; all features are passed on (if_empty='keep_all')"
         else:
             advice += "; transform returns no column (if_empty='keep_none')"
-        warnings.warn(advice, EmptySelectionWarning, stacklevel=3)
+        warnings.warn(advice, EmptySelectionWarning, stacklevel=user_stacklevel())
 
     @contextlib.contextmanager
     def _timed(self):

@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.select._base import DiscreteSelector, EmptySelectionWarning
 from bnfs.tables._binning import entropy_of_counts
@@ -375,7 +376,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
                 "irrelevance test); predictions are the class prior. Try a larger "
                 "alpha or more rows",
                 EmptySelectionWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         self.selector_ = selector
         self.stopped_ = selector.stopped_  # the tree grown so far when max_time ended it

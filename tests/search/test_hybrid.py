@@ -117,3 +117,22 @@ def test_bad_arguments_are_refused_by_name(insurance):
         bnfs.rsmax2(insurance, "mmpc", "annealing")
     with pytest.raises(ValueError, match="alpha"):
         bnfs.mmhc(insurance, alpha=0)
+
+
+@pytest.mark.parametrize("restrict", ["mmpc", "hiton_pc", "hpc", "pc_stable"])
+def test_a_budget_bounds_both_phases(insurance, restrict):
+    """Issue 59: rsmax2 (and so learn's restricted candidates) took no max_time."""
+    with pytest.warns(RuntimeWarning, match="rsmax2 stopped early") as caught:
+        dag = bnfs.rsmax2(insurance, restrict, max_time=0)
+    assert caught[0].filename == __file__
+    assert dag.learning["stopped_early"] == "max_time reached in the restrict phase"
+    assert dag.n_arcs == 0 and dag.learning["arguments"]["max_time"] == 0
+    whole = bnfs.rsmax2(insurance, restrict, max_time=600)
+    assert whole.learning["stopped_early"] is None
+    assert set(whole.arcs) == set(bnfs.rsmax2(insurance, restrict).arcs)
+
+
+@pytest.mark.parametrize("restrict", ["grow_shrink", "iamb", "tpda"])
+def test_a_restrict_without_a_budget_refuses_one(insurance, restrict):
+    with pytest.raises(ValueError, match=f"restrict='{restrict}' takes no time budget"):
+        bnfs.rsmax2(insurance, restrict, max_time=5)

@@ -528,3 +528,93 @@ def test_learn_encodes_checks_and_crosses_the_door_once(monkeypatch):
     counts.clear()  # a learner on its own still crosses its door and checks its lists
     bnfs.boss(frame, blacklist=[("asia", "tub")], seed=0, progress=False)
     assert counts == {"encode": 1, "blacklist": 1, "boss": 1}
+
+
+# issue 59, items 2 and 3: a score, a checkpoint and a budget are used or refused by name
+
+
+@pytest.mark.parametrize(
+    "score, error, match",
+    [
+        ("bogus", ValueError, "bogus"),
+        (3, TypeError, "score must be a string"),
+        ("bge", ValueError, "for continuous data"),
+        ("bic-cg", ValueError, "for continuous data"),
+    ],
+)
+def test_an_unknown_or_misplaced_score_is_refused(asia, score, error, match):
+    with pytest.raises(error, match=match):
+        bnfs.learn(asia, score=score)
+    with pytest.raises(error, match=match):  # the same through the funnel
+        bnfs.markov_blanket(asia, "either", method="learn", score=score)
+    with pytest.raises(error, match=match):
+        bnfs.neighbours(asia, "either", method="learn", score=score)
+
+
+def test_a_score_for_continuous_data_is_checked_against_them():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=400)
+    gauss = pd.DataFrame({"x": x, "y": x + rng.normal(size=400), "z": rng.normal(size=400)})
+    with pytest.raises(ValueError, match="continuous data must be one of"):
+        bnfs.learn(gauss, score="bde")
+    assert bnfs.learn(gauss, score="bic").learning["score"] == "bic-g"
+
+
+@pytest.mark.parametrize("score", ["k2", "bic", "bds"])
+def test_a_valid_score_is_the_one_learn_runs(asia, score):
+    """BOSS used to run BDeu with the vsp prior on discrete data whatever ``score`` said."""
+    dag = bnfs.learn(asia, score=score)
+    assert dag.learning["score"] == score
+    alone = bnfs.boss(
+        asia,
+        score=score,
+        restarts=4,
+        restart_work=5e9,
+        seed=0,
+        max_configurations=10 * asia.shape[0],
+    )
+    assert set(dag.arcs) == set(alone.arcs)
+    assert bnfs.learn(asia).learning["score"] == "bde"  # the default stays BDeu + vsp
+
+
+@pytest.mark.parametrize(
+    "checkpoint, error, match",
+    [
+        (3, TypeError, "checkpoint must be a file path"),
+        ("/no/such/folder/learn.json", ValueError, "does not exist"),
+    ],
+)
+def test_a_checkpoint_is_checked_with_one_candidate_too(asia, checkpoint, error, match):
+    with pytest.raises(error, match=match):
+        bnfs.learn(asia, checkpoint=checkpoint)
+
+
+def test_one_candidate_uses_the_checkpoint_or_refuses_it(asia, tmp_path):
+    with pytest.raises(ValueError, match="one candidate \\('boss'\\)"):
+        bnfs.learn(asia, checkpoint=tmp_path / "boss.json")
+    assert not (tmp_path / "boss.json").exists()
+    for candidate in ("hc", "tabu"):
+        path = tmp_path / f"{candidate}.json"
+        bnfs.learn(asia, candidates=[candidate], checkpoint=path)
+        assert json.loads(path.read_text())["who"] in ("hill_climbing", "tabu_search")
+
+
+@pytest.mark.parametrize("candidates", [["boss", "hc", "mmhc"], ["hc", "pc_tabu"]])
+def test_a_comparison_cut_short_says_so(asia, candidates):
+    with pytest.warns(RuntimeWarning, match="learn stopped early") as caught:
+        dag = bnfs.learn(asia, candidates=candidates, max_time=1e-9)
+    assert caught[0].filename == __file__  # the warning points at the caller's line
+    learning = dag.learning
+    assert learning["stopped_early"] == "max_time reached"
+    assert "max_time reached" in learning["reason"] and learning["skipped"]
+    assert "highest mean" not in learning["reason"].split(";")[-1]
+
+
+@pytest.mark.parametrize("candidate", ["tabu", "hc", "mmhc", "pc_tabu", "h2pc", "mmpc_tabu"])
+def test_one_candidate_honours_the_budget(asia, candidate):
+    with pytest.warns(RuntimeWarning, match="stopped early"):
+        dag = bnfs.learn(asia, candidates=[candidate], max_time=0)
+    assert dag.learning["stopped_early"].startswith("max_time reached")
+    assert dag.n_arcs == 0  # no time: the search's start
+    finished = bnfs.learn(asia, candidates=[candidate])
+    assert finished.learning["stopped_early"] is None and finished.n_arcs > 0
