@@ -42,8 +42,8 @@ def sampling_bytes(n: int, n_vars: int) -> float:
 def conditional_tables(
     dag: DAG, data, nodes, pseudo_count: float = 0.0, prior_size: float = 0.0
 ) -> dict[str, np.ndarray]:
-    """The tables of the discrete ``nodes`` of ``dag`` counted in ``data`` (a Dataset),
-    shape (parent arities..., arity), with ``pseudo_count`` per cell plus ``prior_size``
+    """The tables of the discrete ``nodes`` of ``dag`` counted in ``data`` (a Dataset; a
+    weighted row counts its weight), shape (parent arities..., arity), with ``pseudo_count`` per cell plus ``prior_size``
     spread over the cells; unseen parent configurations are uniform. The nodes' parents
     must be discrete; constant columns set aside by the data are one-state nodes."""
     from bnfs.tables._data import Dataset
@@ -73,7 +73,8 @@ def conditional_tables(
             if u not in data.isolated:  # a one-state node adds nothing to the index
                 index = index * arity(u) + data.column(u)
         cells = int(np.prod(shape))
-        counts = np.bincount(index, minlength=cells).reshape(shape)
+        # a row of weight w counts w times (Dataset.with_weights)
+        counts = np.bincount(index, weights=data.weights, minlength=cells).reshape(shape)
         counts = counts + float(pseudo_count) + float(prior_size) / cells
         totals = counts.sum(axis=-1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -19,6 +19,7 @@ from bnfs.models.cg_network import ConditionalGaussianNetwork
 from bnfs.models.network import DiscreteNetwork, conditional_tables
 from bnfs.tables._data import as_dataset
 from bnfs.tables._scaling import scaled_lstsq
+from bnfs.tables._weights import repeated_rows
 
 __all__ = ["fit"]
 
@@ -42,7 +43,9 @@ def fit(
     data : Dataset, DataFrame or file path
         Complete data over the DAG's nodes (structural EM's ``return_imputed`` completes
         incomplete data). A constant column the learners kept as an isolated node is a
-        one-state node.
+        one-state node. A row of weight w (:meth:`~bnfs.Dataset.with_weights`) counts as w
+        rows: any weights in discrete tables, whole numbers where continuous nodes are
+        regressed.
     method : {"mle", "bayes"}
         ``"mle"``: maximum likelihood (bnlearn's ``"mle"``, ``"mle-g"``, ``"mle-cg"``).
         ``"bayes"`` (discrete data only, as in bnlearn): the posterior mean under a
@@ -115,9 +118,17 @@ def fit(
 
 
 def _conditional_gaussian(dag: DAG, data, name: str) -> ConditionalGaussianNetwork:
+    # the regressions count rows: a row of weight w is w rows (whole numbers only)
+    data = repeated_rows(data, "fit on continuous columns")
     discrete = {v for v in dag.nodes if v not in data.continuous_names}
     for v in discrete:
         continuous = [p for p in dag.parents(v) if p not in discrete]
+        if continuous and v in data.isolated:
+            raise ValueError(
+                f"column {v!r} is constant (every row {data.isolated[v]!r}): fit keeps a "
+                "constant column as a one-state node, which has no regression on the "
+                f"continuous parents {continuous}; drop its arcs from them, or the column"
+            )
         if continuous:
             raise ValueError(
                 f"discrete node {v!r} has continuous parents {continuous}: a "

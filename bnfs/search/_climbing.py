@@ -27,6 +27,7 @@ __all__ = [
     "Climb",
     "Restarts",
     "MAX_TABU",
+    "MAX_RESTARTS",
     "CHUNK",
 ]
 
@@ -34,6 +35,9 @@ logger = logging.getLogger("bnfs")
 
 #: the longest tabu list (and tabu budget): the list holds one 8-byte hash per graph
 MAX_TABU = 1_000_000
+#: the most random restarts a search takes (hill climbing, tabu, BOSS, GRaSP): more would
+#: run for days on any network; ``max_time`` is the bound for a long search
+MAX_RESTARTS = 100_000
 
 CHUNK = 64  # most moves per compiled call between progress-bar updates and budget checks
 

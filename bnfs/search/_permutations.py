@@ -19,7 +19,7 @@ from bnfs._validate import check_float, check_int, check_seed
 from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
 from bnfs.search._candidates import strongest_partners
-from bnfs.search._climbing import prepare
+from bnfs.search._climbing import MAX_RESTARTS, prepare
 from bnfs.search._state import SearchState
 from bnfs.stats.priors import graph_prior
 
@@ -324,7 +324,7 @@ def learn_from_starts(
     more parent configurations than that; with ``candidates``, a node's parents come from
     its ``candidates`` strongest partners only (:mod:`bnfs.search._candidates`)."""
     state = prepare(data, score, iss, max_parents, blacklist, whitelist, None)
-    restarts = check_int(restarts, "restarts", 0)
+    restarts = check_int(restarts, "restarts", 0, maximum=MAX_RESTARTS, what="random starts")
     if restart_work is not None:
         restart_work = check_float(restart_work, "restart_work", 0.0)
     if max_configurations is not None:

@@ -24,8 +24,9 @@ from bnfs.search.boss import boss
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
 from bnfs.search.hybrid import rsmax2
 from bnfs.stats.metrics import log_likelihood
-from bnfs.stats.scores import ScoreName, resolve_score, row_mass
+from bnfs.stats.scores import ScoreName, resolve_score
 from bnfs.tables._data import as_dataset
+from bnfs.tables._weights import row_mass
 
 __all__ = ["learn", "CANDIDATES"]
 

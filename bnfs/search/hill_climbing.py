@@ -13,7 +13,7 @@ from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int, check_seed
 from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
-from bnfs.search._climbing import MAX_TABU, Restarts, climb, perturb, prepare
+from bnfs.search._climbing import MAX_RESTARTS, MAX_TABU, Restarts, climb, perturb, prepare
 from bnfs.stats.priors import graph_prior
 from bnfs.stats.scores import ScoreName
 
@@ -236,7 +236,9 @@ class _How:
             max_tabu=tabu
             if max_tabu is None
             else check_int(max_tabu, "max_tabu", 0, maximum=MAX_TABU, what="non-improving moves"),
-            restarts=check_int(restarts, "restarts", 0),
+            restarts=check_int(
+                restarts, "restarts", 0, maximum=MAX_RESTARTS, what="random restarts"
+            ),
             perturb_moves=check_int(perturb_moves, "perturb_moves", 1),
             max_iter=check_int(max_iter, "max_iter", 0, allow_none=True),
             max_time=max_time,

@@ -10,6 +10,7 @@ import numpy as np
 from bnfs.graphs.graph import DAG, PDAG
 from bnfs.tables._data import Dataset
 from bnfs.tables._scaling import least_squares
+from bnfs.tables._weights import repeated_rows, row_mass
 
 __all__ = ["shd", "skeleton_scores", "arc_scores", "blanket_scores", "log_likelihood"]
 
@@ -180,6 +181,9 @@ def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
     for what, value in (("train", train), ("test", test)):
         if not isinstance(value, Dataset):
             raise TypeError(f"{what} must be a Dataset (take train and test from one Dataset)")
+    if train.continuous_names or test.continuous_names:  # regressions count rows
+        train = repeated_rows(train, "log_likelihood on continuous columns")
+        test = repeated_rows(test, "log_likelihood on continuous columns")
     if not (train.discrete_names or test.discrete_names):
         return _gaussian_log_likelihood(dag, train, test)
     if train.names != test.names or any(
@@ -207,12 +211,13 @@ def log_likelihood(dag: DAG, train, test=None, iss: float = 1.0) -> float:
         else:
             continuous = [u for u in parents if u not in train.states]
             total += _regressions_log_likelihood(v, discrete, continuous, train, test)
-    return total / test.n_rows
+    return total / row_mass(test)
 
 
 def _table_log_likelihood(v: str, parents, train: Dataset, test: Dataset, iss: float) -> float:
     """Summed log-probability of ``test``'s values of discrete ``v`` under its BDeu
-    posterior predictive given ``parents`` (discrete), from ``train``."""
+    posterior predictive given ``parents`` (discrete), from ``train``; weighted rows count
+    their weights in both."""
     r = train.arity(v)
     arities = [train.arity(u) for u in parents]
     q = float(np.prod(arities, dtype=np.float64))
@@ -225,10 +230,12 @@ def _table_log_likelihood(v: str, parents, train: Dataset, test: Dataset, iss: f
     else:
         a, b = np.zeros(train.n_rows, np.int64), np.zeros(test.n_rows, np.int64)
     size = int(max(a.max(initial=0), b.max(initial=0))) + 1
-    n_j = np.bincount(a, minlength=size).astype(np.float64)
-    n_jk = np.bincount(a * r + train.column(v), minlength=size * r).astype(np.float64)
+    n_j = np.bincount(a, weights=train.weights, minlength=size).astype(np.float64)
+    n_jk = np.bincount(a * r + train.column(v), weights=train.weights, minlength=size * r)
     prior = iss / (q * r)
     p = (n_jk[b * r + test.column(v)] + prior) / (n_j[b] + prior * r)
+    if test.weights is not None:  # a row of weight w counts w times
+        return float(np.log(p) @ test.weights)
     return float(np.log(p).sum())
 
 

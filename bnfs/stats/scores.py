@@ -23,6 +23,7 @@ from bnfs.graphs.graph import DAG
 from bnfs.stats.priors import GRAPH_PRIORS, graph_prior
 from bnfs.tables._data import Dataset, as_dataset
 from bnfs.tables._scaling import unit_scaled
+from bnfs.tables._weights import row_mass
 
 __all__ = ["Scorer", "score", "SCORES", "GRAPH_PRIORS"]
 
@@ -77,6 +78,11 @@ def counts_scratch_size(n_rows: int) -> int:
     return max(min(2 * n_rows, 1 << 22), 1 << 12)
 
 
+#: the smallest imaginary sample size a score takes: spread over 1e290 cells it stays a
+#: normal float, where 5e-324 (the smallest float) underflows to 0 and BDeu or BDs give -inf
+MIN_ISS = 1e-10
+
+
 def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, float]:
     """Validate a score label against the data; return (label, kernel code, iss)."""
     if not isinstance(score, str):
@@ -111,6 +117,11 @@ def resolve_score(data: Dataset, score: str, iss: float) -> tuple[str, int, floa
         or iss <= 0
     ):
         raise ValueError(f"iss must be a positive number, got {iss!r}")
+    if iss < MIN_ISS:
+        raise ValueError(
+            f"iss must be at least {MIN_ISS:g}, got {iss!r}: a smaller imaginary sample size "
+            "spread over a table's cells underflows to zero in the Dirichlet's gamma functions"
+        )
     return score, kind, float(iss)
 
 
@@ -185,11 +196,6 @@ def cg_statistics(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def row_weights(data: Dataset) -> np.ndarray:
     """The rows' weights as the compiled scores take them (empty: each row counts once)."""
     return np.zeros(0) if data.weights is None else data.weights
-
-
-def row_mass(data: Dataset) -> float:
-    """The number of rows the scores count: the weights' total on weighted rows."""
-    return float(data.n_rows) if data.weights is None else float(data.weights.sum())
 
 
 #: the conditional-Gaussian level statistics are built only within these bounds: float64

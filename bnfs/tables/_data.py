@@ -28,6 +28,7 @@ from bnfs.tables._columns import (
 )
 from bnfs.tables._scaling import standardized_columns
 from bnfs.tables._sources import DEFAULT_MAX_LEVELS, DatasetSources
+from bnfs.tables._weights import checked_weights
 
 __all__ = ["Dataset", "as_dataset", "discretize"]
 
@@ -378,14 +379,7 @@ class Dataset(DatasetSources):
             raise ValueError(
                 "row weights need discrete or mixed data; these columns are all continuous"
             )
-        try:
-            w = np.array(weights, dtype=np.float64).reshape(-1)
-        except (TypeError, ValueError):
-            raise TypeError(f"weights must be numbers, one per row, got {weights!r}") from None
-        if w.shape[0] != self.n_rows or np.ndim(weights) != 1:
-            raise ValueError(f"weights must be one number per row ({self.n_rows}), got {w.shape}")
-        if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
-            raise ValueError("weights must be finite and non-negative, with a positive total")
+        w = checked_weights(weights, self.n_rows)
         new = self._build(rows=None, columns=list(self.names))
         new.weights = w
         return new

@@ -28,6 +28,7 @@ from bnfs.stats.citests.base import (
 )
 from bnfs.stats.scores import cg_statistics, test_scratch_size
 from bnfs.tables._data import as_dataset
+from bnfs.tables._weights import repeated_rows
 
 
 class CITest(Tester):
@@ -36,6 +37,8 @@ class CITest(Tester):
     Parameters
     ----------
     data : Dataset or anything :class:`~bnfs.Dataset` takes
+        Row weights (:meth:`~bnfs.Dataset.with_weights`) must be whole numbers: a row of
+        weight w is counted as w rows (the tests count rows; fractions are refused).
     test : {"g2", "mi", "x2", "mi_adf", "x2_adf", "mi_threshold", "fisher_z", "mi_cg"}
         ``"fisher_z"`` needs continuous data; ``"mi_cg"`` takes any data, discrete,
         continuous or mixed (see Notes); the others need discrete data, except that
@@ -116,7 +119,8 @@ class CITest(Tester):
         adjust_df: bool = False,
         min_rows_per_cell: float = 0.0,
     ):
-        self.data = as_dataset(data)
+        # a row of weight w counts as w rows (whole numbers; fractions are refused by name)
+        self.data = repeated_rows(as_dataset(data), "a conditional-independence test")
         if not isinstance(test, str) or test not in TESTS:
             raise ValueError(f"test must be one of {list(TESTS)}, got {test!r}")
         if test in ("g2", "mi") and not self.data.is_discrete:
