@@ -8,7 +8,9 @@ command line treat real files alike:
   refusal. Real files have such columns, and a rare level can leave a column constant in a
   subsample. The learner itself sees the data without those columns.
 - What a learner returns is stamped once, here: its ``learning`` record gets the learner's
-  name (``algorithm``) first and the seconds it took last.
+  name (``algorithm``) first and the seconds it took last, and a network's record always
+  holds ``learner`` (the search that ran) and ``stopped_early`` (why it stopped before it
+  finished, or None; the constraint-based learners' ``stopped`` too).
 - An incomplete DataFrame goes where the learner declares (``missing=``, one of
   :data:`MISSING`): the CI-test learners test on the rows observed in each test's
   variables, hill climbing, tabu search, BOSS and ``learn`` run inside structural EM (with
@@ -167,6 +169,9 @@ def _stamped(learner, result, started: float):
     seconds = time.perf_counter() - started
     if isinstance(learning, dict):
         rest = {k: v for k, v in learning.items() if k not in ("algorithm", "seconds")}
+        if not isinstance(graph, LocalResult):  # the keys the README reads, on every route
+            rest.setdefault("learner", learner.__name__)
+            rest.setdefault("stopped_early", rest.get("stopped"))
         learning.clear()
         learning.update({"algorithm": learner.__name__, **rest, "seconds": seconds})
     logger.info("%s: done in %.2f s", learner.__name__, seconds)

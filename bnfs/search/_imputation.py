@@ -13,7 +13,7 @@ from bnfs.models.inference import blanket_mean, gaussian_loglik
 from bnfs.search._completions import FLOOR, heaviest, smoothed_log_table
 from bnfs.tables._scaling import scaled_lstsq, spread
 
-__all__ = ["ImputationModel", "SWEEPS"]
+__all__ = ["ImputationModel", "SWEEPS", "with_empty_rows"]
 
 #: iterated-conditional-modes sweeps over the missing values per E-step
 SWEEPS = 2
@@ -214,3 +214,28 @@ class ImputationModel:
                     rest += c_beta[c_config, m + 1] * self.values[p][rows]
             terms.append((slope, self.values[c][rows] - rest, c_sd[c_config]))
         return blanket_mean(mean, sd[config], terms)
+
+
+def with_empty_rows(imputed: pd.DataFrame, whole: pd.DataFrame, empty: np.ndarray) -> pd.DataFrame:
+    """``imputed`` (the rows that observe something, completed) with the rows of ``whole``
+    that observe nothing put back in place, each value its column's most frequent
+    completed value (discrete) or completed mean (continuous): the posterior mode (mean)
+    of a value given no evidence, read off the completed data."""
+    if not empty.any():
+        return imputed
+    fill = {}
+    for c in imputed.columns:
+        column = imputed[c]
+        numeric = pd.api.types.is_float_dtype(column) and not isinstance(
+            column.dtype, pd.CategoricalDtype
+        )
+        fill[c] = column.mean() if numeric else column.mode(dropna=True).iloc[0]
+    blank = whole.iloc[np.flatnonzero(empty)].copy()
+    for j, c in enumerate(imputed.columns):
+        blank.isetitem(
+            j, pd.Series([fill[c]] * len(blank), index=blank.index).astype(imputed[c].dtype)
+        )
+    order = np.argsort(
+        np.concatenate([np.flatnonzero(~empty), np.flatnonzero(empty)]), kind="stable"
+    )
+    return pd.concat([imputed, blank]).iloc[order]

@@ -46,14 +46,18 @@ the result is deterministic.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
+from bnfs._budget import stopped_reason
 from bnfs._real_data import route_to_structural_em, takes_real_data
 from bnfs._validate import check_int
+from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.search import _cg_completions, _completions
-from bnfs.search._imputation import ImputationModel
+from bnfs.search._imputation import ImputationModel, with_empty_rows
 from bnfs.search.automatic import learn
 from bnfs.search.boss import boss
 from bnfs.search.hill_climbing import hill_climbing, tabu_search
@@ -182,11 +186,17 @@ def structural_em(
     }
     if not isinstance(return_imputed, bool):
         raise TypeError(f"return_imputed must be True or False, got {return_imputed!r}")
+    # a row that observes nothing adds nothing to the observed likelihood EM maximises:
+    # kept, it would add the current network's own expectation (or its mode) as data
+    empty = frame.isna().all(axis=1).to_numpy()
+    if empty.all():
+        raise ValueError("every row of data is missing every value: there is nothing to learn")
+    whole, frame = frame, frame.iloc[np.flatnonzero(~empty)] if empty.any() else frame
     model = ImputationModel(frame)
     if not model.missing.any():
         dag = search(model.completed(), **options)
-        dag.learning.update(_record(model, 0, True))
-        return (dag, frame.copy()) if return_imputed else dag
+        dag.learning.update(_record(model, 0, True, empty, maximize, dag.learning))
+        return (dag, with_empty_rows(frame.copy(), whole, empty)) if return_imputed else dag
     gaussian = not model.levels and model.n_rows > len(model.names) + 1
     if estep == "expected" and gaussian:
         dag, rounds, converged = _gaussian_em(model, maximize, options, max_iter)
@@ -196,7 +206,10 @@ def structural_em(
         # first E-step spreads every gap over its marginal and EM settles on sparse graphs
         imputed, first, subset = _warm_start(frame, model, maximize, options, max_iter, seed)
         expected = _expected_em if not model.scales else _mixed_em
-        dag, rounds, converged = expected(model, maximize, options, max_iter, seed, imputed)
+        if stopped_reason(imputed.learning):  # stopped in the imputation loop
+            dag, rounds, converged = imputed, 0, False
+        else:
+            dag, rounds, converged = expected(model, maximize, options, max_iter, seed, imputed)
         rounds += first
         what = "counts" if not model.scales else "statistics"
         how = f"expected {what}, from the imputation's network"
@@ -212,10 +225,19 @@ def structural_em(
             "maximize": maximize,
             "estep": how,
             "search": learning,
-            **_record(model, rounds, converged),
+            **_record(model, rounds, converged, empty, maximize, learning),
         }
     )
-    return (dag, model.imputed_frame(frame)) if return_imputed else dag
+    if dag.learning["stopped_early"]:
+        warnings.warn(
+            f"structural_em stopped early ({dag.learning['stopped_early']}) in round "
+            f"{rounds}; returning the last round's network",
+            RuntimeWarning,
+            stacklevel=user_stacklevel(),
+        )
+    if not return_imputed:
+        return dag
+    return dag, with_empty_rows(model.imputed_frame(frame), whole, empty)
 
 
 # the door sends an incomplete frame given to one of these searches here
@@ -239,6 +261,8 @@ def _imputation_em(model: ImputationModel, maximize: str, options: dict, max_ite
         model.impute(dag)
         start = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
         found = search(model.completed(), **start, **options)
+        if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
+            return found, rounds, False
         # bnlearn's rule: stop when the fitted network no longer changes, i.e. the same
         # graph on the same completed data (a new graph or new imputations refit it)
         now = model.imputed_values()
@@ -305,6 +329,9 @@ def _expected_em(
         data = Dataset.from_codes(distinct, names, states).with_weights(counted)
         last = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
         found = search(data, **last, **options)
+        if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
+            dag = found
+            break
         # not after the first round: a search on the counts a network expects tends to
         # return that network; the parametric steps below move the counts first
         converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
@@ -369,6 +396,9 @@ def _mixed_em(
         data = Dataset(frame).with_weights(rows.weights)
         last = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
         found = search(data, **last, **options)
+        if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
+            dag = found
+            break
         converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
         dag = found
         for _ in range(PARAMETER_STEPS):  # parametric EM on the new graph
@@ -409,6 +439,9 @@ def _gaussian_em(model: ImputationModel, maximize: str, options: dict, max_iter:
         rows = _completions.moment_rows(filled, mean, covariance) * scales
         start = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
         found = search(pd.DataFrame(rows, columns=names), **start, **options)
+        if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
+            dag = found
+            break
         converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
         dag = found
         parents = [[index[p] for p in dag.parents(v)] for v in names]
@@ -435,13 +468,19 @@ def _collapsed(filled: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.
     return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct))
 
 
-def _record(model: ImputationModel, rounds: int, converged: bool) -> dict:
+def _record(model: ImputationModel, rounds, converged, empty, maximize, search) -> dict:
+    """EM's own provenance; ``search`` is the last search's ``learning``, whose stop (a
+    spent budget, Ctrl-C) ends EM too."""
+    stopped = stopped_reason(search)
     return {
+        "learner": search.get("learner", maximize),
         "rounds": rounds,
-        "converged": converged,
+        "converged": converged and not stopped,
+        "stopped_early": stopped,
         "missing_cells": int(model.missing.sum()),
         "incomplete_rows": int(model.missing.any(axis=1).sum()),
         "rows_used": model.n_rows,
+        "rows_without_values": int(empty.sum()),
     }
 
 

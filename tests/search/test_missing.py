@@ -616,3 +616,73 @@ def test_nearly_singular_joint_normals_are_factored_with_a_jitter():
     singular = np.array([[[1.0, 1.0], [1.0, 1.0]], [[2.0, 0.5], [0.5, 1.0]]])
     factor = _cholesky(singular)
     np.testing.assert_allclose(factor @ np.swapaxes(factor, 1, 2), singular, atol=10 * FLOOR)
+
+
+# issue 59, item 4: rows that observe nothing change nothing; a stop ends EM and says so
+
+
+def _blank_rows(frame, n):
+    return pd.DataFrame({c: pd.Series([np.nan] * n, dtype=object) for c in frame.columns})
+
+
+@pytest.mark.parametrize(
+    "maximize, seed, extra", [("hill_climbing", 0, 200), ("boss", 1, 50), ("tabu_search", 2, 500)]
+)
+def test_rows_that_observe_nothing_change_nothing(maximize, seed, extra):
+    frame = _mcar(datasets.sample("asia", 1000, seed=seed), 0.05, seed)
+    padded = pd.concat([frame, _blank_rows(frame, extra)], ignore_index=True)
+    # blank rows in the middle too: their places are kept in the completed data
+    padded = padded.iloc[np.random.default_rng(seed).permutation(len(padded))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, completed = bnfs.structural_em(padded, maximize=maximize, return_imputed=True)
+        theirs = bnfs.structural_em(frame, maximize=maximize)
+    assert set(ours.arcs) == set(theirs.arcs)
+    assert ours.learning["rows_without_values"] == extra
+    assert ours.learning["rows_used"] == len(frame)
+    assert completed.index.equals(padded.index) and not completed.isna().any().any()
+    observed = padded.notna().to_numpy()
+    assert (completed.to_numpy()[observed] == padded.to_numpy()[observed]).all()
+
+
+def test_data_that_observe_nothing_are_refused():
+    frame = _blank_rows(datasets.sample("asia", 10, seed=0), 30)
+    with pytest.raises(ValueError, match="every row .* missing every value"):
+        bnfs.structural_em(frame)
+
+
+@pytest.mark.parametrize("estep, stop_at", [("expected", 2), ("impute", 1), ("expected", 1)])
+def test_a_stop_inside_a_round_ends_structural_em(asia, monkeypatch, estep, stop_at):
+    """Ctrl-C inside a search stops that search (its budget marks it interrupted); EM used
+    to start the next round with a fresh handler and could end 'converged'."""
+    em = importlib.import_module("bnfs.search.structural_em")
+    frame = _mcar(asia[0].iloc[:1500], 0.1, 3)
+    real, calls = em.MAXIMIZE["hill_climbing"], []
+
+    def interrupted_on_call(data, **options):
+        dag = real(data, **options)
+        calls.append(1)
+        if len(calls) == stop_at:
+            dag.learning["stopped_early"] = "interrupted"
+        return dag
+
+    monkeypatch.setitem(em.MAXIMIZE, "hill_climbing", interrupted_on_call)
+    with pytest.warns(RuntimeWarning, match="structural_em stopped early \\(interrupted\\)") as w:
+        dag = bnfs.structural_em(frame, estep=estep)
+    assert w[0].filename == __file__
+    assert len(calls) == stop_at  # no round after the stop
+    assert dag.learning["stopped_early"] == "interrupted" and not dag.learning["converged"]
+    from bnfs._budget import stopped_reason
+
+    assert stopped_reason(dag.learning) == "interrupted"  # the command line's exit 130
+
+
+@pytest.mark.parametrize("name", ["learn", "hill_climbing", "tabu_search", "boss", "pc_stable"])
+def test_every_route_records_the_documented_keys(asia, name):
+    frame = _mcar(asia[0].iloc[:800], 0.05, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for data in (frame, frame.dropna()):
+            learning = getattr(bnfs, name)(data).learning
+            assert learning["stopped_early"] is None, name
+            assert isinstance(learning["learner"], str) and isinstance(learning["seconds"], float)
