@@ -72,11 +72,27 @@ def __getattr__(name: str):
         except ModuleNotFoundError as err:
             if err.name != f"bnfs.{name}":
                 raise
-            raise AttributeError(f"module 'bnfs' has no attribute {name!r}") from None
+            raise AttributeError(_missing(name)) from None
     else:
-        raise AttributeError(f"module 'bnfs' has no attribute {name!r}")
+        raise AttributeError(_missing(name))
     globals()[name] = value  # later lookups skip this function
     return value
+
+
+#: the rooms whose public names are not re-exported here, where a missing name is looked up
+_ROOMS = ("bnfs.io", "bnfs.constraint", "bnfs.search", "bnfs.graphs.order", "bnfs.stats.metrics")
+
+
+def _missing(name: str) -> str:
+    """The AttributeError's message: where ``name`` lives when a room has it (bnfs.io's
+    ``to_networkx``), else the closest public name. A private name (IPython's and pytest's
+    probes) imports no room."""
+    for room in _ROOMS if not name.startswith("_") else ():
+        if name in getattr(_import_module(room), "__all__", ()):
+            return f"module 'bnfs' has no attribute {name!r}; it is {room}.{name}"
+    from bnfs._validate import near_match
+
+    return f"module 'bnfs' has no attribute {name!r}{near_match(name, __all__)}"
 
 
 def __dir__():

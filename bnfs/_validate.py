@@ -84,11 +84,17 @@ def check_allocation(n_bytes: float, what: str, advice: str) -> None:
 
 class CheckedArcs(list):
     """A list of ``(from, to)`` pairs :func:`arc_list` has checked, with the node names it
-    checked them against (``nodes``): given again, it is taken without a second check."""
+    checked them against (``nodes``): given again unchanged, it is taken without a second
+    check; a list changed since (an arc appended, one replaced) is checked again."""
 
     def __init__(self, pairs=(), nodes=frozenset()):
         super().__init__(pairs)
         self.nodes = frozenset(nodes)
+        self.checked = tuple(self)  # what was checked: a list changed since is not trusted
+
+    def unchanged(self) -> bool:
+        """Whether the list still holds exactly the pairs that were checked."""
+        return len(self) == len(self.checked) and tuple(self) == self.checked
 
     def __reduce__(self):
         return type(self), (list(self), self.nodes)
@@ -100,7 +106,7 @@ def arc_list(arcs, name: str, nodes) -> CheckedArcs:
     nodes (or more), is not checked again: a learner that runs another checks its lists once."""
     if arcs is None:
         return CheckedArcs()
-    if isinstance(arcs, CheckedArcs) and arcs.nodes.issubset(nodes):
+    if isinstance(arcs, CheckedArcs) and arcs.nodes.issubset(nodes) and arcs.unchanged():
         return CheckedArcs(arcs, arcs.nodes)  # a copy: the caller may change its own
     if isinstance(arcs, pd.DataFrame):
         if not {"from", "to"} <= set(arcs.columns):
@@ -207,5 +213,8 @@ def near_match(name, names) -> str:
         return ""
     text = [n for n in names if isinstance(n, str)]
     same_case = [n for n in text if n.casefold() == name.casefold()]
-    close = same_case or difflib.get_close_matches(name, text, n=1, cutoff=0.75)
+    folded = {n.casefold(): n for n in reversed(text)}  # the first spelling of each
+    close = same_case or [
+        folded[n] for n in difflib.get_close_matches(name.casefold(), folded, n=1, cutoff=0.75)
+    ]
     return f" (did you mean {close[0]!r}?)" if close else ""

@@ -609,3 +609,70 @@ def test_a_checkpoint_whose_state_is_not_a_mapping_is_damaged(tmp_path, state):
         Checkpoint(path, written["who"], written["fingerprint"]).save(state)
         with pytest.raises(ValueError, match="is damaged"):
             run(path)
+
+
+# issue 59, items 9, 10 and 16
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda arcs: arcs.append(("ghost", "tub")),
+        lambda arcs: arcs.__setitem__(0, ("asia", "ghost")),
+        lambda arcs: arcs.extend([("ghost", "asia"), ("tub", "ghost")]),
+    ],
+)
+def test_a_checked_arc_list_changed_after_its_check_is_checked_again(change):
+    from bnfs._validate import arc_list
+
+    frame = bnfs.datasets.sample("asia", 200, seed=1)
+    checked = arc_list([("asia", "tub")], "blacklist", frame.columns)
+    change(checked)
+    with pytest.raises(ValueError, match="ghost"):
+        bnfs.hill_climbing(frame, blacklist=checked)
+    with pytest.raises(ValueError, match="ghost"):
+        bnfs.pc_stable(frame, blacklist=checked)
+
+
+@pytest.mark.parametrize("value", [1.0, 0.0, -3.5])
+def test_fit_names_a_constant_float_column_with_a_continuous_parent(value):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=60), "k": np.full(60, value)})
+    dag = bnfs.DAG(["x", "k"], arcs=[("x", "k")])
+    with pytest.raises(ValueError, match=f"column 'k' is constant \\(every row {value!r}\\)"):
+        bnfs.fit(dag, frame)
+
+
+@pytest.mark.parametrize("digits", [4301, 50_000])
+def test_from_json_with_a_huge_integer_says_what_it_cannot_read(digits):
+    text = '{"format": "bnfs-graph", "nodes": ["a"], "n": ' + "9" * digits + "}"
+    with pytest.raises(ValueError, match="not a bnfs JSON graph: it holds an integer longer"):
+        bnfs.io.from_json(text)
+
+
+def test_near_misses_are_named():
+    frame = bnfs.datasets.sample("asia", 300, seed=2)
+    for method in ("learn", "hiton_mb", "auto"):
+        with pytest.raises(ValueError, match="did you mean 'either'"):
+            bnfs.markov_blanket(frame, "Either", method=method)
+    with pytest.raises(ValueError, match="did you mean 'either'"):
+        bnfs.neighbours(frame, "Eithr", method="pc_stable")
+    with pytest.raises(ValueError, match="did you mean 'hiton_mb'"):
+        bnfs.markov_blanket(frame, "either", method="hiton_mbb")
+    with pytest.raises(ValueError, match="did you mean 'either'"):
+        bnfs.datasets.network("asia").markov_blanket("EITHER")
+
+
+@pytest.mark.parametrize(
+    "name, where",
+    [
+        ("to_networkx", "bnfs.io.to_networkx"),
+        ("read_bif", "bnfs.io.read_bif"),
+        ("hiton_mb", "bnfs.constraint.hiton_mb"),
+    ],
+)
+def test_a_name_that_lives_in_a_room_points_there(name, where):
+    with pytest.raises(AttributeError, match=f"it is {where}"):
+        getattr(bnfs, name)
+    with pytest.raises(AttributeError, match="did you mean 'hill_climbing'"):
+        bnfs.hill_climbin  # noqa: B018

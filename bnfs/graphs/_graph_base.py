@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from bnfs._validate import check_names
+from bnfs._validate import check_names, near_match
 from bnfs.graphs import render
 from bnfs.graphs.order import OnlineTopologicalOrder
 
@@ -64,7 +64,7 @@ class GraphBase:
                 f"node must be a string name, got unhashable {type(node).__name__}"
             ) from None
         except KeyError:
-            raise ValueError(f"unknown node {node!r}") from None
+            raise ValueError(f"unknown node {node!r}{near_match(node, self._nodes)}") from None
 
     def _names(self, idx: Iterable[int]) -> list[str]:
         return [self._nodes[i] for i in sorted(idx)]

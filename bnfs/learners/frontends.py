@@ -11,6 +11,7 @@ and MMPC with the symmetry correction)."""
 
 from __future__ import annotations
 
+from bnfs._validate import near_match
 from bnfs.graphs.local import LocalResult
 from bnfs.learners.registry import check_options, get, names
 
@@ -114,6 +115,7 @@ def _local_set(data, target, method, options, blanket: bool) -> LocalResult:
         raise ValueError(
             f"method must be 'auto', one of {list(names(local))} or a network learner "
             f"({', '.join(networks)}), got {method!r}"
+            f"{near_match(method, (*names(local), *networks))}"
         )
     entry = get(method)
     check_options(method, options)
@@ -123,7 +125,9 @@ def _local_set(data, target, method, options, blanket: bool) -> LocalResult:
         return found
     columns = _columns(data)
     if columns is not None and target not in columns:
-        raise ValueError(f"target {target!r} is not a column of the data")
+        raise ValueError(
+            f"target {target!r} is not a column of the data{near_match(target, columns)}"
+        )
     network = entry.function(data, **options)
     members = network.markov_blanket(target) if blanket else network.neighbours(target)
     chosen = set(members)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from bnfs.graphs.graph import DAG, PDAG
@@ -203,6 +204,11 @@ def from_json(source) -> DAG | PDAG:
         raise ValueError(f"not a bnfs JSON graph: {err}") from None
     except RecursionError:
         raise ValueError("not a bnfs JSON graph: nested too deeply") from None
+    except ValueError:  # json raises it past Python's limit on an integer's digits
+        raise ValueError(
+            f"not a bnfs JSON graph: it holds an integer longer than Python reads "
+            f"({sys.get_int_max_str_digits():,} digits)"
+        ) from None
     if not isinstance(doc, dict) or doc.get("format") != "bnfs-graph":
         raise ValueError("not a bnfs JSON graph (missing format='bnfs-graph')")
     for key, kind in (("nodes", list), ("arcs", list), ("edges", list), ("learning", dict)):
