@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -47,10 +48,13 @@ def learn_graph(frame, args):
     return graph, data, time.perf_counter() - start
 
 
-def write_graph(graph, data, out: Path) -> None:
-    """Write ``graph`` to ``out`` by its suffix. A graph from a search that stopped before
-    it finished says so in every format: JSON in ``learning`` (``stopped_early`` or
-    ``stopped``), DOT and BIF in a first comment line, GraphML in a ``partial`` attribute."""
+def write_graph(graph, data, out: Path) -> Path:
+    """Write ``graph`` to ``out`` by its suffix; return the path written. A graph from a
+    search that stopped before it finished says so in every format: JSON in ``learning``
+    (``stopped_early`` or ``stopped``), DOT and BIF in a first comment line, GraphML in a
+    ``partial`` attribute. A graph whose tables BIF cannot hold (a search cut short keeps
+    dense neighbourhoods) is written as JSON beside ``out`` instead, saying why on stderr:
+    the answer is never lost."""
     from bnfs import DiscreteNetwork
     from bnfs._budget import stopped_reason
     from bnfs.io import write_bif
@@ -64,8 +68,17 @@ def write_graph(graph, data, out: Path) -> None:
     elif suffix == ".dot":
         write_atomically(out, note + graph.to_dot())
     elif suffix == ".bif":
-        dag = graph.to_dag()
-        network = DiscreteNetwork.fit(dag, data, pseudo_count=1.0, name=out.stem)
+        try:  # a PDAG with no DAG, a table past what bnfs holds in memory
+            network = DiscreteNetwork.fit(graph.to_dag(), data, pseudo_count=1.0, name=out.stem)
+        except ValueError as err:
+            beside = out.with_suffix(".json")
+            to_json(graph, beside)
+            print(
+                f"bnfs learn: {out.name} cannot hold this graph ({err}); the graph is written "
+                f"to {beside.name} instead",
+                file=sys.stderr,
+            )
+            return beside
         write_atomically(out, note + write_bif(network))
     elif suffix == ".graphml":
         import json
@@ -83,6 +96,7 @@ def write_graph(graph, data, out: Path) -> None:
             nx.write_graphml(nxgraph, temporary)
     else:
         raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {out.name!r}")
+    return out
 
 
 def learn_command(args) -> int:
@@ -99,14 +113,14 @@ def learn_command(args) -> int:
     if args.report and args.highlight is not None:  # before minutes of learning
         column_name(frame, args.highlight)
     graph, data, seconds = learn_graph(frame, args)
-    write_graph(graph, data, args.out)
+    written = write_graph(graph, data, args.out)
     arcs = len(graph.arcs)
     edges = graph.n_edges
     print(
         f"{what_ran(args.algorithm, graph.learning)} on {args.data.name} ({len(frame)} rows, "
         f"{frame.shape[1]} "
         f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
-        f"{seconds:.2f} s; written to {args.out}"
+        f"{seconds:.2f} s; written to {written}"
     )
     for line in rows_used(graph.learning, len(frame)):
         print(f"  {line}")
@@ -127,14 +141,14 @@ def learn_command(args) -> int:
         else:
             value = f"{score(dag, data, name):.4f}"
         facts = {
-            "data": f"{args.data} ({len(frame)} rows, {frame.shape[1]} variables)",
+            "data": f"{args.data.name} ({len(frame)} rows, {frame.shape[1]} variables)",
             "algorithm": what_ran(args.algorithm, graph.learning),
             "arcs": arcs,
             "undirected edges": edges,
             # one time for the run: the learner's own record where it keeps one
             "learning time": f"{graph.learning.get('seconds', seconds):.2f} s",
             f"{name} score": value,
-            "output": str(args.out),
+            "output": written.name,
         }
         write_atomically(
             args.report,
@@ -143,7 +157,8 @@ def learn_command(args) -> int:
             ),
         )
         print(f"report written to {args.report}")
-    return partial_exit(graph.learning, "learn", "the graph written")
+    status = partial_exit(graph.learning, "learn", "the graph written")
+    return status or (2 if written != args.out else 0)  # the asked format was not written
 
 
 def incomplete_data(data) -> bool:

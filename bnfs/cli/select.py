@@ -195,7 +195,7 @@ def select_command(args) -> int:
     if empty:
         print(f"bnfs select: warning: {empty[0]}", file=sys.stderr)
     facts = {
-        "data": f"{args.data} ({len(frame)} rows)",
+        "data": f"{args.data.name} ({len(frame)} rows)",
         "target": target,
         "method": args.method,
         **({"learner": args.algorithm} if args.method == "markov_blanket" else {}),

@@ -23,7 +23,7 @@ import numpy as np
 from bnfs.constraint._bnlearn_cpdag import IMMUTABLE, PRESENT
 from bnfs.constraint._bnlearn_cpdag import propagate as bnlearn_propagate
 from bnfs.constraint._sets import subsets
-from bnfs.graphs.graph import PDAG
+from bnfs.graphs.graph import DAG, PDAG
 
 logger = logging.getLogger("bnfs")
 
@@ -148,13 +148,18 @@ def orient(
     arcs=(),
     propagation: str = "meek",
     lists: bool = False,
+    extend: bool = True,
 ) -> PDAG:
     """The PDAG of a skeleton: the lists' ``arcs`` first, then each collider x -> z <- y in
     the given order, whole or not at all (skipped when either edge already points out of z
     or the two arcs would close a cycle), then Meek's rules 1-3 until nothing changes
     (``propagation="meek"``) or bnlearn's own propagation (``"bnlearn"``, see
     :mod:`bnfs.constraint._bnlearn_cpdag`; ``lists`` says black- or whitelists were given,
-    whose ``arcs`` it keeps immutable). Every step visits the nodes in the order of
+    whose ``arcs`` it keeps immutable). With Meek's rules, a PDAG that has no consistent
+    extension (conflicting colliders, or a chordless cycle no collider breaks) is replaced
+    by the CPDAG of the closest DAG :func:`_closest_extension` finds, and ``learning``
+    says so (``no_extension``, ``colliders_added``); ``extend=False`` leaves it as it is
+    (a search stopped with a dense skeleton left undirected on purpose). Every step visits the nodes in the order of
     ``names`` (the tester's: by name), never in ``order``.
 
     Applying colliders whole and strongest first is what keeps a weak, conflicting collider
@@ -186,11 +191,16 @@ def orient(
     applied = 0
     for x, z, y in colliders:
         applied += _apply_collider(pdag, names[x], names[z], names[y])
-    learning["colliders"] = applied
+    pdag.learning["colliders"] = applied
     if propagation == "bnlearn":
         pdag = _bnlearn_propagation(pdag, {(names[u], names[v]) for u, v in arcs}, lists)
-    elif pdag.n_arcs:  # Meek's rules start from arcs: with none, none fires
-        meek(pdag)
+    else:
+        if pdag.n_arcs:  # Meek's rules start from arcs: with none, none fires
+            meek(pdag)
+        if extend and not _extends(pdag):  # conflicting colliders: the closest DAG's class
+            record = pdag.learning
+            pdag, added = _closest_extension(pdag)
+            pdag.learning = {**record, "no_extension": True, "colliders_added": added}
     if order is not None and tuple(order) != tuple(names):
         pdag = PDAG(order, arcs=pdag.arcs, edges=pdag.edges, learning=pdag.learning)
     logger.info(
@@ -222,6 +232,50 @@ def _bnlearn_propagation(pdag: PDAG, fixed_arcs: set[tuple[str, str]], lists: bo
         edges=[(nodes[i], nodes[j]) for i, j in zip(*np.nonzero(np.triu(both)))],
         learning=pdag.learning,
     )
+
+
+def _extends(pdag: PDAG) -> bool:
+    """Whether ``pdag`` has a consistent extension (a DAG with its arcs, skeleton and
+    colliders)."""
+    try:
+        pdag.to_dag()
+    except ValueError:
+        return False
+    return True
+
+
+def _closest_extension(pdag: PDAG) -> tuple[PDAG, int]:
+    """For a PDAG without a consistent extension: (the CPDAG of the DAG that keeps every arc
+    and the skeleton and adds the fewest new colliders this greedy order finds, how many it
+    adds). Dor and Tarsi's procedure removes a sink whose undirected neighbours are adjacent
+    to all its other neighbours; where no node qualifies (conflicting colliders from
+    sampling noise, or tests on repeated rows, can force a pattern no DAG holds), the sink
+    with the fewest non-adjacent pairs among its neighbours goes next, taking in its
+    undirected edges. A PDAG without an extension has no CPDAG, no DAG and no blanket to
+    read; the learner returns the class of the closest DAG instead, and says so."""
+    alive = set(pdag.nodes)
+    pa = {v: set(pdag.parents(v)) for v in alive}
+    ch = {v: set(pdag.children(v)) for v in alive}
+    nb = {v: set(pdag.undirected(v)) for v in alive}
+    adj = {v: pa[v] | ch[v] | nb[v] for v in alive}
+    arcs = list(pdag.arcs)
+
+    def missing_pairs(x: str) -> int:  # the colliders orienting x's edges into x would add
+        return sum(1 for y in nb[x] for w in adj[x] - {y} if w not in adj[y])
+
+    while alive:
+        sinks = [v for v in pdag.nodes if v in alive and not ch[v]]
+        x = min(sinks, key=missing_pairs)  # ties: the first in the PDAG's order
+        arcs += [(y, x) for y in nb[x]]
+        for y in adj[x]:
+            for links in (pa, ch, nb, adj):
+                links[y].discard(x)
+        alive.discard(x)
+    dag = DAG(pdag.nodes, arcs, learning=pdag.learning)
+    added = sum(
+        1 for x, z, y in dag.v_structures() if not (pdag.has_arc(x, z) and pdag.has_arc(y, z))
+    )
+    return dag.cpdag(), added
 
 
 def _apply_collider(pdag: PDAG, x: str, z: str, y: str) -> bool:

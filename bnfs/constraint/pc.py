@@ -207,6 +207,7 @@ def pc_stable(
         known.arcs,
         propagation="meek" if orientation == "evidence" else "bnlearn",
         lists=bool(blacklist or whitelist),
+        extend=not skipped,
     )
     return pdag
 

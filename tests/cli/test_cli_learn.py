@@ -323,3 +323,33 @@ def test_learn_says_what_to_do_with_missing_or_continuous_values(tmp_path, args,
     result = run("learn", str(data), "--out", str(out), *extra)
     assert result.returncode == 2, result.stdout
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("levels, columns", [(12, 14), (8, 18)])
+def test_a_partial_graph_bif_cannot_hold_is_written_as_json(
+    tmp_path, monkeypatch, capsys, levels, columns
+):
+    """Issue 59, item 7: PC-stable stopped at level 0 keeps nearly every edge, and the DAG
+    of that needs tables past what bnfs holds; the answer was lost with exit 2."""
+    import json
+
+    import numpy as np
+    import pandas as pd
+
+    from bnfs import cli
+
+    rng = np.random.default_rng(levels)
+    base = rng.integers(0, levels, 3000)
+    frame = pd.DataFrame(
+        {f"v{j}": (base + rng.integers(0, 2, 3000) * j) % levels for j in range(columns)}
+    ).astype(str)
+    frame.to_csv(tmp_path / "wide.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    argv = ["learn", "wide.csv", "--algorithm", "pc_stable", "--out", "g.bif", "--quiet"]
+    assert cli.main([*argv, "--max-time", "0.000001"]) == 124
+    err = capsys.readouterr().err
+    assert "g.bif cannot hold this graph" in err and "written to g.json instead" in err
+    assert "partial: it stopped early (max_time reached)" in err
+    saved = json.loads((tmp_path / "g.json").read_text())
+    assert saved["learning"]["stopped"] == "max_time reached" and saved["edges"]
+    assert not (tmp_path / "g.bif").exists()

@@ -2,6 +2,7 @@
 
 import pytest
 
+import bnfs
 import reference
 from bnfs import datasets, shd, tpda
 from bnfs.stats.citests import CITest, DSeparation
@@ -54,3 +55,30 @@ def test_tpda_errors():
         tpda(frame.assign(c="x").iloc[:1])
     tester = CITest(frame, "mi_threshold")
     assert tpda(tester).learning["n_tests"] == tester.n_tests
+
+
+@pytest.mark.parametrize("repeat", [1, 2, 3])
+def test_a_pdag_without_an_extension_becomes_the_closest_class(repeat):
+    """Issue 59, item 8: on child (1,000 rows, seed 5), repeated or not, TPDA's colliders
+    conflict and the PDAG had no consistent extension: .cpdag() and .to_dag() raised."""
+    import pandas as pd
+
+    frame = datasets.sample("child", 1000, seed=5)
+    pdag = bnfs.tpda(pd.concat([frame] * repeat, ignore_index=True))
+    assert pdag.learning["no_extension"] and pdag.learning["colliders_added"] >= 0
+    dag = pdag.to_dag()
+    assert pdag.cpdag().edges == pdag.edges and set(dag.arcs) >= set(pdag.arcs)
+
+
+def test_a_chordless_cycle_without_colliders_is_given_one():
+    from bnfs.constraint._orient import orient
+
+    names = ["a", "b", "c", "d"]
+    cycle = [{1, 3}, {0, 2}, {1, 3}, {0, 2}]  # a - b - c - d - a, no collider found
+    pdag = orient(names, cycle, [], {})
+    assert pdag.learning["no_extension"] and pdag.learning["colliders_added"] == 1
+    assert len(pdag.to_dag().v_structures()) == 1
+    oracle = bnfs.DSeparation(
+        bnfs.DAG(names, arcs=[("a", "b"), ("b", "c"), ("a", "d"), ("d", "c")])
+    )
+    assert bnfs.shd(bnfs.tpda(oracle), oracle.dag.cpdag()) == 0  # an extendable one is kept
