@@ -90,8 +90,10 @@ class DiscreteNetwork:
     Parameters
     ----------
     dag : DAG
-    states : mapping of str to sequence of str
-        Level names of each node.
+    states : mapping of str to sequence
+        Level names of each node: ``states`` holds them as text (BIF, reports), and
+        ``state_values`` as given (an integer column's 0 and 1), which pgmpy's evidence
+        matches (:meth:`to_pgmpy`).
     cpts : mapping of str to numpy.ndarray
         ``cpts[v]`` has shape ``(arity of p1, ..., arity of pk, arity of v)`` with
         parents ``p1..pk`` as listed by ``dag.parents(v)``; each last-axis slice sums to 1.
@@ -115,6 +117,12 @@ class DiscreteNetwork:
         self.dag = dag
         self.name = name
         self.states = {v: tuple(str(s) for s in states[v]) for v in dag.nodes if v in states}
+        # the levels as the data spelled them (an integer column's 0 and 1, not '0' and
+        # '1'), for pgmpy, whose evidence is matched by value
+        self.state_values = {
+            v: tuple(s.item() if isinstance(s, np.generic) else s for s in states[v])
+            for v in self.states
+        }
         missing = [v for v in dag.nodes if v not in self.states]
         if missing:
             raise ValueError(f"no states for nodes {missing[:10]}")
@@ -162,9 +170,7 @@ class DiscreteNetwork:
             raise ValueError(f"nodes {missing[:10]} are not columns of the data")
         cpts = conditional_tables(dag, data, dag.nodes, pseudo_count, prior_size)
         states = {
-            v: (str(data.isolated[v]),)
-            if v in data.isolated
-            else tuple(str(s) for s in data.states[v])
+            v: (data.isolated[v],) if v in data.isolated else tuple(data.states[v])
             for v in dag.nodes
         }
         return cls(dag, states, cpts, name=name)
@@ -243,7 +249,7 @@ class DiscreteNetwork:
                     values,
                     evidence=parents or None,
                     evidence_card=[len(self.states[p]) for p in parents] or None,
-                    state_names={u: list(self.states[u]) for u in [v, *parents]},
+                    state_names={u: list(self.state_values[u]) for u in [v, *parents]},
                 )
             )
         return model

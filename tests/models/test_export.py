@@ -463,3 +463,27 @@ def test_to_pgmpy_on_mixed_data_says_what_works():
     model = bnfs.io.to_pgmpy(dag, bnfs.discretize(survey))  # what the message offers works
     assert len(model.get_cpds()) == len(survey.columns)
     assert bnfs.fit(dag, survey).dag == dag
+
+
+@pytest.mark.parametrize("levels", [[0, 1], [1, 2, 3], [-1, 0, 5]])
+def test_pgmpy_keeps_integer_states_as_integers(levels):
+    """Issue 59, item 15: a CSV of integers gave pgmpy the states '0'/'1', so
+    evidence={"Smoking": 0} failed."""
+    from pgmpy.inference import VariableElimination
+
+    rng = np.random.default_rng(len(levels))
+    smoking = rng.choice(levels, 800)
+    frame = pd.DataFrame(
+        {
+            "Smoking": smoking,
+            "Cancer": np.where(rng.random(800) < 0.8, smoking, rng.choice(levels, 800)),
+            "Town": rng.choice(["north", "south"], 800),
+        }
+    )
+    dag = bnfs.DAG(list(frame.columns), arcs=[("Smoking", "Cancer")])
+    for model in (bnfs.io.to_pgmpy(dag, frame), bnfs.fit(dag, frame).to_pgmpy()):
+        assert model.get_cpds("Smoking").state_names["Smoking"] == sorted(levels)
+        assert model.get_cpds("Town").state_names["Town"] == ["north", "south"]
+        answer = VariableElimination(model).query(["Cancer"], evidence={"Smoking": levels[0]})
+        assert answer.values.argmax() == 0  # mostly the smoking level itself
+    assert bnfs.fit(dag, frame).states["Smoking"] == tuple(map(str, sorted(levels)))
