@@ -1,15 +1,19 @@
 """Stopping a long search early, on a time limit or at Ctrl-C, with the best graph so far.
 
 The searches run in compiled chunks of moves; between chunks they ask :meth:`Budget.spent`.
-Ctrl-C does not raise inside a search: a SIGINT handler (main thread only) records it and
-the search stops at the next check, so the state is never left half-updated. A second
-Ctrl-C raises KeyboardInterrupt as usual.
+Where a person waits for the answer (a Python or IPython prompt, a notebook, the command
+line), the first Ctrl-C does not raise inside a search: a SIGINT handler (main thread only)
+records it and the search stops at the next check with the best graph so far, the state
+never half-updated; a second Ctrl-C raises KeyboardInterrupt as usual. In a script or a
+test session the first Ctrl-C raises KeyboardInterrupt, as it does in any Python code
+(:data:`PARTIAL_ON_INTERRUPT` overrides the choice).
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -30,6 +34,26 @@ def stopped_reason(learning) -> str | None:
         return None
     reason = learning.get("stopped_early") or learning.get("stopped")
     return str(reason) if reason else None
+
+
+#: whether the first Ctrl-C inside a search returns the best graph so far (True) or raises
+#: KeyboardInterrupt (False); None: only where a person is at a prompt (:func:`interactive`).
+#: The command line sets it to True (a partial graph written, exit 130)
+PARTIAL_ON_INTERRUPT: bool | None = None
+
+
+def interactive() -> bool:
+    """Whether a person is at a prompt: Python's (``sys.ps1``, ``python -i``) or
+    IPython's, in a terminal or a notebook."""
+    if hasattr(sys, "ps1") or sys.flags.interactive:
+        return True
+    ipython = sys.modules.get("IPython")
+    return ipython is not None and getattr(ipython, "get_ipython", lambda: None)() is not None
+
+
+def partial_on_interrupt() -> bool:
+    """Whether the first Ctrl-C inside a search stops it with its best graph so far."""
+    return interactive() if PARTIAL_ON_INTERRUPT is None else bool(PARTIAL_ON_INTERRUPT)
 
 
 class Budget:
@@ -59,8 +83,9 @@ class Budget:
 
     @contextlib.contextmanager
     def catching_interrupts(self):
-        """Within this block the first Ctrl-C only marks the budget as spent."""
-        if threading.current_thread() is not threading.main_thread():
+        """Within this block the first Ctrl-C only marks the budget as spent, where
+        :func:`partial_on_interrupt` says so (else it raises KeyboardInterrupt)."""
+        if threading.current_thread() is not threading.main_thread() or not partial_on_interrupt():
             yield
             return
         previous = signal.getsignal(signal.SIGINT)

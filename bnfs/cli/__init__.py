@@ -89,6 +89,10 @@ def main(argv=None) -> int:
         level = log.level
         log.addHandler(handler)
         log.setLevel(logging.INFO)
+    from bnfs import _budget  # after parsing: bnfs --help loads no data library
+
+    partial = _budget.PARTIAL_ON_INTERRUPT
+    _budget.PARTIAL_ON_INTERRUPT = True  # Ctrl-C: the graph so far, written, exit 130
     try:
         _check_outputs(args)
         with _showing_compiling(), warnings.catch_warnings():
@@ -108,6 +112,7 @@ def main(argv=None) -> int:
             "please report it\n",
         )
     finally:
+        _budget.PARTIAL_ON_INTERRUPT = partial
         if handler is not None:
             log.removeHandler(handler)
             log.setLevel(level)

@@ -253,6 +253,8 @@ def test_ctrl_c_stops_the_search_cleanly(monkeypatch):
         return run(self, *args)
 
     monkeypatch.setattr(SearchState, "run", interrupted_run)
+    # as at a prompt (in a script or here the first Ctrl-C raises: the next test)
+    monkeypatch.setattr(importlib.import_module("bnfs._budget"), "PARTIAL_ON_INTERRUPT", True)
     module = importlib.import_module("bnfs.search._climbing")
     first_call = module.Pace(module.CHUNK).size  # moves of the first compiled call
     before = signal.getsignal(signal.SIGINT)
@@ -309,3 +311,40 @@ def test_the_score_scan_order_is_by_the_nodes_own_scores():
     )
     walk = bnfs.hill_climbing(frame, max_iter=1, scan_order="scores", progress=False)
     assert walk.arcs == [first]
+
+
+@pytest.mark.parametrize("partial", [None, False])
+def test_ctrl_c_in_a_script_raises_keyboard_interrupt(monkeypatch, partial):
+    """Issue 59, item 13: in a script or a test session the first Ctrl-C raised nothing and
+    the learner returned a partial graph; now it raises as any Python code does."""
+    import importlib
+    import os
+    import signal
+
+    from bnfs.search._state import SearchState
+
+    budget = importlib.import_module("bnfs._budget")
+    monkeypatch.setattr(budget, "PARTIAL_ON_INTERRUPT", partial)
+    assert not budget.interactive()  # pytest: no prompt
+    run = SearchState.run
+
+    def interrupted_run(self, *args):
+        os.kill(os.getpid(), signal.SIGINT)
+        return run(self, *args)
+
+    monkeypatch.setattr(SearchState, "run", interrupted_run)
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        hill_climbing(reference.data("asia"))
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_prompt_is_interactive(monkeypatch):
+    import importlib
+    import sys
+
+    budget = importlib.import_module("bnfs._budget")
+    monkeypatch.setattr(sys, "ps1", ">>> ", raising=False)
+    assert budget.interactive() and budget.partial_on_interrupt()
+    monkeypatch.setattr(budget, "PARTIAL_ON_INTERRUPT", False)
+    assert not budget.partial_on_interrupt()
