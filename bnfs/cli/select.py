@@ -38,8 +38,11 @@ def _refuse(flags: list[str], method: str, why: str) -> None:
 
 
 def _discretizing(args) -> dict:
-    """The selector's ``discretizer`` and ``n_bins`` from ``--discretize`` and ``--bins``
-    (left out: the selector's defaults, quantile bins and 3 of them)."""
+    """The selector's ``discretizer`` and ``n_bins`` from ``--discretize`` and ``--bins``.
+    ``--method markov_blanket`` takes ``bnfs blanket``'s rule, ``auto`` unless told
+    otherwise (continuous columns kept for a learner that models them, quantile bins for
+    the others), so both commands give the same set; the other methods, which need discrete
+    data, keep their selectors' defaults (quantile bins, 3 of them) under ``auto``."""
     method = args.method
     given = [
         flag
@@ -50,7 +53,9 @@ def _discretizing(args) -> dict:
         _refuse(given, method, "it measures dependence on the values as they are")
         return {}
     options = {}
-    if args.discretize not in (None, "auto"):
+    if method == "markov_blanket":  # bnfs blanket's rule, as --help says: one default for both
+        options["discretizer"] = args.discretize or "auto"
+    elif args.discretize not in (None, "auto"):
         options["discretizer"] = args.discretize
     if args.bins is not None:
         options["n_bins"] = args.bins

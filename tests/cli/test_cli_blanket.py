@@ -82,7 +82,9 @@ def test_an_ascii_terminal_gets_the_whole_blanket_of_a_unicode_target(tmp_path):
 def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkeypatch, capsys):
     """Issue 44: bnfs select and MarkovBlanketSelector() cut continuous features into the
     same bins, and so does bnfs blanket told to; with discretizer="auto" the selector gives
-    bnfs blanket's default, learn modelling the features as they are."""
+    bnfs blanket's default, learn modelling the features as they are. Issue 59: bnfs
+    select's default is that rule too (it binned, while its --help said auto), so the two
+    commands give one set, here and on mixed features (below)."""
     import bnfs
     from bnfs import cli
 
@@ -92,20 +94,68 @@ def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkey
 
     def blanket(*flags):
         assert cli.main(["blanket", "c.csv", "--target", "y", *flags, "--quiet"]) == 0
-        listing = capsys.readouterr().out
-        return {
-            name.strip()
-            for line in listing.splitlines()[1:]
-            for name in line.split(None, 1)[-1].split(",")
-            if name.strip() not in ("", "-")
-        }
+        return _listed(capsys.readouterr().out)
 
-    code, out, err = _select_code(cli, ["select", "c.csv", "--target", "y", "--quiet"], capsys)
-    assert code == 0, err
-    selected = set(out.splitlines()[1].strip().split(", ")) - {"-"}
-    binned = bnfs.MarkovBlanketSelector().fit(X, y)
-    assert binned.learner_ == "learn" and binned.network_.learning["score"] == "bde"
-    assert selected == set(binned.selected_) == blanket("--discretize", "quantile", "--bins", "3")
+    def select(*flags):
+        argv = ["select", "c.csv", "--target", "y", *flags, "--quiet"]
+        code, out, err = _select_code(cli, argv, capsys)
+        assert code == 0, err
+        return set(out.splitlines()[1].strip().split(", ")) - {"-"}
+
+    # issue 59, item 11: one rule and one default for both commands (--help's auto)
     kept = bnfs.MarkovBlanketSelector(discretizer="auto").fit(X, y)
     assert kept.network_.learning["score"] == "bic-cg"
-    assert set(kept.selected_) == blanket() and "a" in kept.selected_
+    assert select() == select("--discretize", "auto") == set(kept.selected_) == blanket()
+    assert "a" in kept.selected_
+    binned = bnfs.MarkovBlanketSelector().fit(X, y)
+    assert binned.learner_ == "learn" and binned.network_.learning["score"] == "bde"
+    bins = ("--discretize", "quantile", "--bins", "3")
+    assert select(*bins) == set(binned.selected_) == blanket(*bins)
+    for algorithm in ("hill_climbing", "hiton_mb"):  # a score learner and a CI-test one
+        assert select("--algorithm", algorithm) == blanket("--algorithm", algorithm)
+
+
+def test_blanket_and_select_agree_on_mixed_features(tmp_path, monkeypatch, capsys):
+    import numpy as np
+    import pandas as pd
+
+    from bnfs import cli
+
+    rng = np.random.default_rng(5)
+    n = 600
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {
+            "colour": np.where(rng.random(n) < 0.8, y, 1 - y).astype(str),
+            "size": y * 1.5 + rng.normal(0, 1, n),
+            "noise": rng.normal(0, 1, n),
+            "shape": rng.choice(["round", "flat"], n),
+            "y": y.astype(str),
+        }
+    )
+    frame.to_csv(tmp_path / "m.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    for flags in ([], ["--algorithm", "hill_climbing"], ["--algorithm", "iamb"]):
+        assert cli.main(["blanket", "m.csv", "--target", "y", *flags, "--quiet"]) == 0
+        found = _listed(capsys.readouterr().out)
+        code, out, err = _select_code(
+            cli, ["select", "m.csv", "--target", "y", *flags, "--quiet"], capsys
+        )
+        assert code == 0, err
+        assert set(out.splitlines()[1].strip().split(", ")) - {"-"} == found, flags
+        assert "size" in found and "colour" in found
+
+
+def _listed(listing: str) -> set[str]:
+    """The names bnfs blanket prints: a network's parents, children and spouses, one part a
+    line; a local learner's set on its first line, after the colon."""
+    lines = listing.splitlines()
+    parts = [lines[0].split(": ", 1)[1]] if ": " in lines[0] else lines[1:]
+    if len(lines) > 1:
+        parts = [line.split(None, 1)[-1] for line in lines[1:]]
+    return {
+        name.strip().split(" (")[0]
+        for part in parts
+        for name in part.split(",")
+        if name.strip() not in ("", "-")
+    }
