@@ -40,10 +40,18 @@ def progress_bar_class():
 tqdm = progress_bar_class()
 
 
+#: the line shown while the kernels compile (a terminal's or a notebook's), with the seconds
+COMPILING = (
+    "bnfs: compiling the numba kernels this call needs, once (later calls and runs load them "
+    "from the cache)"
+)
+
+
 class CompileTicker(threading.Thread):
     """A line that moves while the kernels compile for more than ``after`` seconds (first
-    use: up to a minute), rewritten in place every ``every`` seconds and wiped when the
-    compiling ends; with ``auto`` the thread ends then too (the next compile starts another)."""
+    use of each learner and kind of data), rewritten in place every ``every`` seconds (in
+    a notebook: one display output, updated) and wiped when the compiling ends; with
+    ``auto`` the thread ends then too (the next compile starts another)."""
 
     def __init__(self, stream, after: float = 5.0, every: float = 1.0, auto: bool = False):
         super().__init__(daemon=True, name="bnfs-compile-ticker")
@@ -52,6 +60,10 @@ class CompileTicker(threading.Thread):
         self.shown = ""
         self.lock = threading.Lock()  # the ticker and the compiling thread both write
         self.terminal = _is_terminal(stream)
+        # a notebook keeps every write to a stream in the saved file: there the line is one
+        # display output, updated in place
+        self.notebook = not self.terminal and _in_notebook()
+        self.handle = None
 
     def run(self):
         while not self.done.wait(self.every):
@@ -65,9 +77,12 @@ class CompileTicker(threading.Thread):
             self._show(seconds)
 
     def _show(self, seconds: float | None) -> None:
+        if self.notebook:
+            self._show_in_notebook(seconds)
+            return
         try:
             if seconds is not None and seconds >= self.after:
-                line = f"bnfs: compiling the numba kernels (first use): {seconds:.0f} s"
+                line = f"{COMPILING}: {seconds:.0f} s"
                 self.stream.write(f"\r{line}")
                 self.stream.flush()
                 self.shown = line
@@ -79,6 +94,25 @@ class CompileTicker(threading.Thread):
                 self.shown = ""
         except (OSError, ValueError):  # a closed or broken stream: progress is not worth an error
             self.shown = ""
+
+    def _show_in_notebook(self, seconds: float | None) -> None:
+        """The line as one display output, updated in place and emptied at the end."""
+        from IPython.display import display
+
+        if seconds is not None and seconds >= self.after:
+            text = f"{COMPILING}: {seconds:.0f} s"
+        elif seconds is None and self.shown:
+            text = ""
+        else:
+            return
+        try:
+            if self.handle is None:
+                self.handle = display({"text/plain": text}, raw=True, display_id=True)
+            else:
+                self.handle.update({"text/plain": text}, raw=True)
+        except Exception:  # progress is not worth an error in the user's cell
+            self.handle = None
+        self.shown = text
 
     def stop(self) -> None:
         self.done.set()

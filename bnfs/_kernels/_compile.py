@@ -203,8 +203,9 @@ class _FirstCompile(event.Listener):
                 )
             else:
                 compile_log.info(
-                    "compiling the numba kernels for their first use; this takes "
-                    "up to a minute once, later runs load them from the cache"
+                    "compiling the numba kernels for their first use: each learner and "
+                    "kind of data (discrete, continuous, mixed, with gaps) compiles its own "
+                    "once, from seconds to a few minutes; later runs load them from the cache"
                 )
 
     def on_end(self, event_):

@@ -262,6 +262,11 @@ def learner_options(algorithm: str, args, names) -> dict:
             continue
         if name not in accepted:
             raise ValueError(f"{flag} does not apply to {algorithm}")
+        if name == "checkpoint" and algorithm == "learn":  # its one candidate keeps none
+            raise ValueError(
+                "--checkpoint does not apply to learn (its search, BOSS, keeps no checkpoint); "
+                "pass --algorithm hill_climbing or tabu_search to resume a long search"
+            )
         if name in ("blacklist", "whitelist"):
             value = (
                 name_file(value, name, algorithm)

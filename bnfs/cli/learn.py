@@ -104,11 +104,6 @@ def learn_command(args) -> int:
     optional report."""
     if args.out.suffix.lower() not in OUTPUTS:  # before minutes of learning
         raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {args.out.name!r}")
-    if args.algorithm == "learn" and args.checkpoint is not None:
-        raise ValueError(
-            "--checkpoint does not apply to learn (its search keeps no checkpoint); pass "
-            "--algorithm hill_climbing or tabu_search to resume a long search"
-        )
     frame = read_frame(args.data, args.dropna, keep_missing=True)
     if args.report and args.highlight is not None:  # before minutes of learning
         column_name(frame, args.highlight)

@@ -159,6 +159,8 @@ def grow_shrink(
         As :func:`bnfs.pc_stable`: a pair blacklisted both ways is never adjacent, one with
         a whitelisted arc always is (neither is tested); the lists' arcs are oriented first.
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
     n_jobs : int, optional
         joblib workers for the per-node blankets and the per-pair separation tests
         (-1: every core). The result is the same for any value.

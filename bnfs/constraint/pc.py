@@ -88,6 +88,8 @@ def pc_stable(
         lists' arcs (a whitelisted arc, the reverse of an arc blacklisted one way) are
         oriented before the colliders.
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
     n_jobs : int, optional
         Cores for the edge tests of each level (-1: every core): compiled threads for
         discrete tests, joblib workers for ``fisher_z`` and oracles. Each level runs in two

@@ -64,6 +64,8 @@ def tpda(
         As :func:`bnfs.pc_stable`: a pair blacklisted both ways is never tested or drawn,
         one with a whitelisted arc is in the graph from the start and never thinned.
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
     **test_options
         ``threshold``, ``adjust_df``, ``min_rows_per_cell`` of :class:`~bnfs.stats.citests.CITest`.
 

@@ -11,7 +11,6 @@ and MMPC with the symmetry correction)."""
 
 from __future__ import annotations
 
-from bnfs._validate import near_match
 from bnfs.graphs.local import LocalResult
 from bnfs.learners.registry import check_options, get, names
 
@@ -107,6 +106,8 @@ def neighbours(data, target: str, method: str = "auto", **options) -> LocalResul
 
 
 def _local_set(data, target, method, options, blanket: bool) -> LocalResult:
+    from bnfs._validate import near_match  # here: import bnfs loads no data library
+
     local = "blanket" if blanket else "neighbours"
     networks = names("score", "hybrid", "constraint")
     if method == "auto":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import heapq
 import logging
+import time
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from bnfs.stats.priors import graph_prior
 __all__ = ["Orders", "TREE_BYTES", "learn_from_starts"]
 
 logger = logging.getLogger("bnfs")
+
+#: seconds between the progress bar's updates inside one long kernel call
+SHOW_EVERY = 0.5
 
 #: bytes the grow-shrink trees may take before they are emptied and rebuilt as needed
 TREE_BYTES = 1 << 30
@@ -155,6 +159,7 @@ class Orders:
         self._emptied = False  # the trees were emptied and no kernel call has finished since
         #: new local scores a kernel call may compute before it pauses for a budget check
         self.pace = Pace(1 << 40, first=1024)
+        self._shown_at = time.perf_counter()  # when the bar last showed the work
         self._entries: dict = {}  # (kernel, argument layouts) -> machine code
 
     def _make_room(self) -> None:
@@ -201,11 +206,24 @@ class Orders:
                 return out
             if used[_p.PAUSED]:
                 used[_p.PAUSED] = 0
+                self._show_work()
                 if self.budget.spent():
                     used[_p.PAUSE_AT] = 0
                     return None
                 continue
             self._make_room()
+
+    def _show_work(self) -> None:
+        """At a pause inside a kernel call, at most every :data:`SHOW_EVERY` seconds: the
+        bar shows the local scores computed so far (and its clock moves), so a first pass
+        that runs for a minute on wide data (coil2000: 46 s before its first move) is seen
+        to work from its first seconds."""
+        now = time.perf_counter()
+        if now - self._shown_at < SHOW_EVERY:
+            return
+        self._shown_at = now
+        scores = int(self.workspace.scratch.counters[_c.N_SCORES])
+        self.bar.set_postfix({**self.shown, "scores": f"{scores:,}"})
 
     def _machine(self, kernel, args: tuple):
         """``kernel(scoring, knowledge, workspace, trees, *args)``, through its machine code

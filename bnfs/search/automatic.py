@@ -55,6 +55,8 @@ CANDIDATES = {
 #: searches lands further from the true networks than BOSS every time: held-out
 #: likelihood prefers the denser tabu graphs on hailfinder, where BOSS is nearer the truth
 DEFAULT_CANDIDATES = ("boss",)
+#: below this many rows per variable learn warns that the sample is small for the network
+ROWS_PER_VARIABLE = 10
 #: the candidates learn compared by default before, for ``candidates=COMPARED``
 COMPARED = ("boss", "tabu", "mmpc_tabu", "pc_tabu")
 #: further random starts of BOSS when it runs on all the rows as the winner: more starts
@@ -63,14 +65,15 @@ COMPARED = ("boss", "tabu", "mmpc_tabu", "pc_tabu")
 FINAL_BOSS_RESTARTS = 4
 #: ... as long as the work stays within this many counted rows (local scores times rows,
 #: :func:`bnfs.boss`'s ``restart_work``): every start on the 24-case suite (win95pts, 5,000
-#: rows: 2.2e9 for five), one on coil2000 (9,822 rows, 35 columns of 10+ levels: 7.9e9 and
-#: about five minutes for one start), where four more would take twenty
+#: rows: 2.2e9 for five), one on coil2000 (9,822 rows, 35 columns of 10+ levels: 7.9e9 for
+#: one start), where four more would take four times as long
 FINAL_RESTART_WORK = 5e9
 #: learn's score on discrete data: BDeu with the vsp prior. BDs (``"bds"``, BDeu over the
 #: parent configurations seen) was measured beside it, BOSS with five starts, same runs:
 #: mean SHD 17.96 against 17.67 on the 24-case suite (seeds 1, 2), 16.8 against 17.9 with
 #: seeds 0, 1; held-out log-likelihood per row on coil2000 -23.2 against -29.4; but one
-#: BDs start on all of coil2000 took over 600 s, where a BDeu start takes about five minutes
+#: BDs start on all of coil2000 took over 600 s, where a BDeu start then took about five
+#: minutes (before :data:`CONFIGURATIONS_PER_ROW`; the whole learn now takes about one)
 DISCRETE_SCORE = "bde"
 #: BOSS's family bound in learn: parent configurations at most this many times the rows
 #: (:func:`bnfs.boss`'s ``max_configurations``). On sparse tables BDeu keeps adding
@@ -206,6 +209,20 @@ def _alone(candidate: str, data, options: dict, seed, max_time, progress, checkp
         }
     )
     return dag
+
+
+def _warn_if_thin(data) -> None:
+    """A hint that the rows are few for a network over these columns (hepatitis: 155 rows,
+    20 variables): most dependences go unseen, the network is sparse and blankets small."""
+    rows = row_mass(data)
+    if rows < ROWS_PER_VARIABLE * data.n_vars:
+        warnings.warn(
+            f"learn: {rows:,.0f} rows for {data.n_vars} variables, fewer than "
+            f"{ROWS_PER_VARIABLE} a variable: too few to see most dependences, so expect a "
+            "sparse network and small blankets; bnfs.boot_strength says how sure each arc is",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
 
 
 def _check_checkpoint(checkpoint, candidates) -> None:
@@ -393,6 +410,8 @@ def learn(
     n_jobs : int, optional
         joblib workers for the fold runs (-1: every core); one candidate has none.
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
     checkpoint : str or path, optional
         File the finished fold runs are saved to; calling again with the same data and
         arguments skips them. One candidate has no fold runs: ``"hc"`` or ``"tabu"`` alone
@@ -455,6 +474,7 @@ def learn(
     }
     n_jobs = check_n_jobs(n_jobs)
     check_int(seed, "seed", 0, allow_none=True)
+    _warn_if_thin(data)
     if score is not None:  # refused by name when unknown or for another kind of data
         resolve_score(data, score, iss)
     _check_checkpoint(checkpoint, candidates)

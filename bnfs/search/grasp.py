@@ -261,6 +261,8 @@ def grasp(
         the compiled calls too: on data so wide that the first order's DAG is not
         finished in time, the nodes not reached along it have no parents.
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
 
     Returns
     -------

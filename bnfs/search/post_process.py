@@ -127,6 +127,8 @@ def post_process(
         Seconds after which the remaining operations are skipped (with a RuntimeWarning);
         Ctrl-C does the same.
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
 
     Returns
     -------

@@ -104,6 +104,8 @@ def screen_based(
         Random hill-climbing operations afterwards (the paper: 5,000,000).
     seed : int or numpy.random.Generator
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
     n_jobs : int, optional
         Threads for the pair gains (-1: every core); the result is the same for any value.
 

@@ -102,6 +102,8 @@ def sparse_candidate(
         name or by the nodes' own scores, so any order of the columns gives the same
         graph, or by column.
     progress : bool, optional
+        A progress bar on stderr: None shows it where stderr is a terminal or a notebook
+        (tqdm's widget with ipywidgets), True always, False never.
     n_jobs : int, optional
         Threads for the local scores of each step and of the restrict step (-1: every core);
         the result is the same for any value.

@@ -293,7 +293,7 @@ def test_the_cli_offers_every_score():
 
 
 def test_a_line_moves_while_the_kernels_compile(monkeypatch):
-    """First use compiles for up to a minute: past 5 s a terminal sees the seconds move,
+    """First use compiles (seconds to minutes): past 5 s a terminal sees the seconds move,
     and the line is wiped when compiling ends."""
     import io
 
@@ -310,10 +310,9 @@ def test_a_line_moves_while_the_kernels_compile(monkeypatch):
     assert stream.getvalue() == ""  # a short compile says nothing more
     ticker.tick(7.4)
     ticker.tick(8.6)
-    assert stream.getvalue().split("\r")[1:] == [
-        "bnfs: compiling the numba kernels (first use): 7 s",
-        "bnfs: compiling the numba kernels (first use): 9 s",
-    ]
+    from bnfs._progress import COMPILING
+
+    assert stream.getvalue().split("\r")[1:] == [f"{COMPILING}: 7 s", f"{COMPILING}: 9 s"]
     ticker.tick(None)
     assert stream.getvalue().endswith("\r\033[K") and not ticker.shown
 
@@ -522,7 +521,19 @@ def test_python_sessions_see_the_compile_line_too(monkeypatch, where):
 
         fake = types.ModuleType("IPython")
         fake.get_ipython = lambda: ZMQInteractiveShell()
+        shown = []  # a notebook's line is one display output (next test)
+
+        class Handle:
+            def update(self, data, raw=False):
+                shown.append(data["text/plain"])
+
+        def display(data, raw=False, display_id=False):
+            shown.append(data["text/plain"])
+            return Handle()
+
+        fake.display = types.SimpleNamespace(display=display)
         monkeypatch.setitem(sys.modules, "IPython", fake)
+        monkeypatch.setitem(sys.modules, "IPython.display", fake.display)
     seconds = [7.0]
     monkeypatch.setattr(_kernels, "compiling_for", lambda: seconds[0])
     progress = _progress._CompileProgress()
@@ -530,13 +541,57 @@ def test_python_sessions_see_the_compile_line_too(monkeypatch, where):
     if where == "pipe":
         assert progress.ticker is None and stream.getvalue() == ""
         return
+    line = f"{_progress.COMPILING}: 7 s"
     deadline = clock.monotonic() + 20
-    while "7 s" not in stream.getvalue() and clock.monotonic() < deadline:
+    while clock.monotonic() < deadline and not (
+        "7 s" in stream.getvalue() or (where == "notebook" and shown)
+    ):
         clock.sleep(0.05)
-    assert stream.getvalue() == "\rbnfs: compiling the numba kernels (first use): 7 s"
     seconds[0] = None
-    progress.idle()  # compiling ends: the line goes before the caller prints
-    wiped = stream.getvalue().split("\r")[-1]
-    assert wiped == ("\033[K" if where == "terminal" else "")
+    if where == "notebook":
+        assert shown[0] == line and stream.getvalue() == ""
+        progress.idle()
+        assert shown[-1] == ""  # emptied when compiling ends
+    else:
+        assert stream.getvalue() == f"\r{line}"
+        progress.idle()  # compiling ends: the line goes before the caller prints
+        assert stream.getvalue().split("\r")[-1] == "\033[K"
     progress.ticker.join(5)
     assert not progress.ticker.is_alive()  # the ticker ends with the compiling
+
+
+def test_in_a_notebook_the_compile_line_is_one_output_updated_in_place(monkeypatch):
+    """Issue 59, item 14: a saved notebook kept every tick of the counter (written to the
+    stream); now one display output is updated and emptied at the end."""
+    import io
+    import sys
+    import types
+
+    from bnfs import _progress
+
+    calls = []
+
+    class Handle:
+        def update(self, data, raw=False):
+            calls.append(("update", data["text/plain"]))
+
+    def display(data, raw=False, display_id=False):
+        calls.append(("display", data["text/plain"]))
+        return Handle()
+
+    ipython = types.ModuleType("IPython")
+    ipython.display = types.SimpleNamespace(display=display)
+    monkeypatch.setitem(sys.modules, "IPython", ipython)
+    monkeypatch.setitem(sys.modules, "IPython.display", ipython.display)
+    monkeypatch.setattr(_progress, "_in_notebook", lambda: True)
+    stream = io.StringIO()  # a notebook's stderr: no terminal
+    ticker = _progress.CompileTicker(stream, after=5.0)
+    for seconds in (2.0, 6.0, 7.0, 8.2, None):
+        ticker.tick(seconds)
+    assert stream.getvalue() == ""  # nothing written to the stream the notebook saves
+    assert calls == [
+        ("display", f"{_progress.COMPILING}: 6 s"),
+        ("update", f"{_progress.COMPILING}: 7 s"),
+        ("update", f"{_progress.COMPILING}: 8 s"),
+        ("update", ""),
+    ]

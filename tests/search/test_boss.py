@@ -390,3 +390,47 @@ def test_candidates_restrict_parents_to_strong_partners(insurance, learner):
     assert every == learner(insurance, "bde", progress=False)
     with pytest.raises(ValueError, match="candidates"):
         learner(insurance, candidates=0, progress=False)
+
+
+def test_the_bar_shows_the_work_inside_a_long_kernel_call(monkeypatch):
+    """Issue 59, item 14: a first pass on wide data runs for seconds inside one kernel call;
+    the bar now shows the scores computed at each pause (its clock moves too)."""
+    import importlib
+
+    permutations = importlib.import_module("bnfs.search._permutations")
+    shown = []
+
+    class Bar:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def set_postfix(self, values=None, refresh=True, **more):
+            shown.append({**(values or {}), **more})
+
+        def set_description(self, *args, **kwargs):
+            pass
+
+        def update(self, n=1):
+            pass
+
+    monkeypatch.setattr(permutations, "tqdm", Bar)
+    monkeypatch.setattr(permutations, "SHOW_EVERY", 0.0)
+    original = permutations.Pace
+
+    def tiny(most, first=1):  # pause after every few scores
+        pace = original(most, first=1)
+        pace.most = 1  # never grows: every call pauses
+        return pace
+
+    monkeypatch.setattr(permutations, "Pace", tiny)
+    frame = bnfs.datasets.sample("alarm", 500, seed=3)
+    dag = bnfs.boss(frame, progress=True)
+    counts = [int(s["scores"].replace(",", "")) for s in shown if "scores" in s]
+    assert len(counts) > 10 and counts == sorted(counts) and counts[-1] > 100
+    assert dag.n_arcs > 0
