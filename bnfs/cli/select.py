@@ -246,6 +246,12 @@ def select_command(args) -> int:
             facts[f"{args.classifier}, {label} features"] = line
             if label == "all":
                 baseline = float(scores["test_accuracy"].mean())
+        from sklearn.dummy import DummyClassifier
+
+        floor = cross_val_score(DummyClassifier(strategy="most_frequent"), X, y, cv=folds)
+        line = f"accuracy {floor.mean():.3f}   (always the most frequent class: the floor)"
+        print(f"  {'majority':<9} {line}")
+        facts["majority class"] = line
         if args.report and features:
             order = [f for f in getattr(selector, "selected_", features) if f in features]
             counts = sorted({max(1, round(len(order) * q / 12)) for q in range(1, 13)})

@@ -41,6 +41,57 @@ def svg_of(graph, highlight: str | None = None) -> str:
     return _inline(text)
 
 
+#: past this many nodes or links (arcs and edges) a report draws the highlighted node's
+#: blanket and puts the whole network behind a fold: wdbc's 197 arcs drew as a hairball
+#: with 6-pixel labels
+READABLE_NODES, READABLE_LINKS = 40, 80
+
+
+def figure_of(graph, highlight: str | None = None) -> str:
+    """The report's picture of ``graph``: the whole of it while it stays readable (up to
+    :data:`READABLE_NODES` nodes and :data:`READABLE_LINKS` links); past that, the
+    neighbourhood of ``highlight`` (it and its Markov blanket, with the links among them)
+    with the links that make the blanket (to and from it, and into its children) drawn
+    large, and the whole network in a fold below (opened on a click).
+
+    Examples
+    --------
+    >>> from bnfs import DAG
+    >>> star = DAG(["t", *map(str, range(50))], arcs=[("t", str(i)) for i in range(50)])
+    >>> page = figure_of(star.subgraph(["t", "0", "1"]), "t")
+    >>> "<details>" in page, "<details>" in figure_of(star, "t")
+    (False, True)
+    """
+    links = graph.n_arcs + graph.n_edges
+    if graph.n_nodes <= READABLE_NODES and links <= READABLE_LINKS:
+        return f'<div class="figure">{svg_of(graph, highlight)}</div>'
+    whole = (
+        f"<details><summary>The whole network ({graph.n_nodes} nodes, {links} links)"
+        f'</summary><div class="figure">{svg_of(graph, highlight)}</div></details>'
+    )
+    if highlight is None or highlight not in graph.nodes:
+        note = (
+            f"<p>{graph.n_nodes} nodes and {links} links are too many to read in one picture.</p>"
+        )
+        return note + whole
+    kept = [highlight, *graph.markov_blanket(highlight)]
+    children = set(graph.children(highlight))
+    # the links that make the blanket: to and from the node, and into its children
+    arcs = [(u, v) for u, v in graph.arcs if highlight in (u, v) or (v in children and u in kept)]
+    edges = [(u, v) for u, v in graph.edges if highlight in (u, v)]
+    which = "the links that make the blanket"
+    if len(arcs) + len(edges) > READABLE_LINKS:  # a dense blanket: its own links only
+        arcs = [(u, v) for u, v in arcs if highlight in (u, v)]
+        which = "its own links (those of its spouses to its children are in the whole network)"
+    part = type(graph)(kept, arcs, **({"edges": edges} if not graph.is_directed else {}))
+    note = (
+        f"<p>The neighbourhood of <code>{html.escape(highlight)}</code>: it and its Markov "
+        f"blanket, {len(kept)} of {graph.n_nodes} nodes, with {which}; the whole network, "
+        f"{links} links, is below.</p>"
+    )
+    return note + f'<div class="figure">{svg_of(part, highlight)}</div>' + whole
+
+
 def _inline(svg: str) -> str:
     start = svg.find("<svg")
     if start < 0:
@@ -171,7 +222,7 @@ def network_report(
     >>> page.startswith("<!DOCTYPE html>"), "Markov blanket of either" in page
     (True, True)
     """
-    body = [f'<div class="figure">{svg_of(graph, highlight)}</div>']
+    body = [figure_of(graph, highlight)]
     if facts:
         body.append(f"<h2>Summary</h2><table>{_rows(facts.items())}</table>")
     if highlight is not None:
@@ -218,7 +269,7 @@ def selection_report(
             f'<div class="figure">{_curve_svg(curve, baseline)}</div>'
         )
     if graph is not None:
-        body.append(f'<h2>Learned network</h2><div class="figure">{svg_of(graph, highlight)}</div>')
+        body.append(f"<h2>Learned network</h2>{figure_of(graph, highlight)}")
         body.append(_provenance(getattr(graph, "learning", {}) or {}))
     return _page(title, "".join(body))
 

@@ -259,3 +259,29 @@ def test_binning_that_was_not_asked_for_is_said(tmp_path):
     for extra in (["--discretize", "quantile"], ["--quiet"]):
         result = run(*argv, *extra)
         assert result.returncode == 0 and "discretizing" not in result.stderr, extra
+
+
+@pytest.mark.parametrize("folds", [3, 5])
+def test_select_shows_the_majority_class_beside_the_accuracies(
+    asia_file, monkeypatch, capsys, folds
+):
+    """Issue 59, item 17: coil2000's accuracy of 0.940 was the majority-class rate without
+    saying so; the floor is printed beside the accuracies and kept in the report; the
+    report names the data file, not its absolute path."""
+    from bnfs import cli
+
+    root, _ = asia_file
+    monkeypatch.chdir(root)
+    report = root / f"r{folds}.html"
+    argv = ["select", str(root / "asia.csv"), "--target", "either", "--cv", str(folds)]
+    code, out, err = _select_code(cli, [*argv, "--report", str(report), "--quiet"], capsys)
+    assert code == 0, err
+    majority = [line for line in out.splitlines() if line.strip().startswith("majority")]
+    import pandas as pd
+
+    either = pd.read_csv(root / "asia.csv")["either"]
+    share = either.value_counts(normalize=True).max()
+    value = float(majority[0].split("accuracy")[1].split()[0])
+    assert abs(value - share) < 0.01 and "most frequent class" in majority[0]
+    page = report.read_text()
+    assert "majority class" in page and "asia.csv" in page and str(root) not in page

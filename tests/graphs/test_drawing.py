@@ -163,3 +163,34 @@ def test_pictures_and_reports_are_readable(tmp_path):
     assert curve_figure(curve, 0.94).axes[0].get_ylim() == (0.0, 1.0)
     page = selection_report(title="t", features=["a"], facts={}, curve=curve, baseline=0.94)
     assert len(re.findall(r'id="ytick_\d+"', page)) == 6  # 0, 0.2, ..., 1
+
+
+@pytest.mark.parametrize("n, extra", [(60, 0), (30, 120)])
+def test_a_large_network_is_drawn_as_the_targets_neighbourhood(n, extra):
+    """Issue 59, item 17: wdbc (197 arcs) and coil2000 (243) drew as hairballs; past a size
+    the report draws the target's blanket large and folds the whole network below."""
+    import re
+
+    from bnfs.graphs.report import READABLE_LINKS, READABLE_NODES, network_report
+
+    rng = np.random.default_rng(n)
+    names = [f"v{i}" for i in range(n)]
+    arcs = {(names[i], names[i + 1]) for i in range(n - 1)}
+    while len(arcs) < n - 1 + extra:
+        i, j = sorted(rng.choice(n, 2, replace=False))
+        arcs.add((names[i], names[j]))
+    dag = bnfs.DAG(names, sorted(arcs))
+    assert dag.n_nodes > READABLE_NODES or dag.n_arcs > READABLE_LINKS
+    target = "v5"
+    page = network_report(dag, title="big", highlight=target)
+    pictures = re.findall(r"<svg.*?</svg>", page, flags=re.S)
+    assert len(pictures) == 2 and "<details><summary>The whole network" in page
+    first, whole = pictures
+    blanket = set(dag.markov_blanket(target))
+    outside = [v for v in names if v not in blanket and v != target]
+    assert f"node-{target}" in first and all(f"node-{v}<" not in first for v in outside[:5])
+    assert all(f"node-{v}" in whole for v in names[:5])
+    small = network_report(
+        dag.subgraph([target, *sorted(blanket)][:10]), title="s", highlight=target
+    )
+    assert "<details>" not in small
