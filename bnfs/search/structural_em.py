@@ -325,10 +325,9 @@ def _expected_em(
     converged, rounds = False, 0
     while rounds < max_iter and not converged:
         rounds += 1
-        distinct, counted = _collapsed(filled, weights)
+        distinct, counted = _completions.collapsed(filled, weights)
         data = Dataset.from_codes(distinct, names, states).with_weights(counted)
-        last = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
-        found = search(data, **last, **options)
+        found = _round_search(search, data, dag, maximize, options)
         if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
             dag = found
             break
@@ -338,7 +337,9 @@ def _expected_em(
         dag = found
         parents = [[index[p] for p in dag.parents(v)] for v in names]
         for _ in range(PARAMETER_STEPS):  # parametric EM on the new graph
-            network = _completions.fit_tables(*_collapsed(filled, weights), arities, parents)
+            network = _completions.fit_tables(
+                *_completions.collapsed(filled, weights), arities, parents
+            )
             filled, weights, source = e_step(network)
     model.set_expected_modes(filled, weights, source)
     return dag, rounds, converged
@@ -394,8 +395,7 @@ def _mixed_em(
             }
         )
         data = Dataset(frame).with_weights(rows.weights)
-        last = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
-        found = search(data, **last, **options)
+        found = _round_search(search, data, dag, maximize, options)
         if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
             dag = found
             break
@@ -437,8 +437,7 @@ def _gaussian_em(model: ImputationModel, maximize: str, options: dict, max_iter:
     while rounds < max_iter and not converged:
         rounds += 1
         rows = _completions.moment_rows(filled, mean, covariance) * scales
-        start = {"start": dag if dag.arcs else None} if maximize in FROM_THE_LAST_GRAPH else {}
-        found = search(pd.DataFrame(rows, columns=names), **start, **options)
+        found = _round_search(search, pd.DataFrame(rows, columns=names), dag, maximize, options)
         if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
             dag = found
             break
@@ -453,19 +452,20 @@ def _gaussian_em(model: ImputationModel, maximize: str, options: dict, max_iter:
     return dag, rounds, converged
 
 
-def _collapsed(filled: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct completed rows, each with the sum of its weights: the same counts,
-    from as few rows as the data have distinct values."""
-    span = filled.max(axis=0).astype(float) + 1
-    if np.log2(span).sum() < 62:  # one mixed-radix key per row: a fast 1-D unique
-        key = np.zeros(len(filled), dtype=np.int64)
-        for j in range(filled.shape[1]):
-            key = key * int(span[j]) + filled[:, j]
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        distinct = filled[first]
-    else:
-        distinct, inverse = np.unique(filled, axis=0, return_inverse=True)
-    return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct))
+def _round_search(search, data, dag: DAG, maximize: str, options: dict) -> DAG:
+    """A round's search on the expected statistics: hill climbing and tabu search from the
+    last round's graph and afresh, the higher score kept (the last graph on a tie). From
+    the last graph alone a greedy search kept what the imputation loop's start got wrong
+    (asia with 5% MCAR: 3 arcs off the complete rows' graph, which scored higher on EM's
+    own expected counts; CHANGELOG)."""
+    if maximize not in FROM_THE_LAST_GRAPH or not dag.arcs:
+        return search(data, **options)
+    found = search(data, start=dag, **options)
+    if stopped_reason(found.learning):
+        return found
+    fresh = search(data, **options)
+    best, other = found.learning["score_value"], fresh.learning["score_value"]
+    return fresh if other > best + 1e-9 * max(1.0, abs(best)) else found
 
 
 def _record(model: ImputationModel, rounds, converged, empty, maximize, search) -> dict:
