@@ -353,3 +353,27 @@ def test_a_partial_graph_bif_cannot_hold_is_written_as_json(
     saved = json.loads((tmp_path / "g.json").read_text())
     assert saved["learning"]["stopped"] == "max_time reached" and saved["edges"]
     assert not (tmp_path / "g.bif").exists()
+
+
+@pytest.mark.parametrize("score", ["k2", "bds", "aic"])
+def test_learn_on_the_command_line_runs_the_score_it_is_given(tmp_path, monkeypatch, capsys, score):
+    """Issue 59, item 2: --score k2 learned under bde and the report printed a 'k2 score'
+    of that graph."""
+    import json
+
+    import bnfs
+    from bnfs import cli
+
+    frame = bnfs.datasets.sample("asia", 2000, seed=4)
+    frame.to_csv(tmp_path / "asia.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    argv = ["learn", "asia.csv", "--out", "g.json", "--score", score, "--report", "r.html"]
+    assert cli.main([*argv, "--quiet"]) == 0
+    saved = json.loads((tmp_path / "g.json").read_text())
+    assert saved["learning"]["score"] == score
+    value = bnfs.score(bnfs.io.from_json(tmp_path / "g.json"), frame, score)
+    assert f"{value:.4f}" in (tmp_path / "r.html").read_text()
+    assert (
+        cli.main(["learn", "asia.csv", "--out", "g.json", "--max-time", "1e-9", "--quiet"]) == 124
+    )
+    assert json.loads((tmp_path / "g.json").read_text())["learning"]["stopped_early"]

@@ -618,3 +618,38 @@ def test_one_candidate_honours_the_budget(asia, candidate):
     assert dag.n_arcs == 0  # no time: the search's start
     finished = bnfs.learn(asia, candidates=[candidate])
     assert finished.learning["stopped_early"] is None and finished.n_arcs > 0
+
+
+@pytest.mark.parametrize(
+    "rows, columns, warned", [(155, 20, True), (199, 20, True), (200, 20, False)]
+)
+def test_learn_says_when_the_rows_are_few_for_the_network(rows, columns, warned):
+    """Issue 59, item 18: 155 rows for 20 variables (hepatitis) gave no hint."""
+    rng = np.random.default_rng(rows)
+    frame = pd.DataFrame({f"c{j}": rng.choice(["a", "b"], rows) for j in range(columns)})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bnfs.learn(frame)
+    thin = [w for w in caught if "too few to see most dependences" in str(w.message)]
+    assert bool(thin) == warned
+    if warned:
+        assert f"{rows} rows for {columns} variables" in str(thin[0].message)
+        assert thin[0].filename == __file__
+
+
+def test_every_learner_describes_progress():
+    import inspect
+
+    from bnfs import learners
+
+    for name in learners.names():
+        function = learners.get(name).function
+        if "progress" not in inspect.signature(function).parameters:
+            continue
+        doc = inspect.getdoc(function)
+        if "\nParameters\n" not in doc:  # iamb, mmhc, tabu_search: as the learner they name
+            continue
+        lines = doc.splitlines()
+        at = [i for i, line in enumerate(lines) if line.startswith("progress :")]
+        shared = [line for line in lines if "progress" in line and "," in line.split(":")[0]]
+        assert shared or (at and lines[at[0] + 1].startswith("    ")), name
