@@ -159,8 +159,8 @@ def orient(
     extension (conflicting colliders, or a chordless cycle no collider breaks) is replaced
     by the CPDAG of the closest DAG :func:`_closest_extension` finds, and ``learning``
     says so (``no_extension``, ``colliders_added``); ``extend=False`` leaves it as it is
-    (a search stopped with a dense skeleton left undirected on purpose). Every step visits the nodes in the order of
-    ``names`` (the tester's: by name), never in ``order``.
+    (a search stopped with a dense skeleton left undirected on purpose). Every step visits
+    the nodes in the order of ``names`` (the tester's: by name), never in ``order``.
 
     Applying colliders whole and strongest first is what keeps a weak, conflicting collider
     from turning half of a strong one (bnlearn's ``vstruct.apply`` applies them whole too,

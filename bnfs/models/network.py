@@ -43,9 +43,10 @@ def conditional_tables(
     dag: DAG, data, nodes, pseudo_count: float = 0.0, prior_size: float = 0.0
 ) -> dict[str, np.ndarray]:
     """The tables of the discrete ``nodes`` of ``dag`` counted in ``data`` (a Dataset; a
-    weighted row counts its weight), shape (parent arities..., arity), with ``pseudo_count`` per cell plus ``prior_size``
-    spread over the cells; unseen parent configurations are uniform. The nodes' parents
-    must be discrete; constant columns set aside by the data are one-state nodes."""
+    weighted row counts its weight), shape (parent arities..., arity), with
+    ``pseudo_count`` per cell plus ``prior_size`` spread over the cells; unseen parent
+    configurations are uniform. The nodes' parents must be discrete; constant columns set
+    aside by the data are one-state nodes."""
     from bnfs.tables._data import Dataset
 
     if not isinstance(dag, DAG):

@@ -474,10 +474,10 @@ def learn(
     }
     n_jobs = check_n_jobs(n_jobs)
     check_int(seed, "seed", 0, allow_none=True)
-    _warn_if_thin(data)
     if score is not None:  # refused by name when unknown or for another kind of data
         resolve_score(data, score, iss)
     _check_checkpoint(checkpoint, candidates)
+    _warn_if_thin(data)
     if len(candidates) == 1:  # nothing to compare: the learner runs on all the rows
         return _alone(candidates[0], data, options, seed, max_time, progress, checkpoint)
     rng = np.random.default_rng(seed)
