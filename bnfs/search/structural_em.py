@@ -454,16 +454,17 @@ def _gaussian_em(model: ImputationModel, maximize: str, options: dict, max_iter:
 
 def _round_search(search, data, dag: DAG, maximize: str, options: dict) -> DAG:
     """A round's search on the expected statistics: hill climbing and tabu search from the
-    last round's graph and afresh, the higher score kept (the last graph on a tie). From
-    the last graph alone a greedy search kept what the imputation loop's start got wrong
-    (asia with 5% MCAR: 3 arcs off the complete rows' graph, which scored higher on EM's
-    own expected counts; CHANGELOG)."""
+    last round's graph and afresh, the higher score kept (the last graph on a tie). From the
+    last graph alone a greedy search kept the imputation loop's errors (CHANGELOG)."""
     if maximize not in FROM_THE_LAST_GRAPH or not dag.arcs:
         return search(data, **options)
     found = search(data, start=dag, **options)
     if stopped_reason(found.learning):
         return found
     fresh = search(data, **options)
+    if stopped_reason(fresh.learning):  # Ctrl-C in the fresh search ends EM too
+        found.learning["stopped_early"] = stopped_reason(fresh.learning)
+        return found
     best, other = found.learning["score_value"], fresh.learning["score_value"]
     return fresh if other > best + 1e-9 * max(1.0, abs(best)) else found
 
