@@ -45,7 +45,8 @@ def fit(
         incomplete data). A constant column the learners kept as an isolated node is a
         one-state node. A row of weight w (:meth:`~bnfs.Dataset.with_weights`) counts as w
         rows: any weights in discrete tables, whole numbers where continuous nodes are
-        regressed.
+        regressed. bnlearn's ``bn.fit`` takes no row weights; unweighted data give its
+        estimates (``tests/models/test_parameters.py`` checks them against bnlearn-port).
     method : {"mle", "bayes"}
         ``"mle"``: maximum likelihood (bnlearn's ``"mle"``, ``"mle-g"``, ``"mle-cg"``).
         ``"bayes"`` (discrete data only, as in bnlearn): the posterior mean under a

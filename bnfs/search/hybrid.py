@@ -110,7 +110,8 @@ def rsmax2(
         phase gets the time left (the best graph so far when it is spent). The whole-blanket
         restricts (``"grow_shrink"``, the IAMB family, ``"tpda"``) take no budget and refuse
         one by name. A run cut short says so in ``learning["stopped_early"]``, with a
-        RuntimeWarning.
+        RuntimeWarning. bnlearn's ``rsmax2`` has no time budget: the parity above holds
+        with the default ``None`` (the parity test runs it so).
 
     Returns
     -------

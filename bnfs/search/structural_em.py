@@ -134,7 +134,9 @@ def structural_em(
         imputation's 390; ecoli70 at 10% / 30% MCAR 10 / 19 against 10 / 46 (learn's BGe).
     max_iter : int, default 5
         E-step-search rounds at most, of each loop (named and defaulted after bnlearn's
-        ``max.iter``; the loops differ from bnlearn's as stated above).
+        ``max.iter``; the loops differ from bnlearn's as stated above, and further: rows
+        that observe nothing are left out, and each round on expected statistics searches
+        from the last graph and afresh, where bnlearn keeps every row and continues).
     max_parents, blacklist, whitelist, iss, seed, progress
         Passed to the search.
     return_imputed : bool, default False
@@ -186,8 +188,7 @@ def structural_em(
     }
     if not isinstance(return_imputed, bool):
         raise TypeError(f"return_imputed must be True or False, got {return_imputed!r}")
-    # a row that observes nothing adds nothing to the observed likelihood EM maximises:
-    # kept, it would add the current network's own expectation (or its mode) as data
+    # a row observing nothing adds nothing to the likelihood (kept, it adds the model's guess)
     empty = frame.isna().all(axis=1).to_numpy()
     if empty.all():
         raise ValueError("every row of data is missing every value: there is nothing to learn")
