@@ -158,12 +158,13 @@ def _run(learner, bound: inspect.BoundArguments):
     finally:
         if token is not None:
             _CHECKED.reset(token)
-    return _stamped(learner, result, started)
+    return _stamped(learner, result, started, getattr(data, "kinds", None))
 
 
-def _stamped(learner, result, started: float):
+def _stamped(learner, result, started: float, kinds: dict | None = None):
     """``result`` with the learner's name first and the seconds since ``started`` last in
-    its ``learning`` record."""
+    its ``learning`` record, and how the data's columns were typed (``kinds``, see
+    :mod:`bnfs.tables._kinds`) as ``columns``."""
     graph = result[0] if isinstance(result, tuple) else result  # (network, imputed data)
     learning = getattr(graph, "learning", None)
     seconds = time.perf_counter() - started
@@ -172,6 +173,8 @@ def _stamped(learner, result, started: float):
         if not isinstance(graph, LocalResult):  # the keys the README reads, on every route
             rest.setdefault("learner", learner.__name__)
             rest.setdefault("stopped_early", rest.get("stopped"))
+            if kinds is not None:
+                rest.setdefault("columns", dict(kinds))
         learning.clear()
         learning.update({"algorithm": learner.__name__, **rest, "seconds": seconds})
     logger.info("%s: done in %.2f s", learner.__name__, seconds)

@@ -49,6 +49,7 @@ def read_dataset(
     dropna: bool = False,
     max_levels: int = 256,
     discrete: Sequence[str] | None = None,
+    continuous: Sequence[str] | None = None,
     memmap=None,
     **read_csv_kwargs,
 ):
@@ -82,5 +83,10 @@ def read_dataset(
         )
     blocks = iter_blocks(path, chunksize=chunksize, format=format, **read_csv_kwargs)
     return Dataset.from_chunks(
-        blocks, dropna=dropna, max_levels=max_levels, discrete=discrete, memmap=memmap
+        blocks,
+        dropna=dropna,
+        max_levels=max_levels,
+        discrete=discrete,
+        continuous=continuous,
+        memmap=memmap,
     )

@@ -159,7 +159,7 @@ def test_local_scores_at_the_counting_scratch_boundary(r_child, r_parent, n):
     rng = np.random.default_rng(r_child + r_parent)
     parent = rng.integers(0, r_parent, n)
     frame = pd.DataFrame({"a": (parent + rng.integers(0, 3, n)) % r_child, "b": parent}).astype(str)
-    data = bnfs.Dataset(frame, max_levels=5000)
+    data = bnfs.Dataset(frame, max_levels=5000, discrete=["a", "b"])  # not identifiers
     for kind in ("bic", "bde", "k2", "loglik"):
         assert Scorer(data, kind).local("a", ["b"]) == pytest.approx(
             reference_local(frame, "a", ["b"], kind), rel=1e-10

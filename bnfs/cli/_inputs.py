@@ -16,9 +16,52 @@ log = logging.getLogger("bnfs")
 OUTPUTS = (".json", ".dot", ".bif", ".graphml")
 
 
-def read_frame(path: Path, dropna: bool | None = False, keep_missing: bool = False):
+def columns_arg(text: str) -> list[str]:
+    """A comma-separated list of column names."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected column names separated by commas, got {text!r}")
+    return names
+
+
+def add_kind_options(group) -> None:
+    """``--discrete`` and ``--continuous``: the typing rule's overrides."""
+    for kind, what in (
+        ("discrete", "e.g. integer codes with many values"),
+        ("continuous", "e.g. integer measurements with few values"),
+    ):
+        group.add_argument(
+            f"--{kind}",
+            type=columns_arg,
+            action="extend",
+            metavar="COLS",
+            help=f"comma-separated columns to read as {kind} ({what}); by default text and "
+            "booleans are discrete, decimals continuous, and integer columns discrete only "
+            "with few values (two, or up to 10 with 5 rows a value)",
+        )
+
+
+def typed_as_asked(frame, args):
+    """``frame`` with the columns ``--discrete`` and ``--continuous`` name cast so that
+    every reader types them so: categories and floats."""
+    from bnfs.tables._kinds import numeric_or_refuse, overrides
+
+    asked = (getattr(args, "discrete", None), getattr(args, "continuous", None))
+    if not any(asked):
+        return frame
+    discrete, continuous = overrides(*asked, list(frame.columns))
+    frame = frame.copy()
+    for name in discrete:
+        frame[name] = frame[name].astype("category")
+    for name in continuous:
+        frame[name] = numeric_or_refuse(name, frame[name])
+    return frame
+
+
+def read_frame(path: Path, dropna: bool | None = False, keep_missing: bool = False, args=None):
     """A data file as a DataFrame with string column names, read as the API reads it
-    (:func:`bnfs.io.read_table`); rows with missing values are dropped with ``dropna``
+    (:func:`bnfs.io.read_table`), the columns ``args`` name as ``--discrete`` or
+    ``--continuous`` cast so; rows with missing values are dropped with ``dropna``
     (saying how many), kept with ``keep_missing`` (for the learners that take them, see
     :func:`dataset_of`) and refused otherwise (None: left alone)."""
     from bnfs.io import read_table
@@ -29,6 +72,7 @@ def read_frame(path: Path, dropna: bool | None = False, keep_missing: bool = Fal
             f"{str(path)!r} holds no data ({frame.shape[0]} rows, {frame.shape[1]} columns)"
         )
     frame.columns = [str(c) for c in frame.columns]
+    frame = typed_as_asked(frame, args)
     if dropna is None:
         return frame
     missing = frame.isna().sum()
@@ -91,7 +135,9 @@ def dataset_of(frame, args, algorithm: str | None = None):
                 "pass --dropna to drop them, or learn with a CI-test learner (available-case "
                 "tests) or hill_climbing / tabu_search (structural EM)"
             )
-        continuous = [c for c in frame.columns if frame[c].dtype.kind == "f"]
+        from bnfs.tables._kinds import column_kind
+
+        continuous = [c for c in frame.columns if column_kind(frame[c]) == "continuous"]
         if continuous and (method != "auto" or not learner.models_continuous):
             raise ValueError(
                 f"{algorithm} needs discrete data here, and discretizing needs complete rows: "

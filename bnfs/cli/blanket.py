@@ -10,7 +10,7 @@ from bnfs.cli.learn import learn_graph, rows_used
 
 def blanket_command(args) -> int:
     """``bnfs blanket``: print the target's parents, children and spouses."""
-    frame = read_frame(args.data, args.dropna, keep_missing=True)
+    frame = read_frame(args.data, args.dropna, keep_missing=True, args=args)
     target = column_name(frame, args.target)
     if args.algorithm == "auto":  # the default of select too, and MarkovBlanketSelector's
         from bnfs.select.markov_blanket import auto_learner

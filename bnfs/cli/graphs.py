@@ -19,7 +19,7 @@ def score_command(args) -> int:
     """``bnfs score``: the score of a saved network on a data file."""
     from bnfs import score
 
-    frame = read_frame(args.data, args.dropna)
+    frame = read_frame(args.data, args.dropna, args=args)
     graph = read_graph(args.network)
     dag = graph.to_dag()
     missing = [v for v in dag.nodes if v not in frame.columns]

@@ -104,7 +104,7 @@ def learn_command(args) -> int:
     optional report."""
     if args.out.suffix.lower() not in OUTPUTS:  # before minutes of learning
         raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {args.out.name!r}")
-    frame = read_frame(args.data, args.dropna, keep_missing=True)
+    frame = read_frame(args.data, args.dropna, keep_missing=True, args=args)
     if args.report and args.highlight is not None:  # before minutes of learning
         column_name(frame, args.highlight)
     graph, data, seconds = learn_graph(frame, args)
@@ -117,6 +117,11 @@ def learn_command(args) -> int:
         f"variables): {arcs} arcs{f' and {edges} undirected edges' if edges else ''} in "
         f"{seconds:.2f} s; written to {written}"
     )
+    kinds = graph.learning.get("columns")
+    if isinstance(kinds, dict):
+        from bnfs.tables._kinds import describe
+
+        print(f"  {describe(kinds, getattr(data, 'whole_numbers', ()))}")
     for line in rows_used(graph.learning, len(frame)):
         print(f"  {line}")
     if args.report:

@@ -8,6 +8,7 @@ from pathlib import Path
 from bnfs import learners
 from bnfs._vocabulary import SCORES, TESTS
 from bnfs.cli._inputs import (
+    add_kind_options,
     int_at_least,
     n_jobs_arg,
     positive_float,
@@ -241,6 +242,7 @@ def learning_options(default: str, algorithms: tuple[str, ...]) -> argparse.Argu
         "them and bins by quantile for the others",
     )
     learning.add_argument("--bins", type=int_at_least(2), help="bins (default 3)")
+    add_kind_options(learning)
     learning.add_argument(
         "--dropna",
         action="store_true",
@@ -413,6 +415,7 @@ def _add_graph_commands(sub, raw) -> None:
         "--discretize", default="auto", choices=("auto", "quantile", "interval", "mdl")
     )
     score.add_argument("--bins", type=int_at_least(2), default=3)
+    add_kind_options(score)
     score.add_argument("--dropna", action="store_true", help="drop rows with missing values")
     score.set_defaults(func=score_command)
 

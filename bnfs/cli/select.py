@@ -171,7 +171,9 @@ def select_command(args) -> int:
     # the blanket selector learns from gaps (structural EM or available-case tests, as
     # bnfs blanket); the other methods need complete rows (--dropna)
     """``bnfs select``: select features for the target, optionally cross-validated."""
-    frame = read_frame(args.data, args.dropna, keep_missing=args.method == "markov_blanket")
+    frame = read_frame(
+        args.data, args.dropna, keep_missing=args.method == "markov_blanket", args=args
+    )
     target = column_name(frame, args.target)
     X, y = frame.drop(columns=target), frame[target]
     if y.isna().any():

@@ -164,6 +164,9 @@ class DiscreteNetwork:
         """
         from bnfs.tables._data import as_dataset
 
+        if hasattr(data, "columns") and not hasattr(data, "codes"):  # a frame: every node's
+            present = {str(c) for c in data.columns}  # column is discrete here
+            data = as_dataset(data, discrete=[v for v in dag.nodes if v in present])
         data = as_dataset(data)
         data.require_discrete("DiscreteNetwork.fit")
         missing = [v for v in dag.nodes if v not in data and v not in data.isolated]

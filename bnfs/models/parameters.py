@@ -102,7 +102,7 @@ def fit(
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     iss = check_float(iss, "iss", 0.0, low_open=True)
-    data = as_dataset(data, constant="isolate")
+    data = as_dataset(data, constant="isolate", **_kinds_learned(dag, data))
     unknown = [v for v in dag.nodes if v not in data and v not in data.isolated]
     if unknown:
         raise ValueError(f"nodes {unknown[:10]} are not columns of the data")
@@ -116,6 +116,21 @@ def fit(
             f"{[v for v in dag.nodes if v in data.continuous_names][:5]} are continuous"
         )
     return _conditional_gaussian(dag, data, name)
+
+
+def _kinds_learned(dag: DAG, data) -> dict:
+    """``discrete=`` and ``continuous=`` for reading ``data`` (a frame or a file, not a
+    Dataset) as the data ``dag`` was learned from were read (its ``learning["columns"]``):
+    a column typed by the rule on the learning rows keeps its kind on other rows (a fold, a
+    test set), where its number of values may differ."""
+    learned = getattr(dag, "learning", {}).get("columns")
+    if not isinstance(learned, dict) or not hasattr(data, "columns"):
+        return {}
+    present = {str(c) for c in data.columns}
+    return {
+        kind: [v for v in dag.nodes if learned.get(v) == kind and v in present]
+        for kind in ("discrete", "continuous")
+    }
 
 
 def _conditional_gaussian(dag: DAG, data, name: str) -> ConditionalGaussianNetwork:

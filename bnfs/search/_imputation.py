@@ -11,6 +11,7 @@ import pandas as pd
 from bnfs.graphs.graph import DAG
 from bnfs.models.inference import blanket_mean, gaussian_loglik
 from bnfs.search._completions import FLOOR, heaviest, smoothed_log_table
+from bnfs.tables._kinds import column_kind
 from bnfs.tables._scaling import scaled_lstsq, spread
 
 __all__ = ["ImputationModel", "SWEEPS", "with_empty_rows"]
@@ -36,8 +37,8 @@ class ImputationModel:
             observed = column[~self.missing[:, j]]
             if observed.empty:
                 raise ValueError(f"column {name!r} has no observed value")
-            if pd.api.types.is_float_dtype(column.dtype):
-                values = column.to_numpy(dtype=np.float64)
+            if column_kind(column) == "continuous":  # the rule of Dataset (integers too)
+                values = column.to_numpy(dtype=np.float64, na_value=np.nan)
                 if not np.isfinite(values[~self.missing[:, j]]).all():
                     raise ValueError(f"column {name!r} has infinite values")
                 if observed.min() == observed.max():

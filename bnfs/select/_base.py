@@ -24,6 +24,7 @@ from bnfs._budget import Budget
 from bnfs._warn import user_stacklevel
 from bnfs.tables._columns import INTEGER_BLOCK_CELLS, code_dtype
 from bnfs.tables._data import Dataset, discretize
+from bnfs.tables._kinds import column_kind
 
 DISCRETIZERS = ("quantile", "interval", "mdl")
 #: what a selector does when it selects no feature (see Selector._set_support)
@@ -308,6 +309,7 @@ class DiscreteSelector(Selector):
         if missing and frame.isna().to_numpy().any():
             return self._cut_observed(frame, target), features, target
         data = Dataset(frame)
+        features = [f for f in features if f in data]  # identifiers are set aside
         keep = keeps_continuous is not None and keeps_continuous(len(features), len(frame))
         if data.continuous_names and not keep:
             data = discretize(data, self._discretizer(), self.n_bins, target=target)
@@ -377,22 +379,28 @@ class DiscreteSelector(Selector):
         return data, features, target
 
     def _cut_observed(self, frame: pd.DataFrame, target: str) -> pd.DataFrame:
-        """``frame`` with each continuous column cut into bins on its observed rows (as
-        :func:`bnfs.discretize` cuts a complete one), missing values kept."""
-        out = frame.copy()
-        for name in frame.columns:
-            column = frame[name]
-            if name == target or not pd.api.types.is_float_dtype(column.dtype):
-                continue
-            observed = column.notna().to_numpy()
-            part = Dataset(frame.loc[observed, [name, target]])
-            if not part.continuous_names:
-                continue
-            cut = discretize(part, self._discretizer(), self.n_bins, target=target)
-            values = pd.Series(None, index=frame.index, dtype=object)
-            values[observed] = cut.to_pandas()[name].astype(str).to_numpy()
-            out[name] = values
-        return out
+        """``frame`` with each continuous column cut into bins on its observed rows."""
+        return cut_on_observed(frame, target, self._discretizer(), self.n_bins)
+
+
+def cut_on_observed(frame: pd.DataFrame, target: str, method: str, n_bins: int) -> pd.DataFrame:
+    """``frame`` with each continuous column cut into bins on its observed rows (as
+    :func:`bnfs.discretize` cuts a complete one; ``"mdl"`` supervised by ``target``),
+    missing values kept."""
+    out = frame.copy()
+    for name in frame.columns:
+        column = frame[name]
+        if name == target or column_kind(column) == "discrete":
+            continue
+        observed = column.notna().to_numpy()
+        if method == "mdl":
+            observed &= frame[target].notna().to_numpy()
+        part = Dataset(frame.loc[observed, [name, target]], continuous=[name], discrete=[target])
+        cut = discretize(part, method, n_bins, target=target if method == "mdl" else None)
+        values = pd.Series(None, index=frame.index, dtype=object)
+        values[observed] = cut.to_pandas()[name].astype(str).to_numpy()
+        out[name] = values
+    return out
 
 
 def _numpy_numeric(frame: pd.DataFrame) -> np.ndarray:

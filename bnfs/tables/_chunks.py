@@ -32,20 +32,66 @@ from bnfs.tables._columns import (
     observed_categories,
 )
 from bnfs.tables._files import replacing
+from bnfs.tables._kinds import (
+    INTEGER_LEVELS,
+    date_hint,
+    integer_identifier,
+    integer_is_discrete,
+    is_identifier,
+    numeric_or_refuse,
+    overrides,
+    refuse_dates,
+    warn_identifiers,
+)
 
 __all__ = ["encode_chunks"]
 
 
 class _Column:
-    """Levels of one discrete column seen so far, in order of first appearance."""
+    """Levels of one discrete column seen so far, in order of first appearance.
 
-    def __init__(self, name: str, max_levels: int):
+    Under the typing rule (``free``; not named in ``discrete=``) an integer column
+    (``integer``) is promoted to continuous when its values outnumber ``limit``: its rows
+    from then on are kept as floats (``tail``), the earlier ones are decoded from their
+    codes at the end (``promoted_at`` rows); a text column past ``max_levels`` levels that
+    is distinct on (nearly) every row so far is an identifier and stops being encoded."""
+
+    def __init__(self, name: str, max_levels: int, integer: bool = False, free: bool = True):
         self.name = name
         self.max_levels = max_levels
         self.code: dict = {}
         self.categories: list | None = None  # a categorical column keeps this order
+        self.integer = integer and free
+        self.free = free
+        self.limit = min(INTEGER_LEVELS, max_levels)
+        self.rows = 0
+        self.promoted_at: int | None = None
+        self.tail: list[np.ndarray] = []
+        self.identifier: str | None = None
 
     def encode(self, col: pd.Series, dtype) -> np.ndarray:
+        zeros = np.zeros(len(col), dtype=dtype)
+        if self.identifier is not None:
+            self.rows += len(col)
+            return zeros
+        if self.integer and not pd.api.types.is_numeric_dtype(col.dtype):
+            raise TypeError(
+                f"column {self.name!r} mixes value types [int, {col.dtype}] across blocks; "
+                "convert it to one type (e.g. str) first"
+            )
+        if self.promoted_at is None and self.integer:
+            uniques = pd.unique(col)
+            new = (v.item() if isinstance(v, np.generic) else v for v in uniques)
+            if (
+                len(uniques) > self.limit
+                or len(self.code) + sum(v not in self.code for v in new) > self.limit
+            ):
+                self.promoted_at = self.rows
+        if self.promoted_at is not None:
+            self.tail.append(col.to_numpy(dtype=np.float64))
+            self.rows += len(col)
+            return zeros
+        self.rows += len(col)
         if isinstance(col.dtype, pd.CategoricalDtype):
             if self.categories is None:
                 self.categories = []
@@ -65,17 +111,46 @@ class _Column:
             if code is None:
                 code = self.code[value] = len(self.code)
                 if code >= self.max_levels:
-                    raise ValueError(
-                        f"column {self.name!r} has more than max_levels={self.max_levels} "
-                        "levels; raise max_levels, drop the column (an identifier?) or "
-                        "treat it as continuous"
-                    )
+                    return self._too_many(zeros, uniques)
             lookup[i] = code
-        return (
-            lookup[raw].astype(dtype, copy=False)
-            if len(uniques)
-            else np.zeros(len(col), dtype=dtype)
+        return lookup[raw].astype(dtype, copy=False) if len(uniques) else zeros
+
+    def _too_many(self, zeros: np.ndarray, uniques) -> np.ndarray:
+        """A text column past ``max_levels`` levels: an identifier when it is distinct on
+        nearly every row so far (this block's ``uniques`` included), else refused."""
+        hint = date_hint(list(self.code))
+        seen = set(self.code).union(v.item() if isinstance(v, np.generic) else v for v in uniques)
+        if self.free and self.categories is None and is_identifier(len(seen), self.rows):
+            self.identifier = f"distinct on nearly every one of the first {self.rows} rows{hint}"
+            self.code = {}
+            return zeros
+        raise ValueError(
+            f"column {self.name!r} has more than max_levels={self.max_levels} levels; raise "
+            f"max_levels, drop the column or, if it holds numbers, name it in "
+            f"continuous=[...]{hint}"
         )
+
+    def settle(self, n_rows: int, max_levels: int) -> None:
+        """At the end: an integer column with too many values for its rows becomes
+        continuous, a text column distinct on nearly every row an identifier."""
+        if self.identifier is not None or self.promoted_at is not None:
+            return
+        levels = len(self.code)
+        if self.integer and levels >= 2 and not integer_is_discrete(levels, n_rows, max_levels):
+            self.promoted_at = n_rows
+        elif (
+            self.free
+            and not self.integer
+            and self.categories is None
+            and is_identifier(levels, n_rows)
+            and not all(isinstance(v, bool) for v in self.code)
+        ):
+            hint = date_hint(list(self.code))
+            self.identifier = f"{levels} distinct values on {n_rows} rows{hint}"
+
+    def values_of(self, codes: np.ndarray) -> np.ndarray:
+        """The numbers of provisional ``codes`` of a promoted integer column."""
+        return np.array(list(self.code), dtype=np.float64)[codes]
 
     def final_order(self) -> tuple[tuple, np.ndarray]:
         """The sorted states and the map from provisional codes to their positions."""
@@ -153,34 +228,80 @@ def encode_chunks(
     dropna: bool = False,
     max_levels: int = 256,
     discrete: Sequence[str] | None = None,
+    continuous: Sequence[str] | None = None,
     memmap=None,
     constant: str = "raise",
 ) -> tuple[tuple[str, ...], dict]:
     """(column names, the fields of ``Dataset._set``) of DataFrames holding consecutive rows
     (same columns).
 
-    A column is continuous when it is float in the first block and not named in
-    ``discrete``; every other column is discrete. The result equals ``Dataset`` of the
-    concatenated blocks. ``memmap`` names a file for the codes (created or overwritten;
-    continuous columns stay in memory). ``constant="isolate"`` sets constant columns aside
-    (named in the ``isolated`` field) instead of refusing them.
+    Columns are typed by :mod:`bnfs.tables._kinds` (by their type in the first block; an
+    integer column's values are counted over every block) unless ``discrete`` or
+    ``continuous`` names them. The result equals ``Dataset`` of the concatenated blocks.
+    ``memmap`` names a file for the codes (created or overwritten; continuous columns stay
+    in memory). ``constant="isolate"`` sets constant columns aside (named in the
+    ``isolated`` field) instead of refusing them.
     """
     target = None if memmap is None else Path(memmap)
     if target is not None and target.is_dir():
         raise ValueError(f"memmap must be a file path, {str(target)!r} is a directory")
     blocks = _Blocks(None if target is None else target.with_name(target.name + ".partial"))
     try:
-        return _encode(chunks, dropna, max_levels, discrete, target, blocks, constant)
+        return _encode(chunks, dropna, max_levels, (discrete, continuous), target, blocks, constant)
     finally:
         blocks.close()
 
 
-def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> tuple[tuple, dict]:
+def _first_block(frame: pd.DataFrame, chosen, max_levels: int):
+    """(names, continuous column names, the discrete columns' encoders) from the first
+    block's types."""
+    names = column_names(frame.columns)
+    if not names:
+        raise ValueError("data has no columns")
+    discrete, continuous = overrides(*chosen, names)
+    floats, columns = [], {}
+    for name in names:
+        col = frame[name]
+        refuse_dates(name, col)
+        if name in continuous:
+            numeric_or_refuse(name, col.head(0))
+            floats.append(name)
+        elif pd.api.types.is_float_dtype(col.dtype) and name not in discrete:
+            floats.append(name)
+        else:
+            integer = pd.api.types.is_integer_dtype(col.dtype) and not pd.api.types.is_bool_dtype(
+                col.dtype
+            )
+            columns[name] = _Column(name, int(max_levels), integer, free=name not in discrete)
+    return names, set(floats), columns
+
+
+def _encode(chunks, dropna, max_levels, chosen, target, blocks, constant) -> tuple[tuple, dict]:
     if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)):
         raise TypeError(f"max_levels must be an integer, got {max_levels!r}")
     if max_levels < 2:
         raise ValueError(f"max_levels must be >= 2, got {max_levels}")
     block_dtype = code_dtype(int(max_levels))
+    names, continuous, columns, floats, offset = _read(
+        chunks, dropna, max_levels, chosen, blocks, block_dtype
+    )
+    return _finish(
+        names,
+        continuous,
+        columns,
+        floats,
+        offset,
+        blocks,
+        block_dtype,
+        max_levels,
+        target,
+        constant,
+    )
+
+
+def _read(chunks, dropna, max_levels, chosen, blocks, block_dtype):
+    """Encode the blocks as they come: (names, continuous columns, the discrete columns'
+    encoders, the continuous columns' values a block at a time, rows read)."""
     names: tuple[str, ...] | None = None
     continuous: set[str] = set()
     columns: dict[str, _Column] = {}
@@ -190,17 +311,7 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> t
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"each block must be a pandas DataFrame, got {type(frame).__name__}")
         if names is None:
-            names = column_names(frame.columns)
-            if not names:
-                raise ValueError("data has no columns")
-            wanted = set(column_names(discrete or ()))
-            unknown = wanted - set(names)
-            if unknown:
-                raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
-            continuous = {
-                n for n in names if pd.api.types.is_float_dtype(frame[n].dtype) and n not in wanted
-            }
-            columns = {n: _Column(n, int(max_levels)) for n in names if n not in continuous}
+            names, continuous, columns = _first_block(frame, chosen, max_levels)
         elif tuple(frame.columns) != names:
             raise ValueError(
                 f"a block at row {offset} has columns {list(frame.columns)[:5]}..., "
@@ -241,20 +352,35 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> t
                 if not np.isfinite(part[:, j]).all():
                     raise ValueError(f"column {name!r} has infinite values")
             floats.append(part)
+    return names, continuous, columns, floats, offset
+
+
+def _finish(
+    names, continuous, columns, floats, offset, blocks, block_dtype, max_levels, target, constant
+):
+    """The fields of ``Dataset._set`` once every block is read: levels sorted, integer
+    columns with many values and identifiers settled, codes renumbered (into ``target``'s
+    file with memmap)."""
     if names is None:
         raise ValueError("data has no rows")
     n_rows = blocks.n_rows
     if n_rows == 0:
         raise ValueError("no rows left after dropna" if offset else "data has no rows")
+    for column in columns.values():
+        column.settle(n_rows, int(max_levels))
+    promoted = {n: c for n, c in columns.items() if c.promoted_at is not None}
+    identifiers = {n: c.identifier for n, c in columns.items() if c.identifier is not None}
     isolated = {}  # constant columns set aside (constant="isolate") and their values
     orders = {}
-    for name in (n for n in names if n not in continuous):
+    for name, column in columns.items():
+        if name in promoted or name in identifiers:
+            continue
         try:
-            orders[name] = columns[name].final_order()
+            orders[name] = column.final_order()
         except ConstantColumnError:
             if constant != "isolate":
                 raise
-            isolated[name] = next(iter(columns[name].code), None)
+            isolated[name] = next(iter(column.code), None)
     values = np.concatenate(floats) if floats else np.empty((n_rows, 0))
     kept_values = []
     for j, name in enumerate(n for n in names if n in continuous):
@@ -266,18 +392,27 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> t
             raise ConstantColumnError(
                 f"column {name!r} is constant ({values[0, j]!r}): {CONSTANT_ADVICE}", name
             )
-    # provisional code columns of the kept discrete columns, in block order
-    kept_codes = [j for j, n in enumerate(columns) if n in orders]
-    disc_names = [n for n in names if n in orders]
-    cont_names = [n for n in names if n in continuous and n not in isolated]
     values = values[:, kept_values]
+    # provisional code columns of the kept discrete columns, in block order
+    position = {n: j for j, n in enumerate(columns)}
+    disc_names = [n for n in names if n in orders]
+    kept_codes = [position[n] for n in disc_names]
+    heads = {n: np.empty(n_rows) for n in promoted}
 
     final_dtype = code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
     remaps = [orders[n][1].astype(final_dtype) for n in disc_names]
     width = len(disc_names)
+
+    def decode_heads(start: int, part: np.ndarray) -> None:
+        for name, column in promoted.items():
+            stop = min(start + part.shape[0], column.promoted_at)
+            if stop > start:
+                heads[name][start:stop] = column.values_of(part[: stop - start, position[name]])
+
     if target is None:
         codes = np.empty((n_rows, width), dtype=final_dtype, order="F")
         for start, part in blocks.slices(len(columns), block_dtype):
+            decode_heads(start, part)
             for k, (j, remap) in enumerate(zip(kept_codes, remaps)):
                 codes[start : start + part.shape[0], k] = remap[part[:, j]]
     else:  # column-major file written with plain writes, then mapped without touching it
@@ -285,6 +420,7 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> t
         with replacing(target, regular_only=True) as temporary, open(temporary, "wb") as out:
             out.truncate(n_rows * max(width, 1) * size)
             for start, part in blocks.slices(len(columns), block_dtype):
+                decode_heads(start, part)
                 for k, (j, remap) in enumerate(zip(kept_codes, remaps)):
                     out.seek((k * n_rows + start) * size)
                     out.write(remap[part[:, j]].tobytes())
@@ -292,13 +428,37 @@ def _encode(chunks, dropna, max_levels, discrete, target, blocks, constant) -> t
             target, dtype=final_dtype, mode="r+", shape=(n_rows, max(width, 1)), order="F"
         )[:, :width]
 
+    whole = {}
+    for name, column in promoted.items():
+        full = heads[name]
+        if column.tail:
+            full[column.promoted_at :] = np.concatenate(column.tail)
+        levels = np.unique(full).size
+        if integer_identifier(full, levels):
+            identifiers[name] = f"integers, {levels} distinct on {n_rows} rows"
+        else:
+            whole[name] = full
+    warn_identifiers(identifiers, len(names))
+    plain = iter(values[:, j] for j in range(values.shape[1]))
+    cont_names = [n for n in names if (n in continuous and n not in isolated) or n in whole]
+    kinds = {}
+    for name in names:
+        if name in identifiers:
+            kinds[name] = "identifier"
+        elif name in isolated:
+            kinds[name] = "constant"
+        else:
+            kinds[name] = "discrete" if name in orders else "continuous"
     return names, dict(
         isolated=isolated,
+        columns=tuple(n for n in names if n not in identifiers),
         n_rows=n_rows,
         disc_names=disc_names,
         disc_codes=(),
         states={n: orders[n][0] for n in disc_names},
         cont_names=cont_names,
-        floats=[values[:, j] for j in range(len(cont_names))],
+        floats=[whole[n] if n in whole else next(plain) for n in cont_names],
         codes=codes,
+        kinds=kinds,
+        whole_numbers=tuple(whole),
     )

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_names
+from bnfs.tables._kinds import date_hint
 
 __all__ = [
     "continuous_values",
@@ -90,8 +91,10 @@ def check_one_type(name: str, col: pd.Series) -> None:
             )
 
 
-def encode_column(name: str, col: pd.Series, max_levels: int):
-    """Return (codes as int64, states tuple) for one discrete column."""
+def encode_column(name: str, col: pd.Series, max_levels: int, identifier=None):
+    """Return (codes as int64, states tuple) for one discrete column; with ``identifier``
+    (a test ``identifier(levels, rows)``), (None, states) for a column of text or numbers
+    (not a categorical one) that it calls an identifier."""
     if isinstance(col.dtype, pd.CategoricalDtype):
         codes, observed = observed_categories(col)
         states = tuple(observed)
@@ -105,11 +108,13 @@ def encode_column(name: str, col: pd.Series, max_levels: int):
             ) from None
         codes = raw.astype(np.int64, copy=False)
         states = tuple(v.item() if isinstance(v, np.generic) else v for v in uniques)
+        if identifier is not None and identifier(len(states), len(col)):
+            return None, states
     if len(states) > max_levels:
         raise ValueError(
             f"column {name!r} has {len(states)} levels, more than max_levels="
-            f"{max_levels}; raise max_levels, drop the column (an identifier?) "
-            "or treat it as continuous"
+            f"{max_levels}; raise max_levels, drop the column or, if it holds numbers, "
+            f"name it in continuous=[...]{date_hint(states)}"
         )
     if len(states) < 2:
         raise ConstantColumnError(

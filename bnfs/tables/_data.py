@@ -18,14 +18,8 @@ import pandas as pd
 from bnfs._validate import near_match
 from bnfs.tables._binning import bin_columns
 from bnfs.tables._chunks import encode_chunks
-from bnfs.tables._columns import (
-    ConstantColumnError,
-    code_dtype,
-    column_names,
-    continuous_values,
-    encode_column,
-    integer_codes,
-)
+from bnfs.tables._columns import code_dtype, column_names
+from bnfs.tables._frame import encode_frame
 from bnfs.tables._scaling import standardized_columns
 from bnfs.tables._sources import DEFAULT_MAX_LEVELS, DatasetSources
 from bnfs.tables._weights import checked_weights
@@ -47,11 +41,17 @@ class Dataset(DatasetSources):
     dropna : bool, default False
         Drop rows with a missing value (NaN, None, pandas.NA) instead of raising.
     max_levels : int, default 256
-        Largest number of levels a discrete column may have.
-    discrete : sequence of str, optional
-        Float columns to treat as discrete (their values become levels). Bool, integer,
-        string, object and categorical columns are always discrete; float columns are
-        continuous unless named here.
+        Largest number of levels a discrete column of text or categories may have (an
+        integer column with more values is continuous).
+    discrete, continuous : sequence of str, optional
+        Columns to treat as discrete (their values become levels) or as continuous (numbers
+        only), overriding the typing rule: bool, string, object and categorical columns are
+        discrete, float columns continuous, and integer columns discrete when they have few
+        distinct values (two, or at most 10 with at least 5 rows a value), continuous
+        otherwise. A column with a distinct value on (nearly) every row (at least 95% of 20
+        or more rows; for integers, also a run of numbers or ordered with the rows) is an
+        identifier, set aside with a warning unless named here. Dates and times are
+        refused. The rule and its reasons: :mod:`bnfs.tables._kinds`.
     constant : {"raise", "isolate"}, default "raise"
         What to do with a constant column (one observed value): refuse it, or set it aside
         (left out of ``names``, listed in ``isolated``). The structure learners set such
@@ -75,16 +75,21 @@ class Dataset(DatasetSources):
     isolated : dict of str to value
         The constant columns set aside by ``constant="isolate"``, with their one value.
     columns : tuple of str
-        Every column of the data in order, the ones set aside included.
+        Every column of the data in order, the constant ones set aside included.
+    kinds : dict of str to str
+        How each column of the data was typed: ``"discrete"``, ``"continuous"``,
+        ``"constant"`` (set aside) or ``"identifier"`` (set aside).
+    whole_numbers : tuple of str
+        The continuous columns that were integer columns with many values.
 
     Raises
     ------
     TypeError
-        Non-string or unhashable column names, a column mixing value types, data of an
-        unsupported type.
+        Non-string or unhashable column names, a column mixing value types, a column of
+        dates or times, text named continuous, data of an unsupported type.
     ValueError
         Empty data, duplicate names, missing or infinite values, a column with a single
-        level or more than ``max_levels`` levels.
+        level, a column of text with more than ``max_levels`` levels.
 
     Notes
     -----
@@ -113,6 +118,7 @@ class Dataset(DatasetSources):
         dropna: bool = False,
         max_levels: int = DEFAULT_MAX_LEVELS,
         discrete: Sequence[str] | None = None,
+        continuous: Sequence[str] | None = None,
         constant: Literal["raise", "isolate"] = "raise",
     ):
         if constant not in ("raise", "isolate"):
@@ -129,11 +135,15 @@ class Dataset(DatasetSources):
         blocks = self._blocks(data, names)
         if blocks is not None:  # a file or a dask DataFrame: encoded block by block
             names, parts = encode_chunks(
-                blocks, dropna=dropna, max_levels=max_levels, discrete=discrete, constant=constant
+                blocks,
+                dropna=dropna,
+                max_levels=max_levels,
+                discrete=discrete,
+                continuous=continuous,
+                constant=constant,
             )
-            aside = set(parts["isolated"])
-            self.names = tuple(n for n in names if n not in aside)
-            self._set(**parts, columns=names)
+            self.names = tuple(n for n in parts["columns"] if n not in parts["isolated"])
+            self._set(**parts)
             return
         frame = self._to_frame(data, names)
         self.names = column_names(frame.columns)
@@ -142,49 +152,9 @@ class Dataset(DatasetSources):
         if frame.shape[0] == 0:
             raise ValueError("data has no rows")
         frame = self._handle_missing(frame, dropna)
-        discrete_floats = set(column_names(discrete or ()))
-        unknown = discrete_floats - set(self.names)
-        if unknown:
-            raise ValueError(f"discrete names unknown columns: {sorted(unknown)}")
-
-        disc_codes, disc_names, states, floats, cont_names = [], [], {}, [], []
-        isolated = {}
-        encoded = integer_codes(frame, self.names, int(max_levels))
-        for name in self.names:
-            if name in encoded and name not in discrete_floats:
-                codes, states[name] = encoded[name]
-                disc_codes.append(codes)
-                disc_names.append(name)
-                continue
-            col = frame[name]
-            try:
-                if pd.api.types.is_float_dtype(col.dtype) and name not in discrete_floats:
-                    floats.append(continuous_values(name, col))
-                    cont_names.append(name)
-                else:
-                    if pd.api.types.is_complex_dtype(col.dtype):
-                        raise TypeError(f"column {name!r} has complex values")
-                    codes, states[name] = encode_column(name, col, int(max_levels))
-                    disc_codes.append(codes)
-                    disc_names.append(name)
-            except ConstantColumnError:
-                if constant != "isolate":
-                    raise
-                value = col.iloc[0]
-                isolated[name] = value.item() if isinstance(value, np.generic) else value
-        columns = self.names
-        if isolated:
-            self.names = tuple(n for n in self.names if n not in set(isolated))
-        self._set(
-            isolated=isolated,
-            columns=columns,
-            n_rows=frame.shape[0],
-            disc_names=disc_names,
-            disc_codes=disc_codes,
-            states=states,
-            cont_names=cont_names,
-            floats=floats,
-        )
+        parts = encode_frame(frame, self.names, int(max_levels), discrete, continuous, constant)
+        self.names = tuple(n for n in parts["columns"] if n not in parts["isolated"])
+        self._set(**parts)
 
     # -- construction helpers -------------------------------------------------------------
     def _set(
@@ -200,6 +170,8 @@ class Dataset(DatasetSources):
         codes=None,
         isolated=None,
         columns=None,
+        kinds=None,
+        whole_numbers=(),
     ):
         self.n_rows = int(n_rows)
         #: how much each row counts in the discrete scores (None: once each); see
@@ -224,6 +196,17 @@ class Dataset(DatasetSources):
         self._raw = dict(raw or {})
         self._disc_index = {n: j for j, n in enumerate(disc_names)}
         self._cont_index = {n: j for j, n in enumerate(cont_names)}
+        #: how each column of the data was typed (see :mod:`bnfs.tables._kinds`)
+        self.kinds = dict(kinds) if kinds is not None else self._kinds_now()
+        #: continuous columns that were integer columns with many values
+        self.whole_numbers = tuple(n for n in whole_numbers if n in self._cont_index)
+
+    def _kinds_now(self) -> dict:
+        """The kind of each column as the data hold it now, the ones set aside included."""
+        kinds = {n: "constant" for n in self.isolated}
+        kinds.update({n: "discrete" for n in self.discrete_names})
+        kinds.update({n: "continuous" for n in self.continuous_names})
+        return {n: kinds[n] for n in self.columns if n in kinds}
 
     # -- access ---------------------------------------------------------------------------
     @property

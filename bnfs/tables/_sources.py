@@ -54,6 +54,7 @@ class DatasetSources:
         dropna: bool = False,
         max_levels: int = DEFAULT_MAX_LEVELS,
         discrete: Sequence[str] | None = None,
+        continuous: Sequence[str] | None = None,
         memmap=None,
     ) -> Self:
         """Encode DataFrames of consecutive rows (e.g. ``pandas.read_csv(...,
@@ -71,10 +72,15 @@ class DatasetSources:
         (1000, 8)
         """
         names, parts = encode_chunks(
-            chunks, dropna=dropna, max_levels=max_levels, discrete=discrete, memmap=memmap
+            chunks,
+            dropna=dropna,
+            max_levels=max_levels,
+            discrete=discrete,
+            continuous=continuous,
+            memmap=memmap,
         )
         data = cls.__new__(cls)
-        data.names = names
+        data.names = parts["columns"]
         data._set(**parts)
         return data
 
@@ -120,12 +126,15 @@ class DatasetSources:
         dropna: bool = False,
         max_levels: int = DEFAULT_MAX_LEVELS,
         discrete: Sequence[str] | None = None,
+        continuous: Sequence[str] | None = None,
         **read_csv_kwargs,
     ) -> Self:
         """Read a CSV with :func:`bnfs.io.read_table` (its missing-value markers, repeated
         column names refused; any :func:`pandas.read_csv` options, e.g. ``sep="\\t"``)."""
         frame = read_table(path, format="csv", **read_csv_kwargs)
-        return cls(frame, dropna=dropna, max_levels=max_levels, discrete=discrete)
+        return cls(
+            frame, dropna=dropna, max_levels=max_levels, discrete=discrete, continuous=continuous
+        )
 
     @classmethod
     def from_codes(

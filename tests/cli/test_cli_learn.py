@@ -342,7 +342,7 @@ def test_a_partial_graph_bif_cannot_hold_is_written_as_json(
     base = rng.integers(0, levels, 3000)
     frame = pd.DataFrame(
         {f"v{j}": (base + rng.integers(0, 2, 3000) * j) % levels for j in range(columns)}
-    ).astype(str)
+    ).map(lambda v: f"s{v}")  # text: read back as categories, not as numbers
     frame.to_csv(tmp_path / "wide.csv", index=False)
     monkeypatch.chdir(tmp_path)
     argv = ["learn", "wide.csv", "--algorithm", "pc_stable", "--out", "g.bif", "--quiet"]
@@ -377,3 +377,47 @@ def test_learn_on_the_command_line_runs_the_score_it_is_given(tmp_path, monkeypa
         cli.main(["learn", "asia.csv", "--out", "g.json", "--max-time", "1e-9", "--quiet"]) == 124
     )
     assert json.loads((tmp_path / "g.json").read_text())["learning"]["stopped_early"]
+
+
+def test_learn_says_how_it_typed_the_columns_and_takes_overrides(tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    import bnfs
+
+    rng = np.random.default_rng(7)
+    n = 1500
+    plan = rng.integers(0, 3, n)
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(n) + 1,
+            "plan": plan,
+            "calls": rng.integers(50, 170, n) + 30 * plan,
+            "churn": (rng.random(n) < 0.2 + 0.2 * plan).astype(int),
+        }
+    )
+    path = tmp_path / "churn.csv"
+    frame.to_csv(path, index=False)
+    out = tmp_path / "net.json"
+    result = run("learn", str(path), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "identifiers: 'id'" in result.stderr
+    assert (
+        "columns: 2 discrete; 1 continuous (1 of them integer columns with many values: "
+        "calls); 1 identifier set aside (id)" in result.stdout
+    )
+    learned = bnfs.io.from_json(out.read_text())
+    assert learned.learning["columns"]["calls"] == "continuous"
+    result = run(
+        "learn", str(path), "--out", str(out), "--discrete", "calls", "--continuous", "id,plan"
+    )
+    assert result.returncode == 0, result.stderr
+    kinds = bnfs.io.from_json(out.read_text()).learning["columns"]
+    assert kinds == {
+        "id": "continuous",
+        "plan": "continuous",
+        "calls": "discrete",
+        "churn": "discrete",
+    }
+    result = run("learn", str(path), "--out", str(out), "--continuous", "nope")
+    assert result.returncode != 0 and "continuous names unknown columns: ['nope']" in result.stderr

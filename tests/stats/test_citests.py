@@ -229,6 +229,7 @@ def test_two_seventy_level_columns_do_not_corrupt_memory():
     frame = pd.DataFrame(
         {"x": x, "y": (x + rng.integers(0, 3, 2000)) % 70, "z": rng.integers(0, 2, 2000)}
     )
+    frame = bnfs.Dataset(frame, discrete=["x", "y"])  # 70 values: numbers unless told
     result = CITest(frame)("x", "y")
     assert not result.independent and result.df == 69 * 69
     assert bnfs.constraint.hiton_mb(frame, "x") == ["y"]

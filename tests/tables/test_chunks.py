@@ -92,8 +92,11 @@ def test_block_errors(tmp_path):
         Dataset.from_chunks([ints, pd.DataFrame({"a": ["p", "q"], "b": ["x", "y"]})])
     with pytest.raises(ValueError, match="not the first block's"):
         Dataset.from_chunks([ints, ints.rename(columns={"b": "c"})])
-    with pytest.raises(ValueError, match="column 'a' has more than max_levels=3"):
-        Dataset.from_chunks([ints, pd.DataFrame({"a": [4], "b": ["y"]})], max_levels=3)
+    with pytest.raises(ValueError, match="column 'b' has more than max_levels=2"):
+        Dataset.from_chunks([ints, pd.DataFrame({"a": [4], "b": ["z"]})], max_levels=2)
+    # numbers are never refused for their values: past max_levels they are continuous
+    many = Dataset.from_chunks([ints, pd.DataFrame({"a": [4], "b": ["y"]})], max_levels=3)
+    assert many.continuous_names == ("a",) and many.column("a").tolist() == [1, 2, 3, 4]
     with pytest.raises(ValueError, match="column 'b' has a single level"):
         Dataset.from_chunks([ints.assign(b="x")])
     with pytest.raises(ValueError, match="no rows"):

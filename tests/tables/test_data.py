@@ -8,13 +8,14 @@ from bnfs import Dataset, discretize
 
 
 def frame():
+    """18 rows: an integer column with 3 values is discrete from 15 rows on."""
     return pd.DataFrame(
         {
-            "smoke": ["yes", "no", "yes", "no", "yes", "no"],
-            "n": [3, 1, 2, 3, 1, 2],
-            "flag": [True, False, True, True, False, False],
-            "cat": pd.Categorical(["b", "a", "b", "a", "b", "a"], categories=["z", "b", "a"]),
-            "x": [0.1, 2.5, 3.3, 0.7, 9.0, 4.4],
+            "smoke": ["yes", "no", "yes", "no", "yes", "no"] * 3,
+            "n": [3, 1, 2, 3, 1, 2] * 3,
+            "flag": [True, False, True, True, False, False] * 3,
+            "cat": pd.Categorical(["b", "a", "b", "a", "b", "a"] * 3, categories=["z", "b", "a"]),
+            "x": [0.1, 2.5, 3.3, 0.7, 9.0, 4.4] * 3,
         }
     )
 
@@ -86,7 +87,13 @@ def test_take_select_and_column_access():
             ValueError,
             "duplicate column name .a.",
         ),
-        (pd.DataFrame({"id": [str(i) for i in range(300)]}), ValueError, "'id' has 300 levels"),
+        (
+            pd.DataFrame({"id": [str(i % 300) for i in range(600)]}),
+            ValueError,
+            "'id' has 300 levels",
+        ),
+        (pd.DataFrame({"id": [str(i) for i in range(300)]}), ValueError, "every column"),
+        (pd.DataFrame({"when": pd.date_range("2020", periods=3)}), TypeError, "'when'.*dates"),
         ([[1, 2]], TypeError, "DataFrame"),
         (np.zeros(3), ValueError, "2-D"),
     ],
@@ -126,7 +133,7 @@ def test_dropna_and_discrete_floats():
 
 def test_max_levels_is_configurable_and_dtype_grows():
     df = pd.DataFrame({"id": np.arange(300) % 290})
-    data = Dataset(df, max_levels=1000)
+    data = Dataset(df, max_levels=1000, discrete=["id"])
     assert data.arities[0] == 290 and data.codes.dtype == np.uint16
 
 
@@ -181,20 +188,20 @@ def test_integer_columns_encoded_in_blocks_as_one_by_one():
     frame["wide"] = rng.integers(0, 10_000, 40)  # a span past the block path
     frame["text"] = rng.choice(["a", "b"], 40)
     data = Dataset(frame)
-    for j, name in enumerate(frame.columns):
+    assert data.continuous_names == ("wide",)  # 40 values on 40 rows: a measurement
+    for j, name in enumerate(data.discrete_names):
         codes, states = encode_column(name, frame[name], 256)
         assert data.states[name] == states and data.codes[:, j].tolist() == codes.tolist()
     assert all(type(v) is int for v in data.states["c0"])
 
 
-@pytest.mark.parametrize(
-    "column, message",
-    [(np.zeros(30, dtype=np.int64), "single level"), (np.arange(30), "30 levels")],
-)
-def test_integer_columns_refused_as_one_by_one(column, message):
-    frame = pd.DataFrame({"ok": np.arange(30) % 2, "bad": column})
-    with pytest.raises(ValueError, match=f"'bad'.*{message}"):
+def test_integer_columns_refused_as_one_by_one():
+    frame = pd.DataFrame({"ok": np.arange(30) % 2, "bad": np.zeros(30, dtype=np.int64)})
+    with pytest.raises(ValueError, match="'bad'.*single level"):
         Dataset(frame, max_levels=20)
+    # more values than max_levels: a number is never refused for them, it is continuous
+    frame["bad"] = np.arange(30) % 25
+    assert Dataset(frame, max_levels=20).continuous_names == ("bad",)
 
 
 def test_tall_integer_data_is_encoded_in_narrow_blocks(monkeypatch):

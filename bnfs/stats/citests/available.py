@@ -15,6 +15,8 @@ from bnfs.stats.citests.base import (
 )
 from bnfs.stats.citests.data_tests import CITest
 from bnfs.tables._columns import column_names
+from bnfs.tables._data import Dataset
+from bnfs.tables._kinds import column_kind
 
 
 class AvailableCaseTest(Tester):
@@ -69,7 +71,13 @@ class AvailableCaseTest(Tester):
         if unknown:
             raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
         self._setup_names(names)
-        if test in ("g2", "mi") and any(data[c].dtype.kind == "f" for c in data.columns):
+        # each column typed once on all its observed rows, as Dataset types a complete one
+        kinds = [column_kind(data.iloc[:, j]) for j in range(data.shape[1])]
+        self._kinds = {
+            kind: [n for n, k in zip(names, kinds) if k == kind]
+            for kind in ("discrete", "continuous")
+        }
+        if test in ("g2", "mi") and self._kinds["continuous"]:
             test = "mi_cg"  # as CITest: the likelihood-ratio test for the data's kind
         self.test = {"mi": "g2"}.get(test, test)
         self.alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
@@ -92,7 +100,8 @@ class AvailableCaseTest(Tester):
             return CIResult(0.0, 0.0, 1.0, True)
         part = self.frame.iloc[rows, columns]
         try:
-            tester = CITest(part, self.test, self.alpha, **self.options)
+            typed = {k: [n for n in v if n in part.columns] for k, v in self._kinds.items()}
+            tester = CITest(Dataset(part, **typed), self.test, self.alpha, **self.options)
         except ValueError as error:
             if "single level" in str(error) or "constant" in str(error):
                 return CIResult(0.0, 0.0, 1.0, True)

@@ -1,0 +1,221 @@
+"""Which kind each column of a table is: the typing rule at bnfs's door.
+
+pandas reads a file's whole-number columns as integers whether they hold a code (a Likert
+answer, a genotype 0/1/2, a flag) or a measurement (an area in pixels, a daily rate, a
+number of calls). Every reader of bnfs (:class:`~bnfs.Dataset` of a frame, an array, a file
+or its blocks; so every learner, selector, ``fit`` and the command line) types columns by
+one rule:
+
+- bool, string, object and categorical columns are discrete; float columns are continuous;
+- an integer column is discrete when it has few distinct values: two, or at most
+  :data:`INTEGER_LEVELS` with at least :data:`ROWS_PER_LEVEL` rows per value on average
+  (the classic floor of five expected counts a cell); with more values it is a
+  measurement, and continuous. bnlearn takes every integer column as a number, pyAgrum
+  every one as a label; Tetrad's mixed-data reader, like this rule, calls a column discrete
+  when it has at most a given number of values;
+- a string or integer column with a distinct value on (nearly) every row — at least
+  :data:`IDENTIFIER_SHARE` of at least :data:`IDENTIFIER_MIN_ROWS` rows — is an identifier
+  (a name, a customer number) and is set aside with a warning that names it. An integer
+  column counts only when its values also form a run (their range at most twice the rows)
+  or rise or fall with the rows: other integers distinct on every row are measurements;
+- dates, times and durations are refused with a message saying what to derive from them.
+
+``discrete=[...]`` and ``continuous=[...]`` override the rule column by column. The
+decision is kept as :attr:`Dataset.kinds <bnfs.Dataset>` and in a learned graph's
+``learning["columns"]``.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from bnfs._validate import check_names
+from bnfs._warn import user_stacklevel
+
+__all__ = [
+    "INTEGER_LEVELS",
+    "ROWS_PER_LEVEL",
+    "IDENTIFIER_SHARE",
+    "IDENTIFIER_MIN_ROWS",
+    "KINDS",
+    "integer_is_discrete",
+    "is_identifier",
+    "integer_identifier",
+    "column_kind",
+    "refuse_dates",
+    "date_hint",
+    "overrides",
+    "warn_identifiers",
+    "describe",
+]
+
+#: an integer column with at most this many distinct values may be discrete
+INTEGER_LEVELS = 10
+#: ... when it has at least this many rows per value on average
+ROWS_PER_LEVEL = 5
+#: a column distinct on at least this share of the rows is an identifier ...
+IDENTIFIER_SHARE = 0.95
+#: ... in a table of at least this many rows
+IDENTIFIER_MIN_ROWS = 20
+#: what ``Dataset.kinds`` says of a column
+KINDS = ("discrete", "continuous", "constant", "identifier")
+
+
+def integer_is_discrete(levels: int, n_rows: int, max_levels: int) -> bool:
+    """Whether an integer column with ``levels`` distinct values on ``n_rows`` rows is
+    discrete by the rule (at most ``max_levels`` too: a number is never refused for its
+    values, it becomes continuous)."""
+    if levels > max_levels:
+        return False
+    return levels <= 2 or (levels <= INTEGER_LEVELS and n_rows >= ROWS_PER_LEVEL * levels)
+
+
+def is_identifier(levels: int, n_rows: int) -> bool:
+    """Whether a column with ``levels`` distinct values on ``n_rows`` rows is distinct on
+    (nearly) every row."""
+    return n_rows >= IDENTIFIER_MIN_ROWS and levels >= IDENTIFIER_SHARE * n_rows
+
+
+def column_kind(col: pd.Series) -> str:
+    """``"discrete"`` or ``"continuous"``: the rule for one column of a frame that may have
+    gaps, judged on its observed values (identifiers and dates are left to
+    :class:`~bnfs.Dataset`, which names them)."""
+    if pd.api.types.is_bool_dtype(col.dtype) or not pd.api.types.is_numeric_dtype(col.dtype):
+        return "discrete"
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return "discrete"
+    if pd.api.types.is_float_dtype(col.dtype):
+        return "continuous"
+    observed = col.dropna()
+    levels = observed.nunique()
+    return "discrete" if integer_is_discrete(levels, observed.size, levels) else "continuous"
+
+
+def integer_identifier(values: np.ndarray, levels: int) -> bool:
+    """Whether whole numbers ``values`` (``levels`` distinct) are an identifier: distinct
+    on nearly every row and either a run of numbers or ordered with the rows."""
+    n = values.size
+    if not is_identifier(levels, n):
+        return False
+    low, high = values.min(), values.max()
+    if high - low + 1 <= 2 * n:
+        return True
+    steps = np.diff(values)
+    return bool((steps >= 0).all() or (steps <= 0).all())
+
+
+def refuse_dates(name: str, col: pd.Series) -> None:
+    """TypeError for a column of dates, times or durations, saying what to do."""
+    dtype = col.dtype
+    timed = (
+        pd.api.types.is_datetime64_any_dtype(dtype)
+        or pd.api.types.is_timedelta64_dtype(dtype)
+        or isinstance(dtype, pd.PeriodDtype)
+    )
+    if not timed and dtype.kind == "O":
+        timed = pd.api.types.infer_dtype(col.head(1000), skipna=True) in (
+            "datetime",
+            "datetime64",
+            "date",
+            "time",
+            "timedelta",
+            "timedelta64",
+            "period",
+        )
+    if timed:
+        raise TypeError(
+            f"column {name!r} holds dates or times ({dtype}); bnfs learns from numbers and "
+            f"categories: drop it, or derive what matters from it, e.g. "
+            f"frame[{name!r}].dt.year or .dt.dayofweek (a category), or the days since a "
+            "start (a number)"
+        )
+
+
+_DATE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2})?.*)?\s*$")
+
+
+def date_hint(states) -> str:
+    """``"; it looks like dates (e.g. '2021-03-04') ..."`` when most text ``states``
+    read as dates, else an empty string: for the messages that set such a column aside
+    or refuse it."""
+    sample = [s for s in list(states)[:200] if isinstance(s, str)]
+    if not sample or sum(bool(_DATE.match(s)) for s in sample) < 0.9 * len(sample):
+        return ""
+    return (
+        f"; it looks like dates (e.g. {sample[0]!r}): to use them, read it with "
+        "pandas.to_datetime and derive a year, a weekday or the days since a start"
+    )
+
+
+def overrides(discrete, continuous, names) -> tuple[set, set]:
+    """The ``discrete=`` and ``continuous=`` column sets, checked against ``names``."""
+    sets = []
+    for what, given in (("discrete", discrete), ("continuous", continuous)):
+        if isinstance(given, str):
+            raise TypeError(f"{what} must be a list of column names, got the string {given!r}")
+        chosen = set(check_names(given or (), "column"))
+        unknown = chosen - set(names)
+        if unknown:
+            raise ValueError(f"{what} names unknown columns: {sorted(unknown)}")
+        sets.append(chosen)
+    both = sets[0] & sets[1]
+    if both:
+        raise ValueError(f"columns {sorted(both)} are named both discrete and continuous")
+    return sets[0], sets[1]
+
+
+def numeric_or_refuse(name: str, col: pd.Series) -> np.ndarray:
+    """A column asked to be continuous as float64, refused by name when it is not
+    numbers."""
+    kind = col.dtype.kind if isinstance(col.dtype, np.dtype) else ""
+    if kind in "biuf" and kind:
+        return col.to_numpy(dtype=np.float64)
+    if pd.api.types.is_numeric_dtype(col.dtype) and not isinstance(col.dtype, pd.CategoricalDtype):
+        return col.to_numpy(dtype=np.float64, na_value=np.nan)
+    raise TypeError(
+        f"column {name!r} is named continuous but holds {col.dtype} values, not numbers; "
+        "convert it first (e.g. pandas.to_numeric) or leave it discrete"
+    )
+
+
+def warn_identifiers(identifiers: dict, n_columns: int) -> None:
+    """One warning naming the columns set aside as identifiers (name -> why); a
+    ValueError when they are all ``n_columns`` of the data."""
+    if not identifiers:
+        return
+    names = list(identifiers)
+    if len(names) == n_columns:
+        raise ValueError(
+            f"every column has a distinct value on (nearly) every row ({', '.join(names[:5])}"
+            f"{', ...' if len(names) > 5 else ''}): identifiers, nothing to learn from; name "
+            "the ones that are measurements or categories in continuous=[...] or discrete=[...]"
+        )
+    shown = "; ".join(f"{n!r} ({identifiers[n]})" for n in names[:5])
+    more = f"; and {len(names) - 5} more" if len(names) > 5 else ""
+    warnings.warn(
+        f"{len(names)} column(s) with a distinct value on (nearly) every row set aside as "
+        f"identifiers: {shown}{more}. Pass discrete=[...] or continuous=[...] naming them "
+        "(--discrete/--continuous on the command line) to keep them",
+        UserWarning,
+        stacklevel=user_stacklevel(),
+    )
+
+
+def describe(kinds: dict, whole_numbers=()) -> str:
+    """One line on how the columns were typed, for ``bnfs learn``'s summary: how many of
+    each kind, naming the integer columns read as continuous and the columns set aside."""
+    counts = {k: [n for n, v in kinds.items() if v == k] for k in KINDS}
+    parts = [f"{len(counts['discrete'])} discrete", f"{len(counts['continuous'])} continuous"]
+    whole = [n for n in whole_numbers if kinds.get(n) == "continuous"]
+    if whole:
+        shown = ", ".join(whole[:6]) + (", ..." if len(whole) > 6 else "")
+        parts[-1] += f" ({len(whole)} of them integer columns with many values: {shown})"
+    for kind in ("constant", "identifier"):
+        if counts[kind]:
+            shown = ", ".join(counts[kind][:6]) + (", ..." if len(counts[kind]) > 6 else "")
+            parts.append(f"{len(counts[kind])} {kind} set aside ({shown})")
+    return "columns: " + "; ".join(parts)
