@@ -124,9 +124,16 @@ def dataset_of(frame, args, algorithm: str | None = None):
     from bnfs import Dataset, discretize
 
     learner = learners.get(algorithm) if algorithm is not None else None
-    method = getattr(args, "discretize", None) or "auto"
+    # bnfs blanket of a discrete target cuts for it, as MarkovBlanketSelector() does
+    target = getattr(args, "class_column", None)
+    method = getattr(args, "discretize", None) or ("mdl" if target is not None else "auto")
     bins = getattr(args, "bins", None) or 3
     incomplete = bool(frame.isna().to_numpy().any())
+    if incomplete and method == "mdl" and target is not None:
+        from bnfs.select._base import cut_on_observed
+
+        frame = cut_on_observed(frame, target, "mdl", bins)
+        incomplete = bool(frame.isna().to_numpy().any())
     if incomplete:
         if learner is None or not learner.takes_missing:
             raise ValueError(
@@ -159,17 +166,22 @@ def dataset_of(frame, args, algorithm: str | None = None):
             return data
         chosen = method == "auto"  # not asked for: say so, whatever the verbosity
         method = "quantile" if chosen else method
+        how = (
+            f"where {target} changes (MDL cuts)"
+            if method == "mdl" and target is not None
+            else f"into {bins} {method} bins"
+        )
         line = (
             f"discretizing {len(data.continuous_names)} continuous columns "
             f"({', '.join(data.continuous_names[:5])}"
-            f"{', ...' if len(data.continuous_names) > 5 else ''}) into {bins} {method} bins"
+            f"{', ...' if len(data.continuous_names) > 5 else ''}) {how}"
         )
         if chosen and not getattr(args, "quiet", False):
             name = algorithm or "this command"
             print(f"bnfs: {line}: {name} needs discrete data here", file=sys.stderr)
         else:
             log.info(line)
-        data = discretize(data, method, bins)
+        data = discretize(data, method, bins, target=target if method == "mdl" else None)
     return data
 
 

@@ -12,6 +12,10 @@ def blanket_command(args) -> int:
     """``bnfs blanket``: print the target's parents, children and spouses."""
     frame = read_frame(args.data, args.dropna, keep_missing=True, args=args)
     target = column_name(frame, args.target)
+    from bnfs.tables._kinds import column_kind
+
+    if column_kind(frame[target]) == "discrete":  # cut for the target, as the selector does
+        args.class_column = target
     if args.algorithm == "auto":  # the default of select too, and MarkovBlanketSelector's
         from bnfs.select.markov_blanket import auto_learner
 

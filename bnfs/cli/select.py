@@ -39,10 +39,10 @@ def _refuse(flags: list[str], method: str, why: str) -> None:
 
 def _discretizing(args) -> dict:
     """The selector's ``discretizer`` and ``n_bins`` from ``--discretize`` and ``--bins``.
-    ``--method markov_blanket`` takes ``bnfs blanket``'s rule, ``auto`` unless told
-    otherwise (continuous columns kept for a learner that models them, quantile bins for
-    the others), so both commands give the same set; the other methods, which need discrete
-    data, keep their selectors' defaults (quantile bins, 3 of them) under ``auto``."""
+    ``--method markov_blanket`` takes ``MarkovBlanketSelector``'s default, ``mdl`` (cuts
+    supervised by the class), which ``bnfs blanket`` takes for a discrete target too, so
+    the three give the same set; under ``auto`` the other methods, which need discrete
+    data, keep their selectors' defaults (quantile bins, 3 of them)."""
     method = args.method
     given = [
         flag
@@ -53,8 +53,8 @@ def _discretizing(args) -> dict:
         _refuse(given, method, "it measures dependence on the values as they are")
         return {}
     options = {}
-    if method == "markov_blanket":  # bnfs blanket's rule, as --help says: one default for both
-        options["discretizer"] = args.discretize or "auto"
+    if method == "markov_blanket":  # the selector's and bnfs blanket's default: one for all
+        options["discretizer"] = args.discretize or "mdl"
     elif args.discretize not in (None, "auto"):
         options["discretizer"] = args.discretize
     if args.bins is not None:

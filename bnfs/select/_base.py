@@ -392,9 +392,7 @@ def cut_on_observed(frame: pd.DataFrame, target: str, method: str, n_bins: int) 
         column = frame[name]
         if name == target or column_kind(column) == "discrete":
             continue
-        observed = column.notna().to_numpy()
-        if method == "mdl":
-            observed &= frame[target].notna().to_numpy()
+        observed = column.notna().to_numpy() & frame[target].notna().to_numpy()
         part = Dataset(frame.loc[observed, [name, target]], continuous=[name], discrete=[target])
         cut = discretize(part, method, n_bins, target=target if method == "mdl" else None)
         values = pd.Series(None, index=frame.index, dtype=object)

@@ -55,9 +55,17 @@ class MarkovBlanketSelector(DiscreteSelector):
     parents_and_children : bool, default False
         Keep only the target's neighbours (parents and children, no spouses). Needs a
         network learner or a parents-and-children learner.
-    discretizer : {"quantile", "interval", "mdl", "auto"}, default "quantile"
-        How continuous features become discrete (:func:`bnfs.discretize`; ``"mdl"`` is
-        supervised by ``y``). ``"auto"`` keeps complete continuous features as they are
+    discretizer : {"mdl", "quantile", "interval", "auto"}, default "mdl"
+        How continuous features become discrete (:func:`bnfs.discretize`). ``"mdl"``, the
+        default, cuts each one where the class changes (Fayyad & Irani's recursive
+        minimum-entropy cuts, kept when they pay for themselves by minimum description
+        length; a feature with no such cut gets two bins at its median), on the training
+        rows only. Why: with three quantile bins the class's blanket in the network held
+        2-5 features on real tables and lost up to 16 points of balanced accuracy against
+        all features (spectf 0.711 against 0.869); cut for the class, the bins keep what
+        the class needs and no more levels, so the network's score keeps those arcs
+        (spectf 0.834 with 6.3 features; at or above the quantile bins on each of 12 tables:
+        ``benchmarks/real_files.py``). ``"auto"`` keeps complete continuous features as they are
         for a score-based learner (``learn``, hill climbing, ...: linear-Gaussian or
         conditional-Gaussian scores, where the class, being discrete, takes no continuous
         parent; ``bnfs blanket``'s default) and cuts them into ``n_bins`` quantile bins for
@@ -131,7 +139,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         *,
         learner_options: dict | None = None,
         parents_and_children: bool = False,
-        discretizer: str = "quantile",
+        discretizer: str = "mdl",
         n_bins: int = 3,
         random_state=None,
         n_jobs: int | None = None,

@@ -81,10 +81,9 @@ def test_an_ascii_terminal_gets_the_whole_blanket_of_a_unicode_target(tmp_path):
 
 def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkeypatch, capsys):
     """Issue 44: bnfs select and MarkovBlanketSelector() cut continuous features into the
-    same bins, and so does bnfs blanket told to; with discretizer="auto" the selector gives
-    bnfs blanket's default, learn modelling the features as they are. Issue 59: bnfs
-    select's default is that rule too (it binned, while its --help said auto), so the two
-    commands give one set, here and on mixed features (below)."""
+    same bins, and so does bnfs blanket told to. Issue 59: one default for both commands.
+    Issue 60: that default is the selector's, cuts supervised by the class (MDL), for the
+    three; bnfs blanket takes it for a discrete target."""
     import bnfs
     from bnfs import cli
 
@@ -102,13 +101,15 @@ def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkey
         assert code == 0, err
         return set(out.splitlines()[1].strip().split(", ")) - {"-"}
 
-    # issue 59, item 11: one rule and one default for both commands (--help's auto)
+    # issue 60: one default for the three, cuts where the class changes (MDL)
+    default = bnfs.MarkovBlanketSelector().fit(X, y)
+    assert default.discretizer == "mdl" and default.network_.learning["score"] == "bde"
+    assert select() == set(default.selected_) == blanket() and "a" in default.selected_
+    # and each discretizer told to the three
     kept = bnfs.MarkovBlanketSelector(discretizer="auto").fit(X, y)
     assert kept.network_.learning["score"] == "bic-cg"
-    assert select() == select("--discretize", "auto") == set(kept.selected_) == blanket()
-    assert "a" in kept.selected_
-    binned = bnfs.MarkovBlanketSelector().fit(X, y)
-    assert binned.learner_ == "learn" and binned.network_.learning["score"] == "bde"
+    assert select("--discretize", "auto") == set(kept.selected_) == blanket("--discretize", "auto")
+    binned = bnfs.MarkovBlanketSelector(discretizer="quantile").fit(X, y)
     bins = ("--discretize", "quantile", "--bins", "3")
     assert select(*bins) == set(binned.selected_) == blanket(*bins)
     for algorithm in ("hill_climbing", "hiton_mb"):  # a score learner and a CI-test one
