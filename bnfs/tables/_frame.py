@@ -61,7 +61,7 @@ def encode_frame(frame: pd.DataFrame, names, max_levels: int, discrete, continuo
         else:
             floats.append(result)
             cont_names.append(name)
-            if _is_integer(col.dtype):
+            if _is_integer(col.dtype) and name not in continuous:  # typed so by the rule
                 whole.append(name)
     warn_identifiers(identifiers, len(names))
     return dict(

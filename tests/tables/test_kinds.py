@@ -135,6 +135,7 @@ def test_overrides_both_ways_and_their_errors():
     assert data.kinds["calls"] == "discrete" and data.arity("calls") == frame["calls"].nunique()
     assert data.kinds["likert"] == "continuous" and data.kinds["customer"] == "continuous"
     assert data.kinds["name"] == "identifier"
+    assert data.whole_numbers == ("area",)  # named continuous: not the rule's decision
     with pytest.raises(TypeError, match="column 'state' is named continuous but holds"):
         quiet(lambda: Dataset(frame, continuous=["state"]))
     with pytest.raises(ValueError, match=r"columns \['plan'\] are named both"):
