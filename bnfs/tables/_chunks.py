@@ -41,6 +41,7 @@ from bnfs.tables._kinds import (
     numeric_or_refuse,
     overrides,
     refuse_dates,
+    text_identifier,
     warn_identifiers,
 )
 
@@ -120,7 +121,11 @@ class _Column:
         nearly every row so far (this block's ``uniques`` included), else refused."""
         hint = date_hint(list(self.code))
         seen = set(self.code).union(v.item() if isinstance(v, np.generic) else v for v in uniques)
-        if self.free and self.categories is None and is_identifier(len(seen), self.rows):
+        if (
+            self.free
+            and self.categories is None
+            and text_identifier(len(seen), self.rows, self.max_levels)
+        ):
             self.identifier = f"distinct on nearly every one of the first {self.rows} rows{hint}"
             self.code = {}
             return zeros

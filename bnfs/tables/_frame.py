@@ -4,6 +4,8 @@ files, :mod:`bnfs.tables._chunks`, applies the same rule)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -17,10 +19,10 @@ from bnfs.tables._kinds import (
     date_hint,
     integer_identifier,
     integer_is_discrete,
-    is_identifier,
     numeric_or_refuse,
     overrides,
     refuse_dates,
+    text_identifier,
     warn_identifiers,
 )
 
@@ -104,8 +106,9 @@ def _typed(name, col, encoded, max_levels, discrete, continuous, n_rows):
         if integer_identifier(values, levels):
             return "identifier", f"integers, {levels} distinct on {n_rows} rows"
         return "continuous", values
+    aside = functools.partial(text_identifier, max_levels=max_levels)
     codes, states = encode_column(
-        name, col, max_levels, identifier=None if name in discrete else is_identifier
+        name, col, max_levels, identifier=None if name in discrete else aside
     )
     if codes is None:
         return "identifier", f"{len(states)} distinct values on {n_rows} rows" + date_hint(states)

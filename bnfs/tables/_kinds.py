@@ -17,7 +17,9 @@ one rule:
   :data:`IDENTIFIER_SHARE` of at least :data:`IDENTIFIER_MIN_ROWS` rows — is an identifier
   (a name, a customer number) and is set aside with a warning that names it. An integer
   column counts only when its values also form a run (their range at most twice the rows)
-  or rise or fall with the rows: other integers distinct on every row are measurements;
+  or rise or fall with the rows: other integers distinct on every row are measurements.
+  Text past ``max_levels`` levels with fewer than two rows a level (car names, say) is set
+  aside the same way rather than refusing the table;
 - dates, times and durations are refused with a message saying what to derive from them.
 
 ``discrete=[...]`` and ``continuous=[...]`` override the rule column by column. The
@@ -45,6 +47,7 @@ __all__ = [
     "integer_is_discrete",
     "is_identifier",
     "integer_identifier",
+    "text_identifier",
     "column_kind",
     "refuse_dates",
     "date_hint",
@@ -93,6 +96,16 @@ def column_kind(col: pd.Series) -> str:
     observed = col.dropna()
     levels = observed.nunique()
     return "discrete" if integer_is_discrete(levels, observed.size, levels) else "continuous"
+
+
+def text_identifier(levels: int, n_rows: int, max_levels: int) -> bool:
+    """Whether a text column with ``levels`` distinct values on ``n_rows`` rows is set aside
+    as an identifier: distinct on (nearly) every row, or past ``max_levels`` levels with
+    fewer than two rows a level (names that repeat now and then: a category no count can
+    learn from)."""
+    if n_rows < IDENTIFIER_MIN_ROWS:
+        return False
+    return is_identifier(levels, n_rows) or (levels > max_levels and 2 * levels > n_rows)
 
 
 def integer_identifier(values: np.ndarray, levels: int) -> bool:
@@ -197,8 +210,8 @@ def warn_identifiers(identifiers: dict, n_columns: int) -> None:
     shown = "; ".join(f"{n!r} ({identifiers[n]})" for n in names[:5])
     more = f"; and {len(names) - 5} more" if len(names) > 5 else ""
     warnings.warn(
-        f"{len(names)} column(s) with a distinct value on (nearly) every row set aside as "
-        f"identifiers: {shown}{more}. Pass discrete=[...] or continuous=[...] naming them "
+        f"{len(names)} column(s) with a distinct value on (nearly) every row, or text with "
+        f"fewer than two rows a level, set aside as identifiers: {shown}{more}. Pass discrete=[...] or continuous=[...] naming them "
         "(--discrete/--continuous on the command line) to keep them",
         UserWarning,
         stacklevel=user_stacklevel(),

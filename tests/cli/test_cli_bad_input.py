@@ -25,7 +25,10 @@ def folder(tmp_path_factory):
     noise = np.r_[np.inf, np.random.default_rng(0).normal(size=499)]
     frame.assign(x=noise).to_csv(root / "inf.csv", index=False)
     # text with more levels than max_levels, short of an identifier's (nearly) all distinct
-    frame.assign(id=[f"r{i % 400}" for i in range(500)]).to_csv(root / "unique.csv", index=False)
+    many = pd.concat([frame] * 3, ignore_index=True)  # 400 levels of 3 rows: a category
+    many.assign(id=[f"r{i % 400}" for i in range(len(many))]).to_csv(
+        root / "unique.csv", index=False
+    )
     pd.DataFrame({"a": [f"v{i % 5000}" for i in range(10_000)], "b": ["x", "y"] * 5000}).to_csv(
         root / "huge.csv", index=False
     )

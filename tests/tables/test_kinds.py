@@ -192,3 +192,32 @@ def test_available_case_tests_type_each_column_once():
     assert graph.learning["test"] == "mi_cg"
     assert column_kind(frame["plan"]) == "discrete"
     assert column_kind(frame["calls"]) == "continuous"
+
+
+def test_text_with_too_many_levels_to_learn_from_is_set_aside():
+    """Car names: 301 values on 392 rows repeat now and then, past max_levels with fewer
+    than two rows a level: set aside, not a refusal of the table; with two or more rows a
+    level the same count of levels is a category, refused past max_levels."""
+    rng = np.random.default_rng(8)
+    n = 392
+    names = [f"car {i}" for i in rng.integers(0, 480, n)]
+    frame = pd.DataFrame({"name": names, "cylinders": rng.choice([4, 6, 8], n)})
+    assert 256 < frame["name"].nunique() < 0.95 * n
+    with pytest.warns(UserWarning, match="set aside as identifiers: 'name'"):
+        assert Dataset(frame).kinds["name"] == "identifier"
+    with pytest.warns(UserWarning, match="'name'"):
+        assert read_dataset_of(frame, chunksize=100).kinds["name"] == "identifier"
+    twice = pd.DataFrame({"name": [f"car {i % 300}" for i in range(700)], "y": [0, 1] * 350})
+    with pytest.raises(ValueError, match="'name' has 300 levels"):
+        Dataset(twice)
+
+
+def read_dataset_of(frame, chunksize, tmp=[]):  # noqa: B006 - one scratch folder a run
+    import tempfile
+    from pathlib import Path
+
+    if not tmp:
+        tmp.append(Path(tempfile.mkdtemp()))
+    path = tmp[0] / "t.csv"
+    frame.to_csv(path, index=False)
+    return read_dataset(path, chunksize=chunksize)
