@@ -469,3 +469,21 @@ def test_the_frontends_are_bnlearns_learn_mb_and_learn_nbr():
         )
         expected = pybnlearn.learn_nbr(factors, node, method="mmpc", test="mi", alpha=0.05)
         assert sorted(found) == sorted(map(str, expected)), ("mmpc", node)
+
+
+def test_integer_columns_bnlearn_takes_as_numbers_bnfs_types_by_their_values():
+    """The stated difference of bnfs.tables._kinds: bnlearn scores every integer column as
+    a number (bic-g); bnfs reads a column of 3 values as discrete and one of 140 as a
+    number, so on the many-valued column alone the two agree."""
+    rng = np.random.default_rng(0)
+    n = 600
+    code = rng.integers(0, 3, n)
+    frame = pd.DataFrame({"code": code, "count": rng.integers(50, 190, n) + 40 * code})
+    assert pybnlearn.hc(frame).learning["test"] == "bic-g"
+    assert bnfs.Dataset(frame).kinds == {"code": "discrete", "count": "continuous"}
+    numbers = frame.astype(float)
+    assert pybnlearn.hc(numbers).learning["test"] == "bic-g"
+    assert bnfs.Dataset(frame, continuous=["code"]).kinds == {
+        "code": "continuous",
+        "count": "continuous",
+    }

@@ -10,9 +10,11 @@ one rule:
 - an integer column is discrete when it has few distinct values: two, or at most
   :data:`INTEGER_LEVELS` with at least :data:`ROWS_PER_LEVEL` rows per value on average
   (the classic floor of five expected counts a cell); with more values it is a
-  measurement, and continuous. bnlearn takes every integer column as a number, pyAgrum
-  every one as a label; Tetrad's mixed-data reader, like this rule, calls a column discrete
-  when it has at most a given number of values;
+  measurement, and continuous. This differs from bnlearn, which scores every integer
+  column as a number (Gaussian; ``tests/test_bnlearn_parity.py`` checks it against
+  bnlearn-port): there a code 0/1/2 is a regression on numbers. pyAgrum reads every integer
+  as a label; Tetrad's mixed-data reader, like this rule, calls a column discrete when it has
+  at most a given number of values;
 - a string or integer column with a distinct value on (nearly) every row — at least
   :data:`IDENTIFIER_SHARE` of at least :data:`IDENTIFIER_MIN_ROWS` rows — is an identifier
   (a name, a customer number) and is set aside with a warning that names it. An integer
