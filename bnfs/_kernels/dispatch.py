@@ -6,7 +6,12 @@ Each takes a :class:`~bnfs._kernels.score_cache.Scoring`. Discrete data come as 
 ``codes`` (rows by variables) with their ``arities``; float
 data as the covariance matrix with [rows, variables] (``kind`` < CG) or as the
 conditional-Gaussian table with the arities (``kind`` >= CG). numba overloads pick the
-discrete or the float path at compile time; the ``kind`` picks the float model at run time.
+discrete or the float path at compile time, and leave out the paths that read a part of the
+:class:`~bnfs._kernels.score_cache.Scoring` that is None (:func:`~bnfs._kernels.score_cache.
+scoring_of` sets them): without ``weights`` the weighted counts, without ``levels`` the
+conditional-Gaussian scores. A first search of unweighted discrete or linear-Gaussian data
+compiles only its own path (``benchmarks/startup.py --kernels``); where the part is an
+array, the ``kind`` and the weights' length pick the path at run time, as before.
 """
 
 from numba import types
@@ -38,6 +43,14 @@ def _float_data(scoring) -> bool:
     return isinstance(codes.dtype, types.Float)
 
 
+def _holds(scoring, field: str) -> bool:
+    """Whether a :class:`~bnfs._kernels.score_cache.Scoring` (its numba type, or the tuple
+    itself in a pure-Python run) carries ``field`` rather than None."""
+    if isinstance(scoring, tuple):
+        return getattr(scoring, field) is not None
+    return not isinstance(scoring.types[scoring.fields.index(field)], types.NoneType)
+
+
 def family_score(scoring, node, parents, n_par, cfg, counts):
     """Local score of ``node`` given ``parents[:n_par]`` under ``scoring`` (a
     :class:`~bnfs._kernels.score_cache.Scoring`), discrete or Gaussian by the type of its
@@ -45,14 +58,22 @@ def family_score(scoring, node, parents, n_par, cfg, counts):
     (``NUMBA_DISABLE_JIT=1``)."""
     s = scoring
     if s.codes.dtype.kind == "f":
+        if not _holds(s, "levels"):
+            return covariance_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss)
         return continuous_score(
             s.codes, s.arities, s.levels, s.weights, node, parents, n_par, s.kind, s.iss
         )
+    if not _holds(s, "weights"):
+        return _s.local_score(s.codes, s.arities, node, parents, n_par, s.kind, s.iss, cfg, counts)
     return discrete_score(scoring, node, parents, n_par, cfg, counts)
 
 
 @overload(family_score)
 def _family_score(scoring, node, parents, n_par, cfg, counts):
+    if _float_data(scoring) and not _holds(scoring, "levels"):  # linear-Gaussian
+        return lambda scoring, node, parents, n_par, cfg, counts: covariance_score(
+            scoring.codes, scoring.arities, node, parents, n_par, scoring.kind, scoring.iss
+        )
     if _float_data(scoring):
         return lambda scoring, node, parents, n_par, cfg, counts: continuous_score(
             scoring.codes,
@@ -64,6 +85,18 @@ def _family_score(scoring, node, parents, n_par, cfg, counts):
             n_par,
             scoring.kind,
             scoring.iss,
+        )
+    if not _holds(scoring, "weights"):
+        return lambda scoring, node, parents, n_par, cfg, counts: _s.local_score(
+            scoring.codes,
+            scoring.arities,
+            node,
+            parents,
+            n_par,
+            scoring.kind,
+            scoring.iss,
+            cfg,
+            counts,
         )
     return lambda scoring, node, parents, n_par, cfg, counts: discrete_score(
         scoring, node, parents, n_par, cfg, counts
@@ -90,6 +123,8 @@ def configurations(scoring, scratch, parents, n_par):
     marked absent."""
     if scoring.codes.dtype.kind == "f":
         return 0
+    if _holds(scoring, "weights") and scoring.weights.shape[0] > 0:
+        return _weighted_configurations(scoring, scratch, parents, n_par)
     return _discrete_configurations(scoring, scratch, parents, n_par)
 
 
@@ -97,9 +132,17 @@ def configurations(scoring, scratch, parents, n_par):
 def _configurations(scoring, scratch, parents, n_par):
     if _float_data(scoring):
         return lambda scoring, scratch, parents, n_par: 0
-    return lambda scoring, scratch, parents, n_par: _discrete_configurations(
-        scoring, scratch, parents, n_par
-    )
+    if not _holds(scoring, "weights"):
+        return lambda scoring, scratch, parents, n_par: _discrete_configurations(
+            scoring, scratch, parents, n_par
+        )
+
+    def weighted_or_not(scoring, scratch, parents, n_par):
+        if scoring.weights.shape[0] > 0:
+            return _weighted_configurations(scoring, scratch, parents, n_par)
+        return _discrete_configurations(scoring, scratch, parents, n_par)
+
+    return weighted_or_not
 
 
 @njit(cache=True)
@@ -107,14 +150,20 @@ def _discrete_configurations(scoring, scratch, parents, n_par):
     codes, arities = scoring.codes, scoring.arities
     n = codes.shape[0]
     q = _cfg.parent_config(codes, arities, parents, n_par, scratch.cfg)
-    if scoring.weights.shape[0] > 0:  # weighted rows are counted by their own path
-        scratch.groups[0, n] = -1
-        return q
     # the smallest extension: two levels of a parent, two of the node
     if q > scratch.counts.shape[1] // 4:
         _cfg.group_rows(scratch.cfg, n, scratch.groups)
     else:
         scratch.groups[0, n] = -1
+    return q
+
+
+@njit(cache=True)
+def _weighted_configurations(scoring, scratch, parents, n_par):
+    """:func:`_discrete_configurations` of weighted rows, which are counted by their own
+    path (never grouped)."""
+    q = _cfg.parent_config(scoring.codes, scoring.arities, parents, n_par, scratch.cfg)
+    scratch.groups[0, scoring.codes.shape[0]] = -1
     return q
 
 
@@ -146,21 +195,27 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
         floats = scoring.codes.dtype.kind == "f"
     else:
         floats = _float_data(scoring)
+    # the paths that read a part left None are not compiled (constants of the closures)
+    conditional, weighted = _holds(scoring, "levels"), _holds(scoring, "weights")
     if floats:
 
         def gaussian(scoring, scratch, row, v, u, removing, parents_v, k, q):
             tmp = scratch.tmp[row]
             m = _with_or_without(parents_v, k, u, removing, tmp)
-            return continuous_score(
-                scoring.codes,
-                scoring.arities,
-                scoring.levels,
-                scoring.weights,
-                v,
-                tmp,
-                m,
-                scoring.kind,
-                scoring.iss,
+            if conditional:
+                return continuous_score(
+                    scoring.codes,
+                    scoring.arities,
+                    scoring.levels,
+                    scoring.weights,
+                    v,
+                    tmp,
+                    m,
+                    scoring.kind,
+                    scoring.iss,
+                )
+            return covariance_score(
+                scoring.codes, scoring.arities, v, tmp, m, scoring.kind, scoring.iss
             )
 
         return gaussian
@@ -168,17 +223,18 @@ def _toggled_score(scoring, scratch, row, v, u, removing, parents_v, k, q):
     def discrete(scoring, scratch, row, v, u, removing, parents_v, k, q):
         codes, arities, kind, iss = scoring.codes, scoring.arities, scoring.kind, scoring.iss
         cfg2, counts = scratch.cfg2[row], scratch.counts[row]
-        if scoring.weights.shape[0] > 0:
-            if removing:
-                m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
-                return _s.weighted_local_score(
-                    codes, scoring.weights, arities, v, scratch.tmp[row], m, kind, iss, cfg2
+        if weighted:
+            if scoring.weights.shape[0] > 0:
+                if removing:
+                    m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
+                    return _s.weighted_local_score(
+                        codes, scoring.weights, arities, v, scratch.tmp[row], m, kind, iss, cfg2
+                    )
+                q_true = _cfg.n_configurations(arities, parents_v, k) * arities[u]
+                q2 = _cfg.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
+                return _s.weighted_score_config(
+                    cfg2, q2, codes, scoring.weights, v, arities[v], q_true, kind, iss
                 )
-            q_true = _cfg.n_configurations(arities, parents_v, k) * arities[u]
-            q2 = _cfg.extend_config(scratch.cfg, q, codes, arities, u, cfg2)
-            return _s.weighted_score_config(
-                cfg2, q2, codes, scoring.weights, v, arities[v], q_true, kind, iss
-            )
         if removing:
             m = _with_or_without(parents_v, k, u, True, scratch.tmp[row])
             return _s.local_score(codes, arities, v, scratch.tmp[row], m, kind, iss, cfg2, counts)

@@ -15,6 +15,7 @@ from numba.typed import Dict
 from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
 from bnfs._kernels.codes import N_COUNTERS, N_HITS, N_SCORES  # noqa: F401  (re-exported)
+from bnfs._kernels.conditional_gaussian import CG
 
 CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 
@@ -23,13 +24,29 @@ CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 #: ``iss``, and the graph prior's log-weight of each arc ``[u, v]`` (``prior``, 1-by-1 when
 #: every arc weighs the same; :meth:`bnfs.stats.priors.GraphPrior.weights`) and the
 #: conditional-Gaussian ``levels`` statistics
-#: (:func:`bnfs._kernels.conditional_gaussian.level_scatter`; empty for other data) and the
-#: discrete rows' ``weights`` (:func:`bnfs._kernels.scores.weighted_local_score`; empty:
-#: every row counts once), and whether the score is score-equivalent (``equivalent``,
+#: (:func:`bnfs._kernels.conditional_gaussian.level_scatter`; None or empty for other data)
+#: and the discrete rows' ``weights`` (:func:`bnfs._kernels.scores.weighted_local_score`;
+#: None or empty: every row counts once; :func:`scoring_of` sets the Nones), and whether the score is score-equivalent (``equivalent``,
 #: :attr:`bnfs._vocabulary.ScoreKind.equivalent`)
 Scoring = namedtuple(
     "Scoring", ["codes", "arities", "kind", "iss", "prior", "levels", "weights", "equivalent"]
 )
+
+
+def scoring_of(codes, arities, kind, iss, prior, levels, weights, equivalent) -> Scoring:
+    """A :class:`Scoring` of these parts, with those no score of these data reads left
+    None: ``levels`` unless the score is conditional-Gaussian, ``weights`` when every row
+    counts once or the data are linear-Gaussian (their weights are in the covariance). The
+    compiled scores then leave out the paths that would read them
+    (:mod:`bnfs._kernels.dispatch`), so a first search compiles only what its data need.
+    The same values either way."""
+    if kind < CG:
+        levels = None
+        if codes.dtype.kind == "f" or (weights is not None and weights.shape[0] == 0):
+            weights = None
+    return Scoring(codes, arities, kind, iss, prior, levels, weights, equivalent)
+
+
 #: what scoring writes: the local-score ``cache`` and the int64 ``counters`` (slots in
 #: :mod:`bnfs._kernels.codes`), and scratch: ``cfg`` (one per row of data) for the current
 #: parent configurations, and one row per scoring thread of ``cfg2`` (rows of data),

@@ -15,6 +15,7 @@ from bnfs._budget import Budget, Pace
 from bnfs._kernels import entry_point
 from bnfs._kernels import permutation as _p
 from bnfs._kernels import score_cache as _c
+from bnfs._kernels.score_cache import scoring_of
 from bnfs._progress import tqdm
 from bnfs._validate import check_float, check_int, check_seed
 from bnfs._vocabulary import score_kind
@@ -101,7 +102,7 @@ class Orders:
         n = state.n
         self.state = state
         self.budget, self.bar = budget, bar
-        self.scoring = _p.Scoring(
+        self.scoring = scoring_of(
             state.codes,
             state.arities,
             state.kind,

@@ -12,6 +12,7 @@ from numba.typed import Dict
 
 from bnfs._budget import Budget, Pace
 from bnfs._kernels import hill_climbing as _hc
+from bnfs._kernels.score_cache import scoring_of
 from bnfs._validate import cycle_text, directed_cycle
 from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
@@ -129,7 +130,7 @@ class SearchState:
         #: node score and delta; set before the candidates, by :meth:`set_prior`
         self.prior_weights = np.zeros((1, 1))
         self.graph_prior = None
-        self.scoring = _hc.Scoring(
+        self.scoring = scoring_of(
             self.codes,
             self.arities,
             self.kind,
