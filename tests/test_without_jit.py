@@ -1,5 +1,8 @@
 """The tests marked ``kernels`` once more with ``NUMBA_DISABLE_JIT=1``, under coverage.
 
+Cases marked ``kernels_heavy`` as well (larger copies of paths a lighter case covers, minutes as
+Python) are left to ``benchmarks/line_coverage.py``, which reruns every ``kernels`` case.
+
 Run as Python, the kernels raise where compiled code would read out of bounds or overflow
 silently, and coverage can see their lines. The rerun must pass and cover at least 90% of
 the lines of ``bnfs/_kernels``; ``benchmarks/line_coverage.py`` adds this rerun to a coverage
@@ -42,7 +45,7 @@ def run_kernels_without_jit(data_file: Path) -> subprocess.CompletedProcess:
         "-o",
         "addopts=",
         "-m",
-        "kernels and not slow",
+        "kernels and not slow and not kernels_heavy",  # the heavy: benchmarks/line_coverage.py
         *WARNINGS,
         "tests",
     ]

@@ -11,6 +11,9 @@ import pytest
 import bnfs
 from bnfs.models.cg_network import random_cg_network
 
+#: conditional-Gaussian scores in bnfs's variance convention
+LOCAL_CG = ("loglik-cg", "bic-cg", "aic-cg")
+
 
 @pytest.fixture(scope="module")
 def mixed():
@@ -295,8 +298,15 @@ def test_an_exact_fit_in_one_level_is_singular_as_in_bnlearn():
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("levels", [True, False])
-@pytest.mark.parametrize("label", ["loglik-cg", "bic-cg", "aic-cg", "bic-cg-bnlearn"])
+@pytest.mark.parametrize(
+    "label, levels",
+    [
+        # as Python, one score from the level statistics covers their path (20 s a case)
+        *(pytest.param(label, True, marks=pytest.mark.kernels_heavy) for label in LOCAL_CG),
+        ("bic-cg-bnlearn", True),
+        *((label, False) for label in (*LOCAL_CG, "bic-cg-bnlearn")),
+    ],
+)
 def test_a_mixed_row_of_weight_k_scores_as_k_rows(mixed, label, levels, monkeypatch):
     """Weighted mixed rows (structural EM's expected statistics) against the rows repeated,
     from the per-level statistics and from the rows; weights of one against none."""
