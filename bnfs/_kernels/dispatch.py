@@ -7,9 +7,8 @@ Each takes a :class:`~bnfs._kernels.score_cache.Scoring`. Discrete data come as 
 data as the covariance matrix with [rows, variables] (``kind`` < CG) or as the
 conditional-Gaussian table with the arities (``kind`` >= CG). numba overloads pick the
 discrete or the float path at compile time, and leave out the paths that read a part of the
-:class:`~bnfs._kernels.score_cache.Scoring` that is None (:func:`~bnfs._kernels.score_cache.
-scoring_of` sets them): without ``weights`` the weighted counts, without ``levels`` the
-conditional-Gaussian scores. A first search of unweighted discrete or linear-Gaussian data
+``Scoring`` that is None (:func:`~bnfs._kernels.score_cache.scoring_of` sets them): without
+``weights`` the weighted counts, without ``levels`` the conditional-Gaussian scores. A first search of unweighted discrete or linear-Gaussian data
 compiles only its own path (``benchmarks/startup.py --kernels``); where the part is an
 array, the ``kind`` and the weights' length pick the path at run time, as before.
 """

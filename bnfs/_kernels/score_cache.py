@@ -26,8 +26,8 @@ CACHE_ENTRIES = 2_000_000  # local scores kept before the cache is emptied
 #: conditional-Gaussian ``levels`` statistics
 #: (:func:`bnfs._kernels.conditional_gaussian.level_scatter`; None or empty for other data)
 #: and the discrete rows' ``weights`` (:func:`bnfs._kernels.scores.weighted_local_score`;
-#: None or empty: every row counts once; :func:`scoring_of` sets the Nones), and whether the score is score-equivalent (``equivalent``,
-#: :attr:`bnfs._vocabulary.ScoreKind.equivalent`)
+#: None or empty: every row counts once; :func:`scoring_of` sets the Nones), and whether
+#: the score is score-equivalent (``equivalent``, :attr:`bnfs._vocabulary.ScoreKind.equivalent`)
 Scoring = namedtuple(
     "Scoring", ["codes", "arities", "kind", "iss", "prior", "levels", "weights", "equivalent"]
 )
