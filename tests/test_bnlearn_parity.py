@@ -487,3 +487,25 @@ def test_integer_columns_bnlearn_takes_as_numbers_bnfs_types_by_their_values():
         "code": "continuous",
         "count": "continuous",
     }
+
+
+@pytest.mark.parametrize("rows", [57, 200])
+@pytest.mark.parametrize("bins", [2, 3, 5])
+def test_quantile_bins_are_bnlearns_default_discretize(rows, bins):
+    """discretize(method="quantile") cuts each column into the same equal-frequency bins as
+    bnlearn's default ``discretize(method = "quantile")``: the same rows in each bin, ties
+    (a column of whole numbers) included."""
+    rng = np.random.default_rng(rows + bins)
+    frame = pd.DataFrame(
+        {
+            "normal": rng.normal(size=rows),
+            "skewed": rng.exponential(size=rows),
+            "tied": rng.integers(0, 7, rows).astype(float),
+        }
+    )
+    expected = pybnlearn.discretize(frame, method="quantile", breaks=bins)
+    codes = bnfs.discretize(frame, method="quantile", n_bins=bins).codes
+    for i, column in enumerate(frame):
+        table = pd.crosstab(np.asarray(expected[column]).astype(str), codes[:, i])
+        assert ((table > 0).sum(axis=1) == 1).all(), (column, table)  # bnlearn's bin: one of ours
+        assert ((table > 0).sum(axis=0) == 1).all(), (column, table)  # ours: one of bnlearn's
