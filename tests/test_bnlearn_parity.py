@@ -509,3 +509,26 @@ def test_quantile_bins_are_bnlearns_default_discretize(rows, bins):
         table = pd.crosstab(np.asarray(expected[column]).astype(str), codes[:, i])
         assert ((table > 0).sum(axis=1) == 1).all(), (column, table)  # bnlearn's bin: one of ours
         assert ((table > 0).sum(axis=0) == 1).all(), (column, table)  # ours: one of bnlearn's
+
+
+@pytest.mark.parametrize("score", ["bic", "aic", "loglik", "k2", "bde"])
+def test_graph_priors_go_with_the_bayesian_scores_as_in_bnlearn(asia_frame, score):
+    """graph_prior's docstring: only the Bayesian scores take a graph prior, as in bnlearn;
+    both refuse one with the other scores and take it with bde."""
+    try:
+        pybnlearn.hc(asia_frame, score=score, prior="vsp")
+        bnlearn_takes = True
+    except Exception:  # bnlearn: "score ... does not take the argument(s) prior"
+        bnlearn_takes = False
+    try:
+        bnfs.hill_climbing(asia_frame, score=score, prior="vsp")
+        bnfs_takes = True
+    except ValueError as error:
+        assert "prior" in str(error)
+        bnfs_takes = False
+    assert bnfs_takes == bnlearn_takes == (score == "bde")
+
+
+@pytest.fixture(scope="module")
+def asia_frame():
+    return datasets.sample("asia", 300, seed=0)
