@@ -36,6 +36,7 @@ _EXPORTS = {
     "bnfs.models.cg_network": ["ConditionalGaussianNetwork", "random_cg_network"],
     "bnfs.stats.scores": ["Scorer", "score"],
     "bnfs.search": ["post_process"],
+    "bnfs.posterior": ["structure_posterior"],
     "bnfs.select": [
         "MarkovBlanketSelector",
         "StableBlanketSelector",
@@ -80,7 +81,14 @@ def __getattr__(name: str):
 
 
 #: the rooms whose public names are not re-exported here, where a missing name is looked up
-_ROOMS = ("bnfs.io", "bnfs.constraint", "bnfs.search", "bnfs.graphs.order", "bnfs.stats.metrics")
+_ROOMS = (
+    "bnfs.io",
+    "bnfs.constraint",
+    "bnfs.search",
+    "bnfs.graphs.order",
+    "bnfs.stats.metrics",
+    "bnfs.posterior",
+)
 
 
 def _missing(name: str) -> str:
