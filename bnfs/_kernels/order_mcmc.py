@@ -117,16 +117,28 @@ def _mask_of(v, pos, cand, ncand):
 
 
 @njit(cache=True)
+def _sum_tables(v, pos, a, extras, n_extras, zeta, base, size):
+    """log of the sum of exp(``zeta[base + t * size + a]``) over table 0 and each table
+    ``t`` whose outside node precedes ``v``: one exponential per table."""
+    top = zeta[base + a]
+    for t in range(n_extras[v]):
+        if pos[extras[v, t]] < pos[v]:
+            top = max(top, zeta[base + (t + 1) * size + a])
+    if top == NEG_INF:
+        return NEG_INF
+    total = np.exp(zeta[base + a] - top)
+    for t in range(n_extras[v]):
+        if pos[extras[v, t]] < pos[v]:
+            total += np.exp(zeta[base + (t + 1) * size + a] - top)
+    return top + np.log(total)
+
+
+@njit(cache=True)
 def node_score(v, pos, cand, ncand, extras, n_extras, zeta, offset):
     """The log-sum of the scores of every allowed parent set of ``v`` among its
     predecessors in the order ``pos`` (node -> place)."""
-    size = 1 << ncand[v]
     a = _mask_of(v, pos, cand, ncand)
-    s = zeta[offset[v] + a]
-    for t in range(n_extras[v]):
-        if pos[extras[v, t]] < pos[v]:
-            s = _logaddexp(s, zeta[offset[v] + (t + 1) * size + a])
-    return s
+    return _sum_tables(v, pos, a, extras, n_extras, zeta, offset[v], 1 << ncand[v])
 
 
 @njit(cache=True)
@@ -183,10 +195,8 @@ def arc_probabilities(perm, pos, scores, space, out):
             bit = 1 << c
             if not a & bit:
                 continue
-            s = zeta[offset[v] + (a ^ bit)]  # every allowed set without cand[v, c]
-            for t in range(n_extras[v]):
-                if pos[extras[v, t]] < pos[v]:
-                    s = _logaddexp(s, zeta[offset[v] + (t + 1) * size + (a ^ bit)])
+            # every allowed set without cand[v, c]
+            s = _sum_tables(v, pos, a ^ bit, extras, n_extras, zeta, offset[v], size)
             out[cand[v, c], v] += -np.expm1(min(s - total, 0.0))
         for t in range(n_extras[v]):
             if pos[extras[v, t]] < pos[v]:

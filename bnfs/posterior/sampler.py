@@ -259,10 +259,12 @@ def structure_posterior(
         )
     neighbours = _space.skeleton_of(space, scored, state.names, seed)
     lists = _space.candidate_lists(state, neighbours, max_candidates)
+    timing = {"space": time.perf_counter() - started}
     disable = None if progress is None else not progress
     with budget.catching_interrupts():
         with tqdm(total=n, desc="posterior: scoring", unit=" nodes", disable=disable) as bar:
             built = _space.build(state, lists, plus1, state.max_parents, budget, bar)
+        timing["tables"] = time.perf_counter() - started - timing["space"]
         if built is None:
             raise RuntimeError(
                 f"structure_posterior: max_time ({max_time} s) was spent scoring the search "
@@ -274,35 +276,30 @@ def structure_posterior(
         total = chains * (burn + thin * samples)
         with tqdm(total=total, desc="posterior: chains", unit=" steps", disable=disable) as bar:
             _run_chains(runs, built, burn, thin, samples, n_jobs, budget, bar)
+        timing["chains"] = time.perf_counter() - started - timing["space"] - timing["tables"]
     budget.warn("structure_posterior", "the posterior of the samples")
-    return _result(
-        runs,
-        built,
-        state,
-        columns,
-        data,
-        started,
-        budget,
-        {
-            "score": state.score,
-            "prior": prior,
-            "iss": state.iss,
-            "standardized": standardized,
-            "space": space if isinstance(space, str) else type(space).__name__,
-            "max_candidates": max_candidates,
-            "plus1": plus1,
-            "max_parents": state.max_parents,
-            "chains": chains,
-            "samples": samples,
-            "steps": steps,
-            "burn_in": burn_in,
-            "thin": thin,
-            "seed": seed,
-            "max_time": max_time,
-            "blacklist": sorted(state.blacklist),
-            "whitelist": sorted(state.whitelist),
-        },
-    )
+    arguments = {
+        "score": state.score,
+        "prior": prior,
+        "iss": state.iss,
+        "standardized": standardized,
+        "space": space if isinstance(space, str) else type(space).__name__,
+        "max_candidates": max_candidates,
+        "plus1": plus1,
+        "max_parents": state.max_parents,
+        "chains": chains,
+        "samples": samples,
+        "steps": steps,
+        "burn_in": burn_in,
+        "thin": thin,
+        "seed": seed,
+        "max_time": max_time,
+        "blacklist": sorted(state.blacklist),
+        "whitelist": sorted(state.whitelist),
+    }
+    posterior = _result(runs, built, state, columns, data, started, budget, arguments)
+    posterior.learning["timing"] = timing
+    return posterior
 
 
 def _result(runs, space, state, columns, data, started, budget, arguments) -> StructurePosterior:
