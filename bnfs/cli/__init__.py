@@ -1,4 +1,4 @@
-"""The ``bnfs`` command line: learn, blanket, select, score, compare, draw, example.
+"""The ``bnfs`` command line: learn, blanket, select, posterior, score, compare, draw, example.
 
 Every subcommand reads CSV, TSV, Parquet or ARFF, takes ``--target`` by name or column
 index, and reports bad input as one line on stderr with exit code 2.

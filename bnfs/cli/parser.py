@@ -18,6 +18,7 @@ from bnfs.cli.blanket import blanket_command
 from bnfs.cli.example import example_command
 from bnfs.cli.graphs import compare_command, draw_command, score_command
 from bnfs.cli.learn import learn_command
+from bnfs.cli.posterior import posterior_command
 from bnfs.cli.select import CLASSIFIERS, SELECT_METHODS, select_command
 
 #: the scores, from the kernel-free table (parsing the command line imports no kernel)
@@ -48,6 +49,12 @@ BLANKET_EPILOG = """examples:
 SELECT_EPILOG = """examples:
   bnfs select data.csv --target class --method hsmb
   bnfs select data.csv --target class --method markov_blanket --cv 10 --classifier svm
+"""
+
+
+POSTERIOR_EPILOG = """examples:
+  bnfs posterior data.csv --out strength.csv --target class
+  bnfs posterior data.csv --out strength.csv --median net.json --report posterior.html
 """
 
 
@@ -352,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     select.set_defaults(func=select_command)
 
     _add_graph_commands(sub, raw)
+    _add_posterior_command(sub, raw)
 
     example = sub.add_parser(
         "example",
@@ -380,6 +388,52 @@ def build_parser() -> argparse.ArgumentParser:
     for command in sub.choices.values():
         command.set_defaults(file_arguments=file_arguments(command))
     return parser
+
+
+def _add_posterior_command(sub, raw) -> None:
+    """``bnfs posterior``: :func:`bnfs.structure_posterior`'s options."""
+    post = sub.add_parser(
+        "posterior",
+        help="how sure each arc is: a posterior over structures (order MCMC)",
+        parents=[common_options()],
+        description="Sample DAGs by order MCMC (bnfs.structure_posterior) and write each "
+        "pair's probability of being linked and its direction, in boot_strength's table.",
+        epilog=POSTERIOR_EPILOG,
+        formatter_class=raw,
+    )
+    post.add_argument("data", type=reads("data file"), help="data file")
+    post.add_argument("--out", type=writes("--out"), required=True, help="strength table: .csv")
+    post.add_argument("--median", type=writes("--median"), help="median-probability graph file")
+    post.add_argument("--report", type=writes("--report"), help="HTML report")
+    post.add_argument("--target", help="column whose blanket membership is printed")
+    post.add_argument("--highlight", help="column the report colours (default --target)")
+    post.add_argument("--score", choices=SCORE_CHOICES, help="default: learn's (bde, bge)")
+    post.add_argument("--prior", choices=("uniform", "vsp", "marginal", "cs"))
+    post.add_argument("--beta", type=probability, help="the vsp or marginal prior's")
+    post.add_argument("--beliefs", type=reads("beliefs file"), metavar="CSV", help="cs prior")
+    post.add_argument("--max-parents", type=int_at_least(1), help="parents per node")
+    for flag in ("--blacklist", "--whitelist"):
+        post.add_argument(flag, type=reads(flag[2:]), help="a CSV of from,to arcs")
+    post.add_argument("--tiers", type=reads("tiers file"), help="temporal tiers, one a line")
+    post.add_argument("--roots", nargs="+", metavar="NAME", help="nodes without parents")
+    post.add_argument("--leaves", nargs="+", metavar="NAME", help="nodes without children")
+    post.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
+    post.add_argument("--max-time", type=positive_float, metavar="SECONDS")
+    post.add_argument("--n-jobs", type=n_jobs_arg, default=1, metavar="N", help="chains at once")
+    post.add_argument("--discretize", choices=("auto", "quantile", "interval", "mdl"))
+    post.add_argument("--bins", type=int_at_least(2), help="bins (default 3)")
+    add_kind_options(post)
+    post.add_argument("--dropna", action="store_true", help="drop rows with missing values")
+    post.add_argument(
+        "--iss", type=positive_float, default=1.0, help="BDeu's imaginary sample size"
+    )
+    post.add_argument("--space", choices=("pc", "learn", "full"), default="pc", help="candidates")
+    post.add_argument("--max-candidates", type=int_at_least(0), default=10)
+    post.add_argument("--no-plus1", action="store_true", help="no parent from outside them")
+    post.add_argument("--chains", type=int_at_least(1), default=4)
+    post.add_argument("--samples", type=int_at_least(1), default=1000, help="per chain")
+    post.add_argument("--steps", type=int_at_least(1), help="per chain, burn-in included")
+    post.set_defaults(func=posterior_command)
 
 
 def _add_graph_commands(sub, raw) -> None:

@@ -209,11 +209,23 @@ def _short(key: str, value):
     return format(value, ".6g") if isinstance(value, float) else value
 
 
+#: the most node pairs a report lists from a strength table
+STRENGTH_ROWS = 40
+
+
 def network_report(
-    graph, *, title: str, highlight: str | None = None, facts: dict | None = None
+    graph,
+    *,
+    title: str,
+    highlight: str | None = None,
+    facts: dict | None = None,
+    strength=None,
 ) -> str:
     """HTML page: the graph (with ``highlight``'s blanket coloured), its blanket by role,
-    ``facts`` (data, scores, timings) and the learning provenance (``graph.learning``).
+    ``facts`` (data, scores, timings), the strongest pairs of ``strength`` (a frame in
+    :func:`bnfs.boot_strength`'s shape: the bootstrap's or
+    :attr:`bnfs.posterior.StructurePosterior.strength`) and the learning provenance
+    (``graph.learning``).
 
     Examples
     --------
@@ -232,8 +244,44 @@ def network_report(
             + _rows((role, ", ".join(names) or "-") for role, names in roles)
             + "</table>"
         )
+    if strength is not None:
+        body.append(_strength_table(strength))
     body.append(_provenance(getattr(graph, "learning", {}) or {}))
     return _page(title, "".join(body))
+
+
+def _strength_table(strength) -> str:
+    """The strongest :data:`STRENGTH_ROWS` pairs of a strength frame, one row per pair."""
+    try:
+        rows = list(
+            zip(strength["from"], strength["to"], strength["strength"], strength["direction"])
+        )
+    except (KeyError, TypeError):
+        raise TypeError(
+            "strength must be a frame with columns from, to, strength, direction "
+            "(boot_strength's, or a StructurePosterior's .strength)"
+        ) from None
+    rows = [r for r in rows if r[2] > 0]
+    rows.sort(key=lambda r: (-r[2], str(r[0]), str(r[1])))
+    seen, shown = set(), []
+    for u, v, s, d in rows:
+        if frozenset((u, v)) in seen:
+            continue
+        seen.add(frozenset((u, v)))
+        shown.append((u, v, s, d) if d >= 0.5 else (v, u, s, 1.0 - d))
+        if len(shown) == STRENGTH_ROWS:
+            break
+    head = "<tr><th>from</th><th>to</th><th>strength</th><th>direction</th></tr>"
+    cells = "".join(
+        f"<tr><td>{html.escape(str(u))}</td><td>{html.escape(str(v))}</td>"
+        f"<td>{s:.3f}</td><td>{d:.3f}</td></tr>"
+        for u, v, s, d in shown
+    )
+    return (
+        f"<h2>Strongest links</h2><p>The {len(shown)} strongest of {len(seen)} linked pairs: "
+        "strength is the probability that the two are linked, direction the share of it "
+        f"pointing from -> to.</p><table>{head}{cells}</table>"
+    )
 
 
 def selection_report(

@@ -135,7 +135,7 @@ def structure_posterior(
     plus1: bool = True,
     max_parents: int | None = None,
     chains: int = 4,
-    samples: int = 500,
+    samples: int = 1000,
     steps: int | None = None,
     burn_in: float = 0.2,
     blacklist=None,
@@ -188,10 +188,10 @@ def structure_posterior(
     max_parents : int, optional
         The most parents a node may have (default: no bound but the space's).
     chains : int, default 4
-    samples : int, default 500
+    samples : int, default 1000
         Orders kept per chain (and DAGs drawn).
     steps : int, optional
-        Steps per chain, burn-in included (default ``max(20_000, 10 n^2 log n)`` for n nodes,
+        Steps per chain, burn-in included (default ``max(200_000, 20 n^2 log n)`` for n nodes,
         at least 5 per kept sample).
     burn_in : float, default 0.2
         The share of each chain's steps run before any is kept.
@@ -249,7 +249,7 @@ def structure_posterior(
     state.set_prior(graph_prior(state.score, prior, beta, state.names))
     n = state.n
     if steps is None:
-        steps = max(20_000, int(10 * n * n * np.log(max(n, 2))), 5 * samples)
+        steps = max(200_000, int(20 * n * n * np.log(max(n, 2))), 5 * samples)
     steps = check_int(steps, "steps", 1, maximum=10**10, what="steps per chain")
     burn = int(burn_in * steps)
     thin = max(1, (steps - burn) // samples)

@@ -434,6 +434,8 @@ _WRITERS = {
     + ["--algorithm", "tabu_search", "--checkpoint", "c.json"],
     "select": ["select", "data.csv", "--target", "lung", "--report", "r.html"],
     "draw": ["draw", "net.json", "--out", "x.svg"],
+    "posterior": ["posterior", "data.csv", "--out", "s.csv", "--median", "m.json"]
+    + ["--report", "r.html"],
 }
 
 

@@ -120,7 +120,16 @@ def test_dropna_and_every_subcommand_has_help_with_examples(files):
         "learn", str(root / "holes.csv"), "--dropna", "--out", str(root / "h.json"), "--quiet"
     )
     assert result.returncode == 0 and "2999 rows" in result.stdout
-    for command in ("learn", "blanket", "select", "draw", "score", "compare", "example"):
+    for command in (
+        "learn",
+        "blanket",
+        "select",
+        "posterior",
+        "draw",
+        "score",
+        "compare",
+        "example",
+    ):
         result = run(command, "--help")
         assert result.returncode == 0 and "examples:" in result.stdout, command
 
