@@ -427,7 +427,7 @@ def _add_posterior_command(sub, raw) -> None:
     post.add_argument(
         "--iss", type=positive_float, default=1.0, help="BDeu's imaginary sample size"
     )
-    post.add_argument("--space", choices=("pc", "learn", "full"), default="pc", help="candidates")
+    post.add_argument("--space", choices=("pc", "learn", "pc+learn", "full"), default="pc")
     post.add_argument("--max-candidates", type=int_at_least(0), default=10)
     post.add_argument("--no-plus1", action="store_true", help="no parent from outside them")
     post.add_argument("--chains", type=int_at_least(1), default=4)

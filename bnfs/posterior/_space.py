@@ -18,7 +18,10 @@ from bnfs._validate import check_allocation
 from bnfs.graphs.graph import DAG, PDAG
 
 #: what ``space`` may name
-SPACES = ("pc", "learn", "full")
+SPACES = ("pc", "learn", "pc+learn", "full")
+#: the most table entries (parent sets, scored or past max_parents) a search space may hold:
+#: 2 GB of tables, hours of scoring on thousands of rows
+MAX_SETS = 100_000_000
 
 
 @dataclass
@@ -67,6 +70,9 @@ def skeleton_of(space, data, names, seed) -> list[set[int]]:
         graph = space
     elif space == "full":
         return [set(range(len(names))) - {v} for v in range(len(names))]
+    elif space == "pc+learn":
+        both = zip(skeleton_of("pc", data, names, seed), skeleton_of("learn", data, names, seed))
+        return [a | b for a, b in both]
     elif space == "pc":
         from bnfs.constraint import pc_stable
 
@@ -137,6 +143,12 @@ def build(state, lists, plus1: bool, max_parents: int, budget, bar) -> SearchSpa
         "the posterior's score tables",
         "lower max_candidates, or pass plus1=False",
     )
+    if offset[n] > MAX_SETS:
+        raise ValueError(
+            f"the search space holds {offset[n]:,} parent sets to score, more than "
+            f"{MAX_SETS:,}: lower max_candidates (now {width}), set max_parents, or pass "
+            "plus1=False"
+        )
     raw = np.empty(offset[n])
     for v, c in enumerate(lists):
         if budget.spent():

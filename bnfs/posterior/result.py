@@ -142,15 +142,9 @@ class StructurePosterior:
         return [self._dag(sample) for sample in self._dags]
 
     def best_dag(self) -> DAG:
-        """The sampled DAG of highest score (its score, with the graph prior's arc weights,
-        in ``learning["score_value"]``)."""
-        best = int(np.argmax(self._dag_scores))
-        graph = self._dag(self._dags[best])
-        graph.learning = {
-            "algorithm": "structure_posterior",
-            "graph": "best sampled",
-            "score_value": float(self._dag_scores[best]),
-        }
+        """The sampled DAG of highest score (the graph prior's arc weights included)."""
+        graph = self._dag(self._dags[int(np.argmax(self._dag_scores))])
+        graph.learning = {"algorithm": "structure_posterior", "graph": "best sampled"}
         return graph
 
     @property

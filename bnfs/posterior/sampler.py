@@ -177,9 +177,9 @@ def structure_posterior(
         BDeu's imaginary sample size.
     prior, beta : str, optional
         The graph prior (:class:`bnfs.stats.scores.Scorer`), of the Bayesian scores.
-    space : {"pc", "learn", "full"} or DAG or PDAG, default "pc"
+    space : {"pc", "learn", "pc+learn", "full"} or DAG or PDAG, default "pc"
         Where the candidate parents come from: PC-stable's skeleton (``bnfs.pc_stable``
-        with its defaults), :func:`bnfs.learn`'s graph, every other node, or a graph's
+        with its defaults), :func:`bnfs.learn`'s graph, both, every other node, or a graph's
         skeleton.
     max_candidates : int, default 10
         The most candidates a node has; past it, the strongest by single-parent score gain.

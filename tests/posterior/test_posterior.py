@@ -151,3 +151,24 @@ def test_incomplete_rows_are_refused_by_name(asia_rows):
 def test_a_graph_as_the_space_must_cover_the_columns(asia_rows):
     with pytest.raises(ValueError, match="exactly the data's columns"):
         bnfs.structure_posterior(asia_rows, space=bnfs.DAG(["asia", "tub"]), **QUICK)
+
+
+def test_mixed_data_by_bic_cg_give_no_continuous_parent_to_a_discrete_node():
+    rng = np.random.default_rng(0)
+    group = rng.integers(0, 2, 400)
+    x = 1.5 * group + rng.normal(size=400)
+    y = 0.8 * x + rng.normal(size=400)
+    frame = pd.DataFrame({"group": pd.Categorical(group.astype(str)), "x": x, "y": y})
+    post = bnfs.structure_posterior(frame, space="full", seed=0, **QUICK)
+    assert post.learning["arguments"]["score"] == "bic-cg"
+    assert post.probability("x", "group") == 0.0 and post.probability("y", "group") == 0.0
+    assert post.probability("group", "x") > 0.9
+    assert post.probability("x", "y") + post.probability("y", "x") > 0.9
+
+
+def test_a_space_too_large_to_score_is_refused_by_name(monkeypatch, asia_rows):
+    from bnfs.posterior import _space
+
+    monkeypatch.setattr(_space, "MAX_SETS", 100)
+    with pytest.raises(ValueError, match="lower max_candidates"):
+        bnfs.structure_posterior(asia_rows, space="full", **QUICK)
