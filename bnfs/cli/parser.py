@@ -425,7 +425,10 @@ def _add_posterior_command(sub, raw) -> None:
     add_kind_options(post)
     post.add_argument("--dropna", action="store_true", help="drop rows with missing values")
     post.add_argument(
-        "--iss", type=positive_float, default=1.0, help="BDeu's imaginary sample size"
+        "--iss",
+        type=lambda text: text if text == "auto" else positive_float(text),
+        default="auto",
+        help="BDeu's imaginary sample size, or auto (default: chosen by marginal likelihood)",
     )
     post.add_argument("--space", choices=("pc", "learn", "pc+learn", "full"), default="pc")
     post.add_argument("--max-candidates", type=int_at_least(0), default=10)

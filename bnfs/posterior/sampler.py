@@ -30,6 +30,11 @@ MOVES = np.array([0.7, 0.15, 0.15])
 AGREEMENT = 0.1
 #: the most chains one call runs
 MAX_CHAINS = 64
+#: the imaginary sample sizes ``iss="auto"`` compares, and the scores it applies to
+ISS_GRID = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0)
+DIRICHLET = ("bde", "bds")
+#: the short chains that find each imaginary sample size's best order
+EVIDENCE_CHAINS, EVIDENCE_STEPS = 2, 20_000
 
 
 def _default_scoring(data, score, prior):
@@ -44,6 +49,42 @@ def _default_scoring(data, score, prior):
     if not data.discrete_names:
         return data.standardized(), "bge", "vsp" if prior is None else prior, True
     return data, "bic-cg", "uniform" if prior is None else prior, False
+
+
+def _iss_grid(iss, data, score: str) -> tuple[float, ...]:
+    """The imaginary sample sizes to compare: :data:`ISS_GRID` for ``"auto"`` with a
+    Dirichlet score (:data:`DIRICHLET`), 1 for ``"auto"`` with another score, else the one
+    given."""
+    if isinstance(iss, str):
+        if iss != "auto":
+            raise ValueError(f"iss must be a positive number or 'auto', got {iss!r}")
+        return ISS_GRID if score in DIRICHLET else (1.0,)
+    return (iss,)
+
+
+def _choose_iss(grid, space_of, plus1: bool, seed):
+    """(state, search space, evidence by iss) of the imaginary sample size whose best order
+    found has the highest log-sum over its DAGs: an empirical-Bayes choice by (a lower bound
+    of) the marginal likelihood. ``space_of(iss)`` gives (state, space or None when the
+    budget ran out); the search stops at the first None."""
+    evidence, best = {}, None
+    for value in grid:
+        state, space = space_of(value)
+        if space is None:
+            break
+        slots = max(1, min(state.max_parents, int(space.ncand.max(initial=0)) + int(plus1)))
+        found = -np.inf
+        start = np.random.SeedSequence(None if seed is None else [int(seed), 1])
+        for sequence in start.spawn(EVIDENCE_CHAINS):
+            chain = _Chain(space, state, sequence, 100, slots)
+            chain.run(space, EVIDENCE_STEPS, EVIDENCE_STEPS // 100, True)
+            found = max(found, float(chain.state.order_scores[: chain.n_samples].max()))
+        evidence[value] = found
+        if best is None or found > best[2]:
+            best = (state, space, found)
+    if best is None:
+        return None, None, evidence
+    return best[0], best[1], evidence
 
 
 def _start_order(state, rng: np.random.Generator) -> np.ndarray:
@@ -127,7 +168,7 @@ def structure_posterior(
     data,
     *,
     score: str | None = None,
-    iss: float = 1.0,
+    iss: float | str = "auto",
     prior: str | None = None,
     beta=None,
     space="pc",
@@ -173,8 +214,13 @@ def structure_posterior(
         is proportional to exp(score). Default: ``learn``'s — BDeu with the vsp prior on
         discrete data, BGe with the vsp prior on standardized continuous columns, bic-cg on
         mixed data (exp(BIC) approximates the marginal likelihood).
-    iss : float, default 1
-        BDeu's imaginary sample size.
+    iss : float or "auto", default "auto"
+        BDeu's (and BDs's) imaginary sample size. ``"auto"`` chooses it from
+        :data:`ISS_GRID` by marginal likelihood (empirical Bayes): for each value, two short
+        chains find a best order, and the value whose best order has the highest log-sum
+        over its DAGs wins (``learning["arguments"]["iss_evidence"]``): on sampled networks
+        the arcs' ranking and the median graph beat those of iss 1
+        (``benchmarks/posterior.py``, the CHANGELOG). With another score, 1.
     prior, beta : str, optional
         The graph prior (:class:`bnfs.stats.scores.Scorer`), of the Bayesian scores.
     space : {"pc", "learn", "pc+learn", "full"} or DAG or PDAG, default "pc"
@@ -245,7 +291,8 @@ def structure_posterior(
         check_int(seed, "seed", 0)
     budget = Budget(max_time)
     scored, score, prior, standardized = _default_scoring(data, score, prior)
-    state = prepare(scored, score, iss, max_parents, blacklist, whitelist, None, n_jobs)
+    grid = _iss_grid(iss, scored, score)
+    state = prepare(scored, score, grid[0], max_parents, blacklist, whitelist, None, n_jobs)
     state.set_prior(graph_prior(state.score, prior, beta, state.names))
     n = state.n
     if steps is None:
@@ -262,8 +309,22 @@ def structure_posterior(
     timing = {"space": time.perf_counter() - started}
     disable = None if progress is None else not progress
     with budget.catching_interrupts():
-        with tqdm(total=n, desc="posterior: scoring", unit=" nodes", disable=disable) as bar:
-            built = _space.build(state, lists, plus1, state.max_parents, budget, bar)
+        with tqdm(
+            total=n * len(grid), desc="posterior: scoring", unit=" nodes", disable=disable
+        ) as bar:
+            if len(grid) == 1:
+                built = _space.build(state, lists, plus1, state.max_parents, budget, bar)
+                evidence = None
+            else:
+
+                def space_of(value):
+                    at = prepare(
+                        scored, score, value, max_parents, blacklist, whitelist, None, n_jobs
+                    )
+                    at.set_prior(graph_prior(at.score, prior, beta, at.names))
+                    return at, _space.build(at, lists, plus1, at.max_parents, budget, bar)
+
+                state, built, evidence = _choose_iss(grid, space_of, plus1, seed)
         timing["tables"] = time.perf_counter() - started - timing["space"]
         if built is None:
             raise RuntimeError(
@@ -282,6 +343,7 @@ def structure_posterior(
         "score": state.score,
         "prior": prior,
         "iss": state.iss,
+        "iss_evidence": evidence,
         "standardized": standardized,
         "space": space if isinstance(space, str) else type(space).__name__,
         "max_candidates": max_candidates,

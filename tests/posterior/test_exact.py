@@ -88,7 +88,7 @@ RUN = {"chains": 4, "samples": 2000, "steps": 120_000, "seed": 5, "progress": Fa
 def test_arc_posteriors_match_every_dag_enumerated(columns):
     data = _discrete(columns)
     post = bnfs.structure_posterior(data, space="full", **RUN)
-    scorer = bnfs.Scorer(data, "bde", prior="vsp")
+    scorer = bnfs.Scorer(data, "bde", iss=post.learning["arguments"]["iss"], prior="vsp")
     arcs, _ = exact_posterior(scorer, columns, lambda v, s: True)
     _compare(post, arcs, 0.02)
     assert post.learning["arguments"]["score"] == "bde"
@@ -98,7 +98,11 @@ def test_sampled_dags_are_drawn_in_proportion_to_their_posterior():
     columns = ["smoke", "lung", "bronc", "dysp"]
     data = _discrete(columns)
     post = bnfs.structure_posterior(data, space="full", **RUN)
-    _, dags = exact_posterior(bnfs.Scorer(data, "bde", prior="vsp"), columns, lambda v, s: True)
+    _, dags = exact_posterior(
+        bnfs.Scorer(data, "bde", iss=post.learning["arguments"]["iss"], prior="vsp"),
+        columns,
+        lambda v, s: True,
+    )
     seen = pd.Series([frozenset(g.arcs) for g in post.dags()]).value_counts(normalize=True)
     for graph, p in sorted(dags.items(), key=lambda item: -item[1])[:6]:
         assert abs(seen.get(graph, 0.0) - p) < 0.04, (sorted(graph), seen.get(graph, 0.0), p)
@@ -120,7 +124,7 @@ def test_a_restricted_space_with_one_parent_from_outside():
     for plus1 in (True, False):
         post = bnfs.structure_posterior(data, space=skeleton, plus1=plus1, **RUN)
         arcs, _ = exact_posterior(
-            bnfs.Scorer(data, "bde", prior="vsp"),
+            bnfs.Scorer(data, "bde", iss=post.learning["arguments"]["iss"], prior="vsp"),
             columns,
             lambda v, s, most=int(plus1): len(s - neighbours[v]) <= most,
         )
@@ -137,7 +141,7 @@ def test_max_parents_and_the_lists_restrict_the_sets():
         data, space="full", max_parents=1, blacklist=black, whitelist=white, **RUN
     )
     arcs, _ = exact_posterior(
-        bnfs.Scorer(data, "bde", prior="vsp"),
+        bnfs.Scorer(data, "bde", iss=post.learning["arguments"]["iss"], prior="vsp"),
         columns,
         lambda v, s: (
             len(s) <= 1
@@ -184,7 +188,9 @@ def test_a_short_run_on_three_nodes_with_plus1():
     )
     neighbours = {v: set(skeleton.neighbours(v)) for v in columns}
     arcs, _ = exact_posterior(
-        bnfs.Scorer(data, "bde", prior="vsp"), columns, lambda v, s: len(s - neighbours[v]) <= 1
+        bnfs.Scorer(data, "bde", iss=post.learning["arguments"]["iss"], prior="vsp"),
+        columns,
+        lambda v, s: len(s - neighbours[v]) <= 1,
     )
     _compare(post, arcs, 0.08)
     assert post.blanket("lung")["smoke"] > 0.5

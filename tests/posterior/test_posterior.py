@@ -77,7 +77,7 @@ def test_blanket_membership_is_the_share_of_sampled_dags(posterior):
 
 def test_the_best_sampled_dag_has_the_highest_score(posterior, asia_rows):
     best = posterior.best_dag()
-    scorer = bnfs.Scorer(asia_rows, "bde", prior="vsp")
+    scorer = bnfs.Scorer(asia_rows, "bde", iss=posterior.learning["arguments"]["iss"], prior="vsp")
     top = scorer.total(best)
     assert all(scorer.total(g) <= top + 1e-6 for g in posterior.dags()[::20])
 
@@ -172,3 +172,22 @@ def test_a_space_too_large_to_score_is_refused_by_name(monkeypatch, asia_rows):
     monkeypatch.setattr(_space, "MAX_SETS", 100)
     with pytest.raises(ValueError, match="lower max_candidates"):
         bnfs.structure_posterior(asia_rows, space="full", **QUICK)
+
+
+def test_iss_auto_takes_the_imaginary_sample_size_of_the_best_evidence(asia_rows):
+    from bnfs.posterior.sampler import ISS_GRID
+
+    data = datasets.sample("child", 1000, seed=1)
+    post = bnfs.structure_posterior(data, seed=0, **QUICK)
+    arguments = post.learning["arguments"]
+    evidence = arguments["iss_evidence"]
+    assert tuple(evidence) == ISS_GRID
+    assert arguments["iss"] == max(evidence, key=evidence.get)
+    assert len(set(evidence.values())) == len(ISS_GRID)  # each value scored its own tables
+    fixed = bnfs.structure_posterior(data, seed=0, iss=arguments["iss"], **QUICK)
+    assert fixed.learning["arguments"]["iss_evidence"] is None
+    assert np.array_equal(fixed.probabilities, post.probabilities)
+    with pytest.raises(ValueError, match="iss must be a positive number or 'auto'"):
+        bnfs.structure_posterior(asia_rows, iss="best", **QUICK)
+    gaussian = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 3)), columns=list("abc"))
+    assert bnfs.structure_posterior(gaussian, **QUICK).learning["arguments"]["iss"] == 1.0
