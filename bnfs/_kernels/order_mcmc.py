@@ -20,7 +20,7 @@ from numba import prange
 
 from bnfs._kernels import dispatch as _g
 from bnfs._kernels import njit
-from bnfs._kernels.score_cache import parents_weight
+from bnfs._kernels.score_cache import mix64, parents_weight
 
 NEG_INF = -np.inf
 
@@ -91,12 +91,9 @@ def log_zeta(tables, k):
 
 @njit(cache=True)
 def _uniform(rng):
-    """A uniform draw in [0, 1) from the chain's SplitMix64 stream."""
+    """A uniform draw in [0, 1) from the chain's SplitMix64 stream (its state ``rng[0]``)."""
+    x = np.uint64(mix64(rng[0]))
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    x = rng[0]
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    x = x ^ (x >> np.uint64(31))
     return float(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
