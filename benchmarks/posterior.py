@@ -145,9 +145,18 @@ def summary(results) -> None:
             predicted = np.concatenate([r[method][kind] for r in results])
             actual = np.concatenate([r[method][f"true_{kind}"] for r in results]).astype(float)
             pooled = average_precision_score(actual, predicted)
-            print(f"\n{method}, {kind}: pooled average precision {pooled:.3f}")
+            rows = calibration(predicted, actual)
+            ece = sum(r["pairs"] * abs(r["true"] - r["mean"]) for r in rows) / len(predicted)
+            middle = [r for r in rows if 0.1 <= r["mean"] < 0.9]
+            mid = sum(r["pairs"] * abs(r["true"] - r["mean"]) for r in middle) / max(
+                sum(r["pairs"] for r in middle), 1
+            )
+            print(
+                f"\n{method}, {kind}: pooled average precision {pooled:.3f}; calibration error "
+                f"{ece:.4f} over all pairs, {mid:.3f} over the pairs between 0.1 and 0.9"
+            )
             print(f"  {'bin':<8} {'pairs':>7} {'mean p':>7} {'true':>6} {'gap':>6}")
-            for row in calibration(predicted, actual):
+            for row in rows:
                 gap = row["true"] - row["mean"]
                 flag = "" if abs(gap) <= 0.1 else "  <- off by more than 0.1"
                 print(

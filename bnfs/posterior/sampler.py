@@ -24,7 +24,8 @@ from bnfs.tables._columns import MissingValueError
 from bnfs.tables._data import as_dataset
 
 #: the chains' move probabilities: swap two neighbours in the order, swap any two nodes,
-#: move one node to another place (Kuipers, Suter & Moffa 2022 use mostly local moves)
+#: move one node to another place (local moves rescore two nodes; with global ones at 0.15
+#: in all, chains of insurance's samples disagreed where they agree at 0.3)
 MOVES = np.array([0.7, 0.15, 0.15])
 #: chains whose arc probabilities differ by more than this on some arc have not agreed
 AGREEMENT = 0.1
@@ -62,7 +63,7 @@ def _iss_grid(iss, data, score: str) -> tuple[float, ...]:
     return (iss,)
 
 
-def _choose_iss(grid, space_of, plus1: bool, seed):
+def _choose_iss(grid, space_of, plus1: bool, seed, n_jobs: int):
     """(state, search space, evidence by iss) of the imaginary sample size whose best order
     found has the highest log-sum over its DAGs: an empirical-Bayes choice by (a lower bound
     of) the marginal likelihood. ``space_of(iss)`` gives (state, space or None when the
@@ -73,12 +74,10 @@ def _choose_iss(grid, space_of, plus1: bool, seed):
         if space is None:
             break
         slots = max(1, min(state.max_parents, int(space.ncand.max(initial=0)) + int(plus1)))
-        found = -np.inf
         start = np.random.SeedSequence(None if seed is None else [int(seed), 1])
-        for sequence in start.spawn(EVIDENCE_CHAINS):
-            chain = _Chain(space, state, sequence, 100, slots)
-            chain.run(space, EVIDENCE_STEPS, EVIDENCE_STEPS // 100, True)
-            found = max(found, float(chain.state.order_scores[: chain.n_samples].max()))
+        chains = [_Chain(space, state, s, 100, slots) for s in start.spawn(EVIDENCE_CHAINS)]
+        _run_chains(chains, space, 0, EVIDENCE_STEPS // 100, 100, n_jobs, Budget(None), None)
+        found = max(float(c.state.order_scores[: c.n_samples].max()) for c in chains)
         evidence[value] = found
         if best is None or found > best[2]:
             best = (state, space, found)
@@ -139,7 +138,8 @@ class _Chain:
 
 def _run_chains(chains, space, burn, thin, samples, n_jobs, budget, bar) -> None:
     """Run every chain through ``burn`` steps, then ``thin * samples`` recorded ones, in
-    pieces between which ``budget`` is checked; ``n_jobs`` chains at once."""
+    pieces between which ``budget`` is checked and ``bar`` (or None) moves; ``n_jobs``
+    chains at once."""
     total = burn + thin * samples
     piece = max(1000, total // 50)
     lock = threading.Lock()
@@ -153,8 +153,9 @@ def _run_chains(chains, space, burn, thin, samples, n_jobs, budget, bar) -> None
                 steps, record = min(piece, total - done), True
             chain.run(space, steps, thin, record)
             done += steps
-            with lock:
-                bar.update(steps)
+            if bar is not None:
+                with lock:
+                    bar.update(steps)
 
     if n_jobs == 1 or len(chains) == 1:
         for chain in chains:
@@ -324,7 +325,7 @@ def structure_posterior(
                     at.set_prior(graph_prior(at.score, prior, beta, at.names))
                     return at, _space.build(at, lists, plus1, at.max_parents, budget, bar)
 
-                state, built, evidence = _choose_iss(grid, space_of, plus1, seed)
+                state, built, evidence = _choose_iss(grid, space_of, plus1, seed, n_jobs)
         timing["tables"] = time.perf_counter() - started - timing["space"]
         if built is None:
             raise RuntimeError(
