@@ -194,3 +194,24 @@ def test_a_large_network_is_drawn_as_the_targets_neighbourhood(n, extra):
         dag.subgraph([target, *sorted(blanket)][:10]), title="s", highlight=target
     )
     assert "<details>" not in small
+
+
+def test_a_report_lists_the_strongest_links_of_a_strength_frame():
+    import pandas as pd
+
+    from bnfs.graphs.report import STRENGTH_ROWS, network_report
+
+    names = [f"n{i}" for i in range(12)]
+    rows = [
+        (u, v, (i * 12 + j) / 200, 0.8 if i < j else 0.2)
+        for i, u in enumerate(names)
+        for j, v in enumerate(names)
+        if u != v
+    ]
+    strength = pd.DataFrame(rows, columns=["from", "to", "strength", "direction"])
+    page = network_report(bnfs.DAG(names), title="t", strength=strength)
+    listed = page[page.index("Strongest links") :]
+    assert listed.count("<tr><td>") == STRENGTH_ROWS  # one row per pair, the strongest
+    assert "<td>n10</td><td>n11</td>" in listed and "<td>n11</td><td>n10</td>" not in listed
+    with pytest.raises(TypeError, match="columns from, to, strength, direction"):
+        network_report(bnfs.DAG(names), title="t", strength=pd.DataFrame({"a": [1]}))
