@@ -52,7 +52,7 @@ def _default_scoring(data, score, prior):
     return data, "bic-cg", "uniform" if prior is None else prior, False
 
 
-def _iss_grid(iss, data, score: str) -> tuple[float, ...]:
+def _iss_grid(iss, score: str) -> tuple[float, ...]:
     """The imaginary sample sizes to compare: :data:`ISS_GRID` for ``"auto"`` with a
     Dirichlet score (:data:`DIRICHLET`), 1 for ``"auto"`` with another score, else the one
     given."""
@@ -63,11 +63,11 @@ def _iss_grid(iss, data, score: str) -> tuple[float, ...]:
     return (iss,)
 
 
-def _choose_iss(grid, space_of, plus1: bool, seed, n_jobs: int):
+def _choose_iss(grid, space_of, plus1: bool, seed, n_jobs: int, budget):
     """(state, search space, evidence by iss) of the imaginary sample size whose best order
     found has the highest log-sum over its DAGs: an empirical-Bayes choice by (a lower bound
     of) the marginal likelihood. ``space_of(iss)`` gives (state, space or None when the
-    budget ran out); the search stops at the first None."""
+    budget ran out); the search stops at the first None, or when ``budget`` is spent."""
     evidence, best = {}, None
     for value in grid:
         state, space = space_of(value)
@@ -76,11 +76,14 @@ def _choose_iss(grid, space_of, plus1: bool, seed, n_jobs: int):
         slots = max(1, min(state.max_parents, int(space.ncand.max(initial=0)) + int(plus1)))
         start = np.random.SeedSequence(None if seed is None else [int(seed), 1])
         chains = [_Chain(space, state, s, 100, slots) for s in start.spawn(EVIDENCE_CHAINS)]
-        _run_chains(chains, space, 0, EVIDENCE_STEPS // 100, 100, n_jobs, Budget(None), None)
-        found = max(float(c.state.order_scores[: c.n_samples].max()) for c in chains)
+        _run_chains(chains, space, 0, EVIDENCE_STEPS // 100, 100, n_jobs, budget, None)
+        kept = [c.state.order_scores[: c.n_samples] for c in chains if c.n_samples]
+        found = max((float(k.max()) for k in kept), default=-np.inf)
         evidence[value] = found
         if best is None or found > best[2]:
             best = (state, space, found)
+        if budget.spent():
+            break
     if best is None:
         return None, None, evidence
     return best[0], best[1], evidence
@@ -292,7 +295,7 @@ def structure_posterior(
         check_int(seed, "seed", 0)
     budget = Budget(max_time)
     scored, score, prior, standardized = _default_scoring(data, score, prior)
-    grid = _iss_grid(iss, scored, score)
+    grid = _iss_grid(iss, score)
     state = prepare(scored, score, grid[0], max_parents, blacklist, whitelist, None, n_jobs)
     state.set_prior(graph_prior(state.score, prior, beta, state.names))
     n = state.n
@@ -325,7 +328,7 @@ def structure_posterior(
                     at.set_prior(graph_prior(at.score, prior, beta, at.names))
                     return at, _space.build(at, lists, plus1, at.max_parents, budget, bar)
 
-                state, built, evidence = _choose_iss(grid, space_of, plus1, seed, n_jobs)
+                state, built, evidence = _choose_iss(grid, space_of, plus1, seed, n_jobs, budget)
         timing["tables"] = time.perf_counter() - started - timing["space"]
         if built is None:
             raise RuntimeError(
