@@ -216,9 +216,10 @@ def sample_parents(perm, pos, scores, space, raw, rng, parents, npar):
         acc = zeta[offset[v] + a]
         if acc < target:
             for t in range(n_extras[v]):
-                if pos[extras[v, t]] < pos[v]:
+                mass_t = zeta[offset[v] + (t + 1) * size + a]
+                if pos[extras[v, t]] < pos[v] and mass_t > NEG_INF:  # rounding: never empty
                     table = t + 1
-                    acc = _logaddexp(acc, zeta[offset[v] + (t + 1) * size + a])
+                    acc = _logaddexp(acc, mass_t)
                     if acc >= target:
                         break
         base = offset[v] + table * size
