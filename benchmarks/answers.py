@@ -58,9 +58,7 @@ def calls():
     out = {}
     for name in bnfs.learners.names("score", "hybrid", "constraint"):
         options = {"seed": 0} if bnfs.learners.get(name).seeded else {}
-        out[f"learn:{name}"] = lambda n=name, o=options: _graph(
-            bnfs.learners.get(n)(asia, **o)
-        )
+        out[f"learn:{name}"] = lambda n=name, o=options: _graph(bnfs.learners.get(n)(asia, **o))
     for name in bnfs.learners.names("blanket", "neighbours"):
         options = {"seed": 0} if bnfs.learners.get(name).seeded else {}
         out[f"local:{name}"] = lambda n=name, o=options: list(
@@ -92,9 +90,7 @@ def calls():
     )
     for cls in (bnfs.FCBF, bnfs.CFS, bnfs.InformationGain, bnfs.HybridSelector, bnfs.SRS):
         out[f"selector:{cls.__name__}"] = lambda c=cls: _selector(c(), X, y)
-    out["blanket_frequency"] = lambda: _series(
-        bnfs.blanket_frequency(asia, "either", R=6, seed=1)
-    )
+    out["blanket_frequency"] = lambda: _series(bnfs.blanket_frequency(asia, "either", R=6, seed=1))
     out["blanket_frequency:learn"] = lambda: _series(
         bnfs.blanket_frequency(asia, "either", "hill_climbing", R=4, seed=1)
     )
@@ -126,8 +122,10 @@ def _xy(frame, target):
 
 def _selector(selector, X, y):
     selector.fit(X, y)
-    return {"selected": list(getattr(selector, "selected_", [])), "missing": repr(
-        getattr(selector, "missing_", None))}
+    return {
+        "selected": list(getattr(selector, "selected_", [])),
+        "missing": repr(getattr(selector, "missing_", None)),
+    }
 
 
 def _series(series):
@@ -166,7 +164,9 @@ def _cli(command, frame):
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
             code = main(args)
         lines = [
-            line for line in stdout.getvalue().splitlines() if " s" not in line and folder not in line
+            line
+            for line in stdout.getvalue().splitlines()
+            if " s" not in line and folder not in line
         ]
         return {"exit": code, "stdout": lines}
 

@@ -36,7 +36,7 @@ with warnings.catch_warnings():
 seconds = time.perf_counter() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 print(json.dumps({{"seconds": seconds, "peak_gb": peak,
-                   "stopped": graph.learning.get("stopped") or graph.learning.get("stopped_early"),
+                   "stopped": graph.learning.get("stopped_early"),
                    "links": len(graph.arcs) + len(getattr(graph, "edges", []))}}))
 """
 

@@ -28,11 +28,11 @@ EXIT_INTERRUPTED, EXIT_OUT_OF_TIME = 130, 124
 
 def stopped_reason(learning) -> str | None:
     """Why a learner stopped before it finished ("max_time reached", "interrupted"), from
-    its ``learning`` record (``stopped_early`` for the score-based learners, ``stopped``
-    for the constraint-based ones), or None when it finished."""
+    its ``learning`` record (``stopped_early``, the one key every learner records it under),
+    or None when it finished."""
     if not isinstance(learning, dict):
         return None
-    reason = learning.get("stopped_early") or learning.get("stopped")
+    reason = learning.get("stopped_early")
     return str(reason) if reason else None
 
 

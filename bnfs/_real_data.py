@@ -10,7 +10,7 @@ command line treat real files alike:
 - What a learner returns is stamped once, here: its ``learning`` record gets the learner's
   name (``algorithm``) first and the seconds it took last, and a network's record always
   holds ``learner`` (the search that ran) and ``stopped_early`` (why it stopped before it
-  finished, or None; the constraint-based learners' ``stopped`` too).
+  finished, or None).
 - An incomplete DataFrame goes where the learner declares (``missing=``, one of
   :data:`MISSING`): the CI-test learners test on the rows observed in each test's
   variables, hill climbing, tabu search, BOSS and ``learn`` run inside structural EM (with
@@ -172,7 +172,7 @@ def _stamped(learner, result, started: float, kinds: dict | None = None):
         rest = {k: v for k, v in learning.items() if k not in ("algorithm", "seconds")}
         if not isinstance(graph, LocalResult):  # the keys the README reads, on every route
             rest.setdefault("learner", learner.__name__)
-            rest.setdefault("stopped_early", rest.get("stopped"))
+            rest.setdefault("stopped_early", None)
             if kinds is not None:
                 rest.setdefault("columns", dict(kinds))
         learning.clear()

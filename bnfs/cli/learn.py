@@ -51,7 +51,7 @@ def learn_graph(frame, args):
 def write_graph(graph, data, out: Path) -> Path:
     """Write ``graph`` to ``out`` by its suffix; return the path written. A graph from a
     search that stopped before it finished says so in every format: JSON in ``learning``
-    (``stopped_early`` or ``stopped``), DOT and BIF in a first comment line, GraphML in a
+    (``stopped_early``), DOT and BIF in a first comment line, GraphML in a
     ``partial`` attribute. A graph whose tables BIF cannot hold (a search cut short keeps
     dense neighbourhoods) is written as JSON beside ``out`` instead, saying why on stderr:
     the answer is never lost."""

@@ -242,6 +242,6 @@ def run_local(
         {**view.lists, **({} if max_time is None else {"max_time": max_time}), **test_options},
     )
     if budget.reason is not None:
-        result.learning["stopped"] = budget.reason
+        result.learning["stopped_early"] = budget.reason
         budget.warn(algorithm, "the set")
     return result

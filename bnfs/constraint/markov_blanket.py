@@ -17,7 +17,7 @@ pairs, as the score-based ones do.
 Every local learner takes ``max_time`` (seconds; None, the default, is no limit): past it the
 search stops at its next check (between compiled batches of tests: each node's search, each
 round, each member checked) and returns the set found so far, with a RuntimeWarning and
-``learning["stopped"]``; members it had no time to check are kept, candidates it had no time
+``learning["stopped_early"]``; members it had no time to check are kept, candidates it had no time
 to test are not.
 """
 

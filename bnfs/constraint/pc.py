@@ -98,7 +98,7 @@ def pc_stable(
     max_time : float, optional
         Seconds for the search, checked between blocks of tests: past it, the edges not yet
         removed stay (the skeleton so far, a superset of the full search's) and are
-        oriented, with a RuntimeWarning and ``learning["stopped"]``. When it ends level 0
+        oriented, with a RuntimeWarning and ``learning["stopped_early"]``. When it ends level 0
         itself (every pair given the empty set: tens of millions of pairs on wide data),
         the pairs not yet tested are left out of the graph and counted in
         ``learning["untested_pairs"]``: a graph of every pair would say nothing and fill
@@ -187,7 +187,7 @@ def pc_stable(
         "orientation_tests": tester.n_tests - skeleton_tests,
         "max_level": level - 1,
         "n_jobs": n_jobs,
-        **({"stopped": budget.reason} if budget.reason else {}),
+        **({"stopped_early": budget.reason} if budget.reason else {}),
         **({"untested_pairs": untested} if untested else {}),
         **(
             {"orientation": f"skipped: over {MAX_STOPPED_TRIPLES:,} unshielded triples"}

@@ -157,7 +157,6 @@ NOTEBOOK_FACTS = (
     "seconds",
     "n_scores",
     "n_tests",
-    "stopped",
     "stopped_early",
 )
 

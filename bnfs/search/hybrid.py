@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import warnings
 
-from bnfs._budget import Budget
+from bnfs._budget import Budget, stopped_reason
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
 from bnfs._warn import user_stacklevel
@@ -241,7 +241,7 @@ def _restrict(tester, restrict, max_cond_size, blacklist, whitelist, n_jobs, bud
             options = {"max_time": budget.left()} if timed and budget.deadline else {}
             result = learner(tester, v, max_cond_size=max_cond_size, **options)
             found[v] = set(result)
-            stopped = stopped or getattr(result, "learning", {}).get("stopped")
+            stopped = stopped or stopped_reason(getattr(result, "learning", None))
         adjacent = {frozenset((u, v)) for v in found for u in found[v] if v in found[u]}
         return adjacent, stopped or budget.reason
     # the lists keep forbidden pairs out of the restrict phase's tests
@@ -256,7 +256,7 @@ def _restrict(tester, restrict, max_cond_size, blacklist, whitelist, n_jobs, bud
     if restrict == "pc_stable" and budget.deadline is not None:
         options["max_time"] = budget.left()
     graph = NETWORK_RESTRICT[restrict](tester, **options)
-    return {frozenset(pair) for pair in graph.arcs + graph.edges}, graph.learning.get("stopped")
+    return {frozenset(pair) for pair in graph.arcs + graph.edges}, stopped_reason(graph.learning)
 
 
 @takes_real_data()

@@ -98,7 +98,7 @@ def neighbourhood_mb(
         :func:`bnfs.learn`'s seed.
     max_time : float, optional
         Seconds for the whole (the tests, then the network); past them the blanket found
-        so far, with a RuntimeWarning and ``learning["stopped"]``: the target's parents and
+        so far, with a RuntimeWarning and ``learning["stopped_early"]``: the target's parents and
         children found by the tests when the time ran out before the network.
 
     Returns
@@ -161,6 +161,6 @@ def neighbourhood_mb(
     stopped = Budget.spent(budget) and budget.reason
     stopped = stopped or (network and network.learning.get("stopped_early"))
     if stopped:
-        learning["stopped"] = stopped
+        learning["stopped_early"] = stopped
         budget.warn("neighbourhood_mb", "the set")
     return LocalResult([v for v in columns if v in blanket], learning)

@@ -9,6 +9,7 @@ from numbers import Real
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from bnfs import learners
+from bnfs._budget import stopped_reason
 from bnfs.select._base import DiscreteSelector
 from bnfs.select.fcbf import fcbf
 
@@ -148,8 +149,8 @@ class HybridSelector(DiscreteSelector):
                 else:
                     self.network_ = result = learner(reduced, **options)
                     members = _connected(self.network_, target) - {target}
-            if result is not None and result.learning.get("stopped"):
-                budget.reason = budget.reason or result.learning["stopped"]
+            if result is not None and stopped_reason(result.learning):
+                budget.reason = budget.reason or stopped_reason(result.learning)
         self.selected_ = [f for f in features if f in members]
         self._set_support(self.selected_)
         return self

@@ -10,6 +10,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
+from bnfs._budget import stopped_reason
 from bnfs.constraint._parallel import map_tests
 from bnfs.constraint.parents_children import hiton_pc
 from bnfs.parallel import check_n_jobs
@@ -150,7 +151,9 @@ class SRS(DiscreteSelector):
             pc = _member_pc(tester, target, {**search, "max_time": budget.left()})
             search["max_time"] = budget.left()
             found = map_tests(tester, functools.partial(_member_pc, search=search), pc, n_jobs)
-            stopped = [r.learning["stopped"] for r in [pc, *found] if "stopped" in r.learning]
+            stopped = [
+                stopped_reason(r.learning) for r in [pc, *found] if stopped_reason(r.learning)
+            ]
             if stopped:
                 budget.reason = budget.reason or stopped[0]
         claimed = set(pc) | {target}

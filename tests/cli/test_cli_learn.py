@@ -351,7 +351,7 @@ def test_a_partial_graph_bif_cannot_hold_is_written_as_json(
     assert "g.bif cannot hold this graph" in err and "written to g.json instead" in err
     assert "partial: it stopped early (max_time reached)" in err
     saved = json.loads((tmp_path / "g.json").read_text())
-    assert saved["learning"]["stopped"] == "max_time reached" and saved["edges"]
+    assert saved["learning"]["stopped_early"] == "max_time reached" and saved["edges"]
     assert not (tmp_path / "g.bif").exists()
 
 

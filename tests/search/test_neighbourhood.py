@@ -46,7 +46,7 @@ def test_a_spent_budget_returns_the_set_so_far_and_says_so(planted):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         found = bnfs.search.neighbourhood_mb(frame, "y", max_time=0)
-    assert found.learning["stopped"] == "max_time reached"
+    assert found.learning["stopped_early"] == "max_time reached"
     assert any("stopped early" in str(w.message) for w in caught)
 
 
@@ -81,7 +81,7 @@ def test_out_of_time_before_the_network_it_keeps_what_the_tests_found(planted, m
         warnings.simplefilter("always")
         found = bnfs.search.neighbourhood_mb(frame, "y")
     assert found.learning["network"] is None and sorted(found) == sorted(members)
-    assert found.learning["stopped"] == "max_time reached"
+    assert found.learning["stopped_early"] == "max_time reached"
     assert any("stopped early" in str(w.message) for w in caught)
 
 

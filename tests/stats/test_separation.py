@@ -155,7 +155,7 @@ def test_hiton_pc_stops_inside_its_forward_phase_at_max_time():
     full = bnfs.constraint.hiton_pc(frame, "f150")
     with pytest.warns(RuntimeWarning, match="max_time"):
         stopped = bnfs.constraint.hiton_pc(frame, "f150", max_time=0)
-    assert stopped.learning["stopped"] == "max_time reached"
+    assert stopped.learning["stopped_early"] == "max_time reached"
     assert stopped.learning["n_tests"] < full.learning["n_tests"] / 2
 
 
