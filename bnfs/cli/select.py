@@ -293,7 +293,9 @@ def select_command(args) -> int:
             ),
         )
         print(f"report written to {args.report}")
-    return partial_exit({"stopped_early": getattr(selector, "stopped_", None)}, "select", "the selection")
+    return partial_exit(
+        {"stopped_early": getattr(selector, "stopped_", None)}, "select", "the selection"
+    )
 
 
 def fold_scores(model, X, y, folds, status, what: str) -> dict:
