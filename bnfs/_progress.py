@@ -15,7 +15,7 @@ import importlib.util
 import sys
 import threading
 
-from bnfs import _kernels
+import bnfs._kernels as _kernels
 
 __all__ = ["tqdm", "CompileTicker"]
 

@@ -30,18 +30,17 @@ import logging
 import os
 import time
 import warnings
-from collections.abc import Callable
 
 import pandas as pd
 
 from bnfs._validate import arc_list
-from bnfs._warn import user_stacklevel
+from bnfs._warn import StructuralEMWarning, user_stacklevel
 from bnfs.graphs.local import LocalResult
 from bnfs.tables._columns import MissingValueError, column_names
 from bnfs.tables._data import Dataset, as_dataset
 from bnfs.tables._readers import read_table
 
-__all__ = ["takes_real_data", "MISSING", "route_to_structural_em"]
+__all__ = ["takes_real_data", "MISSING", "ROUTES", "EM_OPTIONS"]
 
 logger = logging.getLogger("bnfs")
 
@@ -52,25 +51,18 @@ MISSING = {
     "structural_em": "runs inside structural EM (bnfs.structural_em)",
     "native": "learns from it itself",
 }
-#: the runner of the learners declared ``missing="structural_em"``, handed over by
-#: :mod:`bnfs.search.structural_em` (which imports those learners, so the door cannot
-#: import it): learner name -> ``runner(frame, **options)``
-_EM_ROUTES: dict[str, Callable] = {}
+#: how each declaration's learners use the gaps, as ``learning["missing"]["how"]`` says (a
+#: native learner may say it in its own ``learning["missing"]``)
+ROUTES = {
+    "available_cases": "available-case tests",
+    "structural_em": "structural EM",
+    "native": "structural EM",
+}
 #: the Datasets the door has checked, in the calls now running: a learner called on one of
 #: them by another learner skips the door
 _CHECKED: contextvars.ContextVar[frozenset] = contextvars.ContextVar(
     "bnfs_checked_data", default=frozenset()
 )
-
-
-def route_to_structural_em(runner: Callable, searches) -> None:
-    """Hand the door ``runner(frame, maximize=name, **options)`` for each of ``searches``,
-    the learners that declared ``missing="structural_em"``."""
-    for search in searches:
-        declared = getattr(search, "missing", None)
-        if declared != "structural_em":
-            raise ValueError(f"{search.__name__} declares missing={declared!r}")
-        _EM_ROUTES[search.__name__] = functools.partial(runner, maximize=search.__name__)
 
 
 def takes_real_data(missing: str = "refuse"):
@@ -260,8 +252,26 @@ def _with_nodes(graph, order, isolated: list):
 
 #: what structural EM passes on to its search, of the options a learner may be given
 EM_OPTIONS = frozenset(
-    {"score", "max_parents", "blacklist", "whitelist", "iss", "seed", "progress"}
+    {"score", "max_parents", "blacklist", "whitelist", "iss", "seed", "progress", "n_jobs"}
 )
+
+
+def _with_route(found, frame: pd.DataFrame, how: str):
+    """``found`` (a graph, a set, or structural EM's (graph, completed data)) with
+    ``learning["missing"]``: how many values were missing and how the learner used them
+    (``"structural EM"``, with the rows; ``"available-case tests"``, with ``rows_used``, the
+    fewest, median and most rows a test ran on), recorded here and nowhere else."""
+    graph = found[0] if isinstance(found, tuple) else found
+    learning = getattr(graph, "learning", None)
+    if isinstance(learning, dict):
+        how = (learning.get("missing") or {}).get("how", how)  # a native learner's own word
+        route = {"values": int(frame.isna().to_numpy().sum()), "how": how}
+        if how == "structural EM":
+            route["rows"] = len(frame)
+        else:
+            route["rows_used"] = learning.get("rows_used")
+        learning["missing"] = route
+    return found
 
 
 def _incomplete(learner, bound: inspect.BoundArguments, missing: str):
@@ -286,12 +296,15 @@ def _incomplete(learner, bound: inspect.BoundArguments, missing: str):
             f"{name}: {int(rows.sum())} of {rows.size} rows have missing values; learning by "
             f"{search} inside structural EM (bnfs.structural_em), which "
             "completes them from the network round by round",
-            UserWarning,
+            StructuralEMWarning,
             stacklevel=user_stacklevel(),
         )
-        return _EM_ROUTES[name](frame, **given)
-    if missing != "refuse":
-        return _run(learner, bound)  # available-case tests, structural EM's own rounds
+        from bnfs.search.structural_em import structural_em  # the one call up: see below
+
+        found = structural_em(frame, maximize=name, **given)
+        return _with_route(found, frame, ROUTES[missing])
+    if missing != "refuse":  # available-case tests, the learner's own route
+        return _with_route(_run(learner, bound), frame, ROUTES[missing])
     column = frame.columns[frame.isna().any().to_numpy()][0]
     raise ValueError(
         f"{name} needs complete rows, and {int(rows.sum())} of {rows.size} have missing "

@@ -28,3 +28,10 @@ def user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+class StructuralEMWarning(UserWarning):
+    """A learner given data with missing values learns them inside structural EM
+    (:func:`bnfs.structural_em`): said once per call from outside, as a UserWarning of its
+    own category, so that a caller that says it another way (a selector's ``missing_``, the
+    bootstrap's one warning for all its resamples) can silence it by category."""

@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from bnfs._kernels import configurations as _cfg
-from bnfs._kernels import njit
+import bnfs._kernels.configurations as _cfg
+from bnfs._kernels._compile import njit
 from bnfs._kernels.sorting import argsort_stable
 
 G2, X2 = 0, 1

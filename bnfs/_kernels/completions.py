@@ -12,7 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 from bnfs._kernels.covariance import cholesky_in_place
 
 Network = namedtuple(

@@ -35,9 +35,9 @@ import math
 
 import numpy as np
 
-from bnfs._kernels import configurations as _cfg
-from bnfs._kernels import njit
-from bnfs._kernels import scores as _s
+import bnfs._kernels.configurations as _cfg
+import bnfs._kernels.scores as _s
+from bnfs._kernels._compile import njit
 from bnfs._kernels.covariance import SINGULAR_SD, covariance_score, explained
 from bnfs._vocabulary import BNLEARN_VARIANCE, CG  # the codes (bnfs._vocabulary)
 

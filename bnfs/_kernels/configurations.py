@@ -6,7 +6,7 @@ conditional-Gaussian kernels count on them."""
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 from bnfs._kernels.sorting import argsort_stable
 
 _COMPRESS_AT = 1 << 40  # renumber configurations before the mixed-radix index overflows

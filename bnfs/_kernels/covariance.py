@@ -34,8 +34,8 @@ import math
 
 import numpy as np
 
-from bnfs._kernels import njit
-from bnfs._kernels import scores as _s
+import bnfs._kernels.scores as _s
+from bnfs._kernels._compile import njit
 from bnfs._vocabulary import BGE, BNLEARN_VARIANCE  # the codes (bnfs._vocabulary)
 
 #: bnlearn's MACHINE_TOL: a residual standard deviation below it makes a regression singular

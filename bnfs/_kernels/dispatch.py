@@ -16,9 +16,9 @@ array, the ``kind`` and the weights' length pick the path at run time, as before
 from numba import types
 from numba.extending import overload
 
-from bnfs._kernels import configurations as _cfg
-from bnfs._kernels import njit
-from bnfs._kernels import scores as _s
+import bnfs._kernels.configurations as _cfg
+import bnfs._kernels.scores as _s
+from bnfs._kernels._compile import njit
 from bnfs._kernels.conditional_gaussian import CG, cg_score
 from bnfs._kernels.covariance import covariance_score
 

@@ -36,8 +36,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import njit
-from bnfs._kernels import order as _o
+import bnfs._kernels.order as _o
+from bnfs._kernels._compile import njit
 from bnfs._kernels.codes import (  # noqa: F401  (the searches' callers use these too)
     ADD,
     ARC_POOL_FULL,

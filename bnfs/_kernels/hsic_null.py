@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 
 
 @njit(cache=True, fastmath=True)

@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 from bnfs._kernels.hsic import median_pairs, squared_distances
 from bnfs._kernels.sorting import sort_inplace
 

@@ -19,7 +19,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 from bnfs._kernels.sorting import argsort_stable, sort_inplace
 
 SRC, DST, OUT_NEXT, OUT_PREV, IN_NEXT, IN_PREV = 0, 1, 2, 3, 4, 5

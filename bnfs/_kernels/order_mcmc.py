@@ -18,8 +18,8 @@ from collections import namedtuple
 import numpy as np
 from numba import prange
 
-from bnfs._kernels import dispatch as _g
-from bnfs._kernels import njit
+import bnfs._kernels.dispatch as _g
+from bnfs._kernels._compile import njit
 from bnfs._kernels.score_cache import mix64, parents_weight
 
 NEG_INF = -np.inf

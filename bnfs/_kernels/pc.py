@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 from numba import prange
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 from bnfs._kernels.citests import decide, discrete_statistic
 
 #: one round of a level: the ``pairs`` (x, y) to test, each node's adjacencies at the start

@@ -35,9 +35,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import dispatch as _g
-from bnfs._kernels import njit
-from bnfs._kernels import score_cache as _c
+import bnfs._kernels.dispatch as _g
+import bnfs._kernels.score_cache as _c
+from bnfs._kernels._compile import njit
 from bnfs._kernels.score_cache import Scoring  # noqa: F401  (the searches build it)
 from bnfs._kernels.sorting import argsort_stable
 

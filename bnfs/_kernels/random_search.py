@@ -16,10 +16,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import hill_climbing as _hc
-from bnfs._kernels import njit
-from bnfs._kernels import order as _o
-from bnfs._kernels import score_cache as _c
+import bnfs._kernels.hill_climbing as _hc
+import bnfs._kernels.order as _o
+import bnfs._kernels.score_cache as _c
+from bnfs._kernels._compile import njit
 
 EPS = 1e-9
 

@@ -12,8 +12,8 @@ import numpy as np
 from numba import prange, types
 from numba.typed import Dict
 
-from bnfs._kernels import dispatch as _g
-from bnfs._kernels import njit
+import bnfs._kernels.dispatch as _g
+from bnfs._kernels._compile import njit
 from bnfs._kernels.codes import N_COUNTERS, N_HITS, N_SCORES  # noqa: F401  (re-exported)
 from bnfs._kernels.conditional_gaussian import CG
 

@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 from bnfs._kernels.configurations import compress, group_rows, n_configurations, parent_config
 from bnfs._kernels.sorting import argsort_stable, sort_inplace
 from bnfs._vocabulary import AIC, BDE, BDS, BIC, K2, LOGLIK, QNML  # noqa: F401  (the codes)

@@ -8,11 +8,11 @@ import math
 import numpy as np
 from numba import prange
 
-from bnfs._kernels import dispatch as _g
-from bnfs._kernels import njit
-from bnfs._kernels import order as _o
-from bnfs._kernels import score_cache as _c
-from bnfs._kernels import scores as _s
+import bnfs._kernels.dispatch as _g
+import bnfs._kernels.order as _o
+import bnfs._kernels.score_cache as _c
+import bnfs._kernels.scores as _s
+from bnfs._kernels._compile import njit
 
 EPS = 1e-9
 #: relative to the local score: gains closer than this are tied (rounding)

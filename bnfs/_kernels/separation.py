@@ -14,8 +14,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import configurations as _cfg
-from bnfs._kernels import njit
+import bnfs._kernels.configurations as _cfg
+from bnfs._kernels._compile import njit
 from bnfs._kernels.citests import (
     ADF_ROWS_PER_CELL,
     BY_P_VALUE_WITH_POWER,

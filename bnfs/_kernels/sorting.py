@@ -7,7 +7,7 @@ small loops compile in a fraction of that and sort as fast on the sizes the kern
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from bnfs._kernels import njit
+from bnfs._kernels._compile import njit
 from bnfs._kernels.permutation import TOL, TREES_FULL, grow_shrink
 
 #: an order and its DAG: the ``order``, each node's position in it (``place``), each node's

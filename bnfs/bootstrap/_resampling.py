@@ -12,7 +12,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from bnfs import learners
 from bnfs._checkpoint import Checkpoint, fingerprint
 from bnfs._validate import check_int
-from bnfs._warn import user_stacklevel
+from bnfs._warn import StructuralEMWarning, user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.tables._data import as_dataset
 
@@ -64,7 +64,7 @@ def resampled(data, learner: str, who: str):
             warnings.warn(
                 f"{who}: {rows} of {len(data)} rows have missing values; each resample is "
                 f"learned by {learner} inside structural EM (bnfs.structural_em)",
-                UserWarning,
+                StructuralEMWarning,
                 stacklevel=user_stacklevel(),
             )
     return IncompleteRows(data)
@@ -82,11 +82,9 @@ def run_replicate(data, m: int, seed: int, learner: str, options: dict, target=N
         options["seed"] = seed
     if "progress" in entry.options:
         options.setdefault("progress", False)
-    if isinstance(data, IncompleteRows):  # each replicate would warn that EM runs
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", ".*inside structural EM", UserWarning)
-            return learned(entry, sample, options, target)
-    return learned(entry, sample, options, target)
+    with warnings.catch_warnings():  # each replicate would say that EM runs: said once
+        warnings.simplefilter("ignore", StructuralEMWarning)
+        return learned(entry, sample, options, target)
 
 
 def learned(entry, sample, options: dict, target):

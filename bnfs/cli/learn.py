@@ -42,8 +42,6 @@ def learn_graph(frame, args):
     names = [str(c) for c in frame.columns]
     options = learner_options(args.algorithm, args, names)
     start = time.perf_counter()
-    if incomplete and learners.get(args.algorithm).kind == "score":
-        options.pop("n_jobs", None)  # structural EM (which the learner runs) has no threads
     graph = learners.get(args.algorithm)(data, **options)
     return graph, data, time.perf_counter() - start
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
+import bnfs.graphs.render as render
 from bnfs._validate import check_names, near_match
-from bnfs.graphs import render
 from bnfs.graphs.order import OnlineTopologicalOrder
 
 __all__ = ["GraphBase", "check_nodes", "kahn_order"]

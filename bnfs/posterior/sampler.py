@@ -10,13 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+import bnfs.posterior._space as _space
 from bnfs._budget import Budget
 from bnfs._kernels import order_mcmc as _om
 from bnfs._progress import tqdm
 from bnfs._validate import check_float, check_int
 from bnfs._warn import user_stacklevel
 from bnfs.parallel import check_n_jobs
-from bnfs.posterior import _space
 from bnfs.posterior.result import StructurePosterior
 from bnfs.search._climbing import prepare
 from bnfs.stats.priors import graph_prior

@@ -5,14 +5,19 @@ decides the blanket."""
 from __future__ import annotations
 
 import time
+import warnings
+
+import pandas as pd
 
 from bnfs._budget import Budget
 from bnfs._real_data import takes_real_data
+from bnfs._warn import StructuralEMWarning
 from bnfs.constraint._sets import NodeLists, cond_size, target_index
 from bnfs.constraint.searches import hiton_pc_search
 from bnfs.graphs.local import LocalResult
 from bnfs.search.automatic import learn
-from bnfs.stats.citests import TestName, make_test
+from bnfs.stats.citests import TestName, make_test, rows_report
+from bnfs.tables._columns import column_names
 from bnfs.tables._data import as_dataset
 
 __all__ = ["neighbourhood_mb", "TESTS_PER_PAIR"]
@@ -87,6 +92,8 @@ def neighbourhood_mb(
     Parameters
     ----------
     data : Dataset, DataFrame or file path
+        With missing values (a DataFrame), the tests run on the rows observed in each
+        test's variables and the network is learned by structural EM.
     target : str
     test, alpha, max_cond_size, **test_options
         HITON-PC's test (:func:`bnfs.constraint.hiton_pc`); a looser ``alpha`` than a blanket
@@ -116,9 +123,17 @@ def neighbourhood_mb(
     >>> sorted(found) == sorted(truth["blanket"])
     True
     """
-    data = as_dataset(data)
+    incomplete = isinstance(data, pd.DataFrame) and data.isna().to_numpy().any()
+    if incomplete and max_time is not None:
+        raise ValueError(
+            "neighbourhood_mb: with missing values its network is learned by structural EM "
+            "(bnfs.structural_em), which does not take max_time; drop the incomplete rows "
+            "first (bnfs.Dataset(data, dropna=True)) to pass max_time"
+        )
+    data = data.set_axis(column_names(data.columns), axis=1) if incomplete else as_dataset(data)
     tester = make_test(data, test, alpha, adjust_by_default=True, **test_options)
-    budget = _TestBudget(max_time, tester, TESTS_PER_PAIR * data.n_vars * (data.n_vars - 1) / 2)
+    n_vars = len(tester.names)
+    budget = _TestBudget(max_time, tester, TESTS_PER_PAIR * n_vars * (n_vars - 1) / 2)
     target_index(tester, target)
     view = NodeLists(tester, target, blacklist, whitelist)  # bnlearn's learn.nbr lists
     view.budget = budget
@@ -137,7 +152,11 @@ def neighbourhood_mb(
     if budget.spent() and not whole:  # no time for the network: the members found so far
         network, blanket = None, set(members)
     else:
-        network = learn(data.select(columns), seed=seed, max_time=budget.left(), progress=False)
+        hood = data[columns] if incomplete else data.select(columns)
+        with warnings.catch_warnings():  # said in learning["missing"]
+            warnings.simplefilter("ignore", StructuralEMWarning)
+            timed = {} if incomplete else {"max_time": budget.left()}
+            network = learn(hood, seed=seed, progress=False, **timed)
         blanket = set(network.markov_blanket(target)) | set(whitelist or [])
     learning = {
         "target": target,
@@ -157,7 +176,10 @@ def neighbourhood_mb(
         "network": None
         if network is None
         else {k: network.learning.get(k) for k in ("learner", "score", "starts")},
+        **rows_report(tester),
     }
+    if incomplete:
+        learning["missing"] = {"how": "available-case tests, structural EM on the neighbourhood"}
     stopped = Budget.spent(budget) and budget.reason
     stopped = stopped or (network and network.learning.get("stopped_early"))
     if stopped:

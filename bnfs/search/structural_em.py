@@ -46,17 +46,19 @@ the result is deterministic.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
 import pandas as pd
 
+import bnfs.search._cg_completions as _cg_completions
+import bnfs.search._completions as _completions
 from bnfs._budget import stopped_reason
-from bnfs._real_data import route_to_structural_em, takes_real_data
+from bnfs._real_data import takes_real_data
 from bnfs._validate import check_int
 from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
-from bnfs.search import _cg_completions, _completions
 from bnfs.search._imputation import ImputationModel, with_empty_rows
 from bnfs.search.automatic import learn
 from bnfs.search.boss import boss
@@ -67,11 +69,12 @@ from bnfs.tables._data import Dataset
 
 __all__ = ["structural_em"]
 
+#: the searches structural EM runs: those that declare ``missing="structural_em"`` at their
+#: door, which sends an incomplete frame given to them here
 MAXIMIZE = {
-    "hill_climbing": hill_climbing,
-    "tabu_search": tabu_search,
-    "boss": boss,
-    "learn": learn,
+    search.__name__: search
+    for search in (hill_climbing, tabu_search, boss, learn)
+    if search.missing == "structural_em"
 }
 #: the searches that continue from the last round's graph
 FROM_THE_LAST_GRAPH = frozenset({"hill_climbing", "tabu_search"})
@@ -98,6 +101,7 @@ def structural_em(
     iss: float = 1.0,
     seed: int | None = 0,
     progress: bool = False,
+    n_jobs: int | None = None,
     return_imputed: bool = False,
 ) -> DAG | tuple[DAG, pd.DataFrame]:
     """Learn a network from data with missing values by structural EM.
@@ -139,6 +143,9 @@ def structural_em(
         from the last graph and afresh, where bnlearn keeps every row and continues).
     max_parents, blacklist, whitelist, iss, seed, progress
         Passed to the search.
+    n_jobs : int, optional
+        Passed to the search where it takes it (hill climbing, tabu search, learn; BOSS
+        runs in one thread and refuses it by name); the network is the same for any value.
     return_imputed : bool, default False
         Also return the data completed by the last E-step, the data the returned network
         was learned from: the caller's index, columns and observed values, each missing
@@ -186,6 +193,10 @@ def structural_em(
         "seed": seed,
         "progress": progress,
     }
+    if n_jobs is not None:
+        if "n_jobs" not in inspect.signature(search).parameters:
+            raise ValueError(f"maximize={maximize!r} runs in one thread: it takes no n_jobs")
+        options["n_jobs"] = n_jobs
     if not isinstance(return_imputed, bool):
         raise TypeError(f"return_imputed must be True or False, got {return_imputed!r}")
     # a row observing nothing adds nothing to the likelihood (kept, it adds the model's guess)
@@ -239,10 +250,6 @@ def structural_em(
     if not return_imputed:
         return dag
     return dag, with_empty_rows(model.imputed_frame(frame), whole, empty)
-
-
-# the door sends an incomplete frame given to one of these searches here
-route_to_structural_em(structural_em, MAXIMIZE.values())
 
 
 def _imputation_em(model: ImputationModel, maximize: str, options: dict, max_iter: int):

@@ -3,8 +3,8 @@ feature irrelevant to it (Koller & Sahami 1996), read off a learned network."""
 
 from __future__ import annotations
 
-import inspect
 import numbers
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -13,8 +13,8 @@ from sklearn.utils._param_validation import StrOptions
 from bnfs import learners
 from bnfs._budget import stopped_reason
 from bnfs._validate import check_int
+from bnfs._warn import StructuralEMWarning
 from bnfs.learners import AUTO_NETWORK_WORK, auto_learner  # noqa: F401  (documented here)
-from bnfs.search.structural_em import structural_em
 from bnfs.select._base import DISCRETIZERS, DiscreteSelector, selection_options
 
 __all__ = ["MarkovBlanketSelector"]
@@ -182,61 +182,20 @@ class MarkovBlanketSelector(DiscreteSelector):
                     f"not; these do: {timed}"
                 )
             options.setdefault("max_time", self.max_time)
-        self.missing_ = None
-        if isinstance(data, pd.DataFrame):  # missing values, kept in place
-            found = self._learn_incomplete(data, target, entry, options)
-        else:
-            found = entry(data, target, **options) if entry.local else entry(data, **options)
-        self.stopped_ = stopped_reason(getattr(found, "learning", None))
-        if not entry.local:
-            self.network_ = found
-            members = (
-                found.neighbours(target)
-                if self.parents_and_children
-                else found.markov_blanket(target)
-            )
-        else:
-            self.network_ = None
-            members = found
-        members = set(members)
+        # one funnel: the frontends run the learner through its door, which decides what
+        # happens to missing values and records it (learning["missing"])
+        kind = "neighbours" if self.parents_and_children or entry.kind == "neighbours" else None
+        local_set = learners.neighbours if kind else learners.markov_blanket
+        with warnings.catch_warnings():  # said once, in missing_
+            warnings.simplefilter("ignore", StructuralEMWarning)
+            found = local_set(data, target, method=self.learner_, **options)
+        self.missing_ = found.learning.get("missing")
+        self.stopped_ = stopped_reason(found.learning)
+        self.network_ = None if entry.local else found.learning["network"]
+        members = set(found)
         self.selected_ = [c for c in features if c in members]
         self._set_support(self.selected_)
         return self
-
-    def _learn_incomplete(self, frame: pd.DataFrame, target: str, entry, options: dict):
-        """Learn from ``frame`` with its missing values: available-case tests for the
-        CI-test learners, structural EM for the score-based ones (``learn``, ``boss``, hill
-        climbing, tabu search), each running its own search inside it."""
-        missing = int(frame.isna().to_numpy().sum())
-        if not entry.takes_missing:
-            raise ValueError(
-                f"X has {missing} missing value(s), which {entry.name} cannot learn from: "
-                "use a CI-test learner (e.g. learner='hiton_mb', available-case tests), "
-                "'learn', 'boss', 'hill_climbing' or 'tabu_search' (structural EM), or impute X "
-                "first"
-            )
-        if entry.kind == "score":
-            options = {k: v for k, v in options.items() if k != "n_jobs"}  # same answer
-            allowed = set(inspect.signature(structural_em).parameters) - {"data", "maximize"}
-            unknown = sorted(set(options) - allowed)
-            if unknown:
-                raise ValueError(
-                    f"with missing values {entry.name} runs inside structural EM, which does "
-                    f"not take {unknown[0]!r}; it takes {sorted(allowed)}"
-                )
-            if entry.missing == "structural_em":  # its search inside structural EM
-                found = structural_em(frame, maximize=entry.name, **options)
-            else:  # structural EM itself
-                found = entry(frame, **options)
-            self.missing_ = {"values": missing, "how": "structural EM", "rows": len(frame)}
-        else:
-            found = entry(frame, target, **options) if entry.local else entry(frame, **options)
-            self.missing_ = {
-                "values": missing,
-                "how": "available-case tests",
-                "rows_used": found.learning.get("rows_used"),
-            }
-        return found
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -160,3 +160,25 @@ def _listed(listing: str) -> set[str]:
         for name in part.split(",")
         if name.strip() not in ("", "-")
     }
+
+
+def test_a_parents_and_children_learner_says_so(asia_file, monkeypatch, capsys):
+    """The heading comes from the registry's kind, not a list of names: HPC, HITON-PC and
+    MMPC print parents and children, a blanket learner a Markov blanket."""
+    import bnfs
+    from bnfs import cli, learners
+
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    for name in learners.names("blanket")[:1] + learners.names("neighbours"):
+        assert cli.main(["blanket", "asia.csv", "--target", "either", "--algorithm", name]) == 0
+        out = capsys.readouterr().out.strip()
+        found = (
+            bnfs.neighbours(data, "either", method=name)
+            if (learners.get(name).kind == "neighbours")
+            else bnfs.markov_blanket(data, "either", method=name)
+        )
+        heading = (
+            "parents and children" if learners.get(name).kind == "neighbours" else "Markov blanket"
+        )
+        assert out.startswith(f"{heading} of either by {name}: {', '.join(found)}"), out
