@@ -10,6 +10,7 @@ from logging import NullHandler as _NullHandler
 from logging import getLogger as _getLogger
 
 from bnfs.learners.registry import REGISTRY as _REGISTRY
+from bnfs.select.registry import SELECTORS as _SELECTORS
 
 __version__ = "0.1.0"
 
@@ -37,17 +38,10 @@ _EXPORTS = {
     "bnfs.stats.scores": ["Scorer", "score"],
     "bnfs.search": ["post_process"],
     "bnfs.posterior": ["structure_posterior"],
+    # the registry's selectors (bnfs.select.registry), then the stable one and the classifier
     "bnfs.select": [
-        "MarkovBlanketSelector",
+        *(row.cls for row in _SELECTORS.values()),
         "StableBlanketSelector",
-        "FCBF",
-        "CFS",
-        "InformationGain",
-        "HybridSelector",
-        "HSMB",
-        "BAHSIC",
-        "SRS",
-        "SLFS",
         "TBNClassifier",
         "EmptySelectionWarning",
     ],

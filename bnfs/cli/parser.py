@@ -19,7 +19,8 @@ from bnfs.cli.example import example_command
 from bnfs.cli.graphs import compare_command, draw_command, score_command
 from bnfs.cli.learn import learn_command
 from bnfs.cli.posterior import posterior_command
-from bnfs.cli.select import CLASSIFIERS, SELECT_METHODS, select_command
+from bnfs.cli.select import CLASSIFIERS, select_command
+from bnfs.select import registry as selectors
 
 #: the scores, from the kernel-free table (parsing the command line imports no kernel)
 SCORE_CHOICES = SCORES
@@ -340,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     select.add_argument(
         "--method",
         default="markov_blanket",
-        choices=SELECT_METHODS,
+        choices=selectors.names(),  # read when the parser is built
         help="selector (default markov_blanket, learner from --algorithm)",
     )
     select.add_argument("--cv", type=int_at_least(2), help="folds of cross-validation")

@@ -9,27 +9,10 @@ import warnings
 
 from bnfs.cli._inputs import LEARNER_FLAGS, column_name, learner_options, read_frame
 from bnfs.cli._status import partial_exit, status_line
+from bnfs.select import registry
 from bnfs.tables._files import write_atomically
 
-SELECT_METHODS = (
-    "markov_blanket",
-    "hsmb",
-    "bahsic",
-    "srs",
-    "slfs",
-    "hybrid",
-    "fcbf",
-    "cfs",
-    "information_gain",
-)
-
-
 CLASSIFIERS = ("svm", "logistic", "naive_bayes", "knn", "tree")
-
-
-#: the methods whose selector discretizes continuous features (``discretizer``, ``n_bins``);
-#: HSMB and BAHSIC measure dependence on the values as they are
-DISCRETIZING = ("markov_blanket", "srs", "slfs", "hybrid", "fcbf", "cfs", "information_gain")
 
 
 def _refuse(flags: list[str], method: str, why: str) -> None:
@@ -37,54 +20,54 @@ def _refuse(flags: list[str], method: str, why: str) -> None:
         raise ValueError(f"{flags[0]} does not apply to --method {method} ({why})")
 
 
-def _discretizing(args) -> dict:
-    """The selector's ``discretizer`` and ``n_bins`` from ``--discretize`` and ``--bins``.
-    ``--method markov_blanket`` takes ``MarkovBlanketSelector``'s default, ``mdl`` (cuts
-    supervised by the class), which ``bnfs blanket`` takes for a discrete target too, so
-    the three give the same set; under ``auto`` the other methods, which need discrete
-    data, keep their selectors' defaults (quantile bins, 3 of them)."""
-    method = args.method
+def _discretizing(args, row) -> dict:
+    """The selector's ``discretizer`` and ``n_bins`` from ``--discretize`` and ``--bins``,
+    for a selector that discretizes (refused by name for one that does not). Without
+    ``--discretize`` each keeps its own default (``MarkovBlanketSelector``'s ``mdl``, cuts
+    supervised by the class, which ``bnfs blanket`` takes for a discrete target too, so the
+    three give the same set; quantile bins for the others); ``auto`` reaches a selector
+    whose ``discretizer`` takes it and leaves the others at their defaults, since they need
+    discrete data."""
     given = [
         flag
         for flag, name in (("--discretize", "discretize"), ("--bins", "bins"))
         if getattr(args, name, None) is not None
     ]
-    if method not in DISCRETIZING:
-        _refuse(given, method, "it measures dependence on the values as they are")
+    if not row.discretizes:
+        _refuse(given, row.name, "it measures dependence on the values as they are")
         return {}
     options = {}
-    if method == "markov_blanket":  # the selector's and bnfs blanket's default: one for all
-        options["discretizer"] = args.discretize or "mdl"
-    elif args.discretize not in (None, "auto"):
+    if args.discretize is not None and (args.discretize != "auto" or _takes_auto(row)):
         options["discretizer"] = args.discretize
     if args.bins is not None:
         options["n_bins"] = args.bins
     return options
 
 
-def make_selector(args, names):
-    """The selector ``--method`` names, with the options it takes; every option it does not
-    take is refused by name (tiers, roots and leaves constrain a network, which no selector
-    learns with a user's class name)."""
-    import bnfs
+def _takes_auto(row) -> bool:
+    """Whether the selector's ``discretizer`` takes ``"auto"`` (its parameter constraints)."""
+    allowed = row.estimator._parameter_constraints.get("discretizer", [])
+    return any("auto" in getattr(option, "options", ()) for option in allowed)
 
-    method = args.method
+
+def make_selector(args, names):
+    """The selector ``--method`` names, with the options it takes (read off its registry
+    row); every option it does not take is refused by name (tiers, roots and leaves
+    constrain a network, which no selector learns with a user's class name)."""
+    row = registry.get(args.method)
+    method = row.name
     knowledge = [
         flag
         for flag, name in (("--tiers", "tiers"), ("--roots", "roots"), ("--leaves", "leaves"))
         if getattr(args, name, None) is not None
     ]
     _refuse(knowledge, method, "use bnfs learn or bnfs blanket to constrain a network")
-    options = _discretizing(args)
-    if method == "markov_blanket":
-        learner = learner_options(args.algorithm, args, names)
-        return bnfs.MarkovBlanketSelector(
-            args.algorithm,
-            learner_options=learner,
-            random_state=args.seed,
-            n_jobs=args.n_jobs,
-            **options,
-        )
+    options = _discretizing(args, row)
+    if row.learns_network:  # the learner flags, --max-time among them, go to the learner
+        options["learner_options"] = learner_options(args.algorithm, args, names)
+        options["random_state"] = args.seed
+        options["n_jobs"] = args.n_jobs
+        return row.estimator(args.algorithm, **options)
     given = [
         flag
         for flag, name in LEARNER_FLAGS
@@ -93,28 +76,22 @@ def make_selector(args, names):
     if args.algorithm_given:
         given.insert(0, "--algorithm")
     if given:
-        raise ValueError(f"{given[0]} applies to --method markov_blanket, not {method}")
+        learning = [n for n in registry.names() if registry.get(n).learns_network]
+        raise ValueError(f"{given[0]} applies to --method {' or '.join(learning)}, not {method}")
     if args.max_time is not None:
-        if method == "information_gain":
-            raise ValueError(
-                "--max-time does not apply to --method information_gain (one pass over "
-                "the features, which it cannot cut short)"
-            )
+        _refuse(
+            ["--max-time"] if "max_time" not in row.options else [],
+            method,
+            "one pass over the features, which it cannot cut short",
+        )
         options["max_time"] = args.max_time
-    progress = not args.quiet and sys.stderr.isatty()
-    if method in ("hsmb", "bahsic"):
-        if method == "hsmb":  # its permutation tests draw from --seed
-            return bnfs.HSMB(progress=progress, random_state=args.seed, **options)
-        return bnfs.BAHSIC(progress=progress, **options)
-    if method in ("srs", "hybrid"):
-        selector = {"srs": bnfs.SRS, "hybrid": bnfs.HybridSelector}[method]
-        return selector(n_jobs=args.n_jobs, **options)
-    return {
-        "slfs": bnfs.SLFS,
-        "fcbf": bnfs.FCBF,
-        "cfs": bnfs.CFS,
-        "information_gain": bnfs.InformationGain,
-    }[method](**options)
+    if "progress" in row.options:
+        options["progress"] = not args.quiet and sys.stderr.isatty()
+    if "random_state" in row.options:  # its draws (HSMB's permutation tests) follow --seed
+        options["random_state"] = args.seed
+    if "n_jobs" in row.options:
+        options["n_jobs"] = args.n_jobs
+    return row.estimator(**options)
 
 
 @contextlib.contextmanager
@@ -171,9 +148,8 @@ def select_command(args) -> int:
     # the blanket selector learns from gaps (structural EM or available-case tests, as
     # bnfs blanket); the other methods need complete rows (--dropna)
     """``bnfs select``: select features for the target, optionally cross-validated."""
-    frame = read_frame(
-        args.data, args.dropna, keep_missing=args.method == "markov_blanket", args=args
-    )
+    row = registry.get(args.method)
+    frame = read_frame(args.data, args.dropna, keep_missing=row.takes_missing, args=args)
     target = column_name(frame, args.target)
     X, y = frame.drop(columns=target), frame[target]
     if y.isna().any():
@@ -183,7 +159,7 @@ def select_command(args) -> int:
         )
     gaps = bool(X.isna().to_numpy().any())
     if args.algorithm == "auto":  # the default of blanket too, and MarkovBlanketSelector's
-        from bnfs.select.markov_blanket import auto_learner
+        from bnfs.learners import auto_learner
 
         args.algorithm = auto_learner(X.shape[1], len(X))
     selector = make_selector(args, list(frame.columns))
@@ -205,8 +181,8 @@ def select_command(args) -> int:
         "data": f"{args.data.name} ({len(frame)} rows)",
         "target": target,
         "method": args.method,
-        **({"learner": args.algorithm} if args.method == "markov_blanket" else {}),
-        **({"causal learner": selector.causal} if args.method == "hybrid" else {}),
+        **({"learner": args.algorithm} if row.learns_network else {}),
+        **({"causal learner": selector.causal} if hasattr(selector, "causal") else {}),
         **(
             {"missing values": f"{selector.missing_['values']} ({selector.missing_['how']})"}
             if getattr(selector, "missing_", None)

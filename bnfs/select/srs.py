@@ -16,7 +16,7 @@ from bnfs.constraint.parents_children import hiton_pc
 from bnfs.parallel import check_n_jobs
 from bnfs.select._base import DiscreteSelector
 from bnfs.select._kernel_input import feature_blocks
-from bnfs.select.sparse_group_lasso import penalty_scale, sparse_group_lasso
+from bnfs.select.group_lasso import penalty_scale, sparse_group_lasso
 from bnfs.stats.citests import CITest
 
 __all__ = ["SRS"]
@@ -52,7 +52,7 @@ class SRS(DiscreteSelector):
         faithful, where near-copies of a feature separate each other from the class and the
         corrected set can come out empty (on wdbc it does).
     max_iter, tol : int, float
-        Of the proximal solver (:func:`~bnfs.select.sparse_group_lasso.sparse_group_lasso`).
+        Of the proximal solver (:func:`~bnfs.select.group_lasso.sparse_group_lasso`).
     discretizer : {"quantile", "interval", "mdl"}, default "quantile"
     n_bins : int, default 3
     n_jobs : int, optional

@@ -42,7 +42,10 @@ def test_select_takes_or_refuses_every_option_for_every_method(asia_file, monkey
     directory as the tiers file) are refused by every method, the discretizing options by
     the methods that do not discretize."""
     from bnfs import cli
-    from bnfs.cli.select import DISCRETIZING, SELECT_METHODS
+    from bnfs.select import registry
+
+    SELECT_METHODS = registry.names()
+    DISCRETIZING = [n for n in SELECT_METHODS if registry.get(n).discretizes]
 
     root, _ = asia_file
     monkeypatch.chdir(root)
@@ -85,7 +88,9 @@ def test_select_discretizes_as_told(continuous_file, monkeypatch, capsys):
     Python selector's with the same discretizer and bins."""
     import bnfs
     from bnfs import cli
-    from bnfs.cli.select import DISCRETIZING
+    from bnfs.select import registry
+
+    DISCRETIZING = [n for n in registry.names() if registry.get(n).discretizes]
 
     root, frame = continuous_file
     monkeypatch.chdir(root)

@@ -8,7 +8,7 @@ from sklearn.linear_model import Lasso
 
 from bnfs import SRS, datasets
 from bnfs.select import sparse_group_lasso
-from bnfs.select.sparse_group_lasso import penalty_scale
+from bnfs.select.group_lasso import penalty_scale
 
 
 @pytest.fixture(scope="module")
