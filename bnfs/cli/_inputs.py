@@ -13,9 +13,6 @@ from bnfs import learners
 log = logging.getLogger("bnfs")
 
 
-OUTPUTS = (".json", ".dot", ".bif", ".graphml")
-
-
 def columns_arg(text: str) -> list[str]:
     """A comma-separated list of column names."""
     names = [n.strip() for n in text.split(",") if n.strip()]
@@ -394,16 +391,20 @@ def tier_file(path: Path) -> list[list[str]]:
     return tiers
 
 
-def read_graph(path: Path):
-    from bnfs.io import from_json, read_bif
+def network_file(path: Path, flag: str) -> None:
+    """Refuse, before any learning, an output path whose suffix no network file has
+    (:data:`bnfs.io.NETWORK_FILES`)."""
+    from bnfs.io import NETWORK_FILES
 
-    if path.suffix.lower() == ".bif":
-        return read_bif(path).dag
-    if path.suffix.lower() == ".json":
-        if not path.exists():
-            raise FileNotFoundError(f"no such file: {str(path)!r}")
-        return from_json(path.read_text())
-    raise ValueError(f"a network file must be .json or .bif, got {path.name!r}")
+    if path.suffix.lower() not in NETWORK_FILES:
+        raise ValueError(f"{flag} must end in one of {', '.join(NETWORK_FILES)}, got {path.name!r}")
+
+
+def read_graph(path: Path):
+    """The graph in a network file (:func:`bnfs.io.read_network`: .json, .bif, .graphml)."""
+    from bnfs.io import read_network
+
+    return read_network(path)
 
 
 def n_jobs_arg(text: str) -> int:

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 from bnfs import learners
-from bnfs.cli._inputs import OUTPUTS, column_name, dataset_of, learner_options, read_frame
+from bnfs.cli._inputs import column_name, dataset_of, learner_options, network_file, read_frame
 from bnfs.cli._status import partial_exit
-from bnfs.tables._files import replacing, write_atomically
+from bnfs.tables._files import write_atomically
 
 
 def learn_graph(frame, args):
@@ -47,61 +47,31 @@ def learn_graph(frame, args):
 
 
 def write_graph(graph, data, out: Path) -> Path:
-    """Write ``graph`` to ``out`` by its suffix; return the path written. A graph from a
-    search that stopped before it finished says so in every format: JSON in ``learning``
-    (``stopped_early``), DOT and BIF in a first comment line, GraphML in a
-    ``partial`` attribute. A graph whose tables BIF cannot hold (a search cut short keeps
-    dense neighbourhoods) is written as JSON beside ``out`` instead, saying why on stderr:
-    the answer is never lost."""
-    from bnfs import DiscreteNetwork
-    from bnfs._budget import stopped_reason
-    from bnfs.io import write_bif
-    from bnfs.models.export import to_json, to_networkx
+    """Write ``graph`` to ``out`` by its suffix (:func:`bnfs.io.write_network`); return the
+    path written. A graph whose tables BIF cannot hold (a search cut short keeps dense
+    neighbourhoods, a PDAG may have no DAG) is written as JSON beside ``out`` instead,
+    saying why on stderr: the answer is never lost."""
+    from bnfs.io import write_network
 
-    suffix = out.suffix.lower()
-    reason = stopped_reason(graph.learning)
-    note = "" if reason is None else f"// partial network: the search stopped early ({reason})\n"
-    if suffix == ".json":
-        to_json(graph, out)
-    elif suffix == ".dot":
-        write_atomically(out, note + graph.to_dot())
-    elif suffix == ".bif":
-        try:  # a PDAG with no DAG, a table past what bnfs holds in memory
-            network = DiscreteNetwork.fit(graph.to_dag(), data, pseudo_count=1.0, name=out.stem)
-        except ValueError as err:
-            beside = out.with_suffix(".json")
-            to_json(graph, beside)
-            print(
-                f"bnfs learn: {out.name} cannot hold this graph ({err}); the graph is written "
-                f"to {beside.name} instead",
-                file=sys.stderr,
-            )
-            return beside
-        write_atomically(out, note + write_bif(network))
-    elif suffix == ".graphml":
-        import json
-
-        import networkx as nx
-
-        nxgraph = to_networkx(graph)
-        nxgraph.graph = {
-            k: v if isinstance(v, (str, int, float, bool)) else json.dumps(v, default=str)
-            for k, v in nxgraph.graph.items()
-        }  # GraphML holds scalars only
-        if reason is not None:
-            nxgraph.graph["partial"] = reason
-        with replacing(out) as temporary:
-            nx.write_graphml(nxgraph, temporary)
-    else:
-        raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {out.name!r}")
-    return out
+    if out.suffix.lower() != ".bif":
+        return write_network(graph, out)
+    try:
+        return write_network(graph, out, data=data)
+    except ValueError as err:
+        beside = out.with_suffix(".json")
+        write_network(graph, beside)
+        print(
+            f"bnfs learn: {out.name} cannot hold this graph ({err}); the graph is written "
+            f"to {beside.name} instead",
+            file=sys.stderr,
+        )
+        return beside
 
 
 def learn_command(args) -> int:
     """``bnfs learn``: learn a network and write it (JSON, BIF, DOT, GraphML), with an
     optional report."""
-    if args.out.suffix.lower() not in OUTPUTS:  # before minutes of learning
-        raise ValueError(f"--out must end in one of {', '.join(OUTPUTS)}, got {args.out.name!r}")
+    network_file(args.out, "--out")  # before minutes of learning
     frame = read_frame(args.data, args.dropna, keep_missing=True, args=args)
     if args.report and args.highlight is not None:  # before minutes of learning
         column_name(frame, args.highlight)

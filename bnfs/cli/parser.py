@@ -446,11 +446,13 @@ def _add_graph_commands(sub, raw) -> None:
         "draw",
         help="draw a network file",
         parents=[common_options(False)],
-        description="Draw a network (.json or .bif) as SVG, PNG or PDF.",
+        description="Draw a network (.json, .bif or .graphml) as SVG, PNG or PDF.",
         epilog=DRAW_EPILOG,
         formatter_class=raw,
     )
-    draw.add_argument("network", type=reads("network file"), help="network file (.json or .bif)")
+    draw.add_argument(
+        "network", type=reads("network file"), help="network file (.json, .bif or .graphml)"
+    )
     draw.add_argument(
         "--out", type=writes("--out"), required=True, help="picture: .svg, .png or .pdf"
     )
@@ -461,12 +463,14 @@ def _add_graph_commands(sub, raw) -> None:
         "score",
         help="score a network on data",
         parents=[common_options(False)],
-        description="The score of a network (.json or .bif) on a data file.",
+        description="The score of a network (.json, .bif or .graphml) on a data file.",
         epilog=SCORE_EPILOG,
         formatter_class=raw,
     )
     score.add_argument("data", type=reads("data file"), help="data file")
-    score.add_argument("network", type=reads("network file"), help="network file (.json or .bif)")
+    score.add_argument(
+        "network", type=reads("network file"), help="network file (.json, .bif or .graphml)"
+    )
     score.add_argument("--score", default="bic", choices=SCORE_CHOICES)
     score.add_argument("--iss", type=float, default=1.0, help="BDeu imaginary sample size")
     score.add_argument(
@@ -482,7 +486,7 @@ def _add_graph_commands(sub, raw) -> None:
         help="compare a learned network with a true one",
         parents=[common_options(False)],
         description="Structural Hamming distance and skeleton and arc "
-        "precision / recall of two networks (.json or .bif).",
+        "precision / recall of two networks (.json, .bif or .graphml).",
         epilog=COMPARE_EPILOG,
         formatter_class=raw,
     )

@@ -64,12 +64,9 @@ def posterior_command(args) -> int:
     if args.out.suffix.lower() not in TABLES:  # before minutes of sampling
         raise ValueError(f"--out must end in .csv or .tsv, got {args.out.name!r}")
     if args.median is not None:
-        from bnfs.cli._inputs import OUTPUTS
+        from bnfs.cli._inputs import network_file
 
-        if args.median.suffix.lower() not in OUTPUTS:
-            raise ValueError(
-                f"--median must end in one of {', '.join(OUTPUTS)}, got {args.median.name!r}"
-            )
+        network_file(args.median, "--median")
     frame = read_frame(args.data, args.dropna, keep_missing=True, args=args)
     if frame.isna().to_numpy().any():
         rows = int(frame.isna().any(axis=1).sum())

@@ -312,7 +312,7 @@ CASES = [
     (["draw", "net.json", "--out", "x.svg", "--highlight", "nope"], "'nope' is not a node"),
     (["draw", "net.json", "--out", "x.gif"], "picture format must be"),
     (["draw", "net.json", "--out", "nodir/x.svg"], "folder 'nodir' does not exist"),
-    (["draw", "asia.csv", "--out", "x.svg"], "must be .json or .bif"),
+    (["draw", "asia.csv", "--out", "x.svg"], "must end in .json, .bif or .graphml"),
     # score
     (["score", "asia.csv", "other.json"], "nodes that are not columns of the data"),
     (["score", "asia.csv", "corrupt.json"], "not a bnfs JSON graph"),

@@ -102,7 +102,7 @@ def test_blanket_select_score_compare_and_draw(files):
         (["blanket", "{root}/asia.csv", "--target", "12"], "out of range"),
         (["select", "{root}/asia.csv", "--target", "lung", "--cv", "1"], "integer >= 2, got 1"),
         (["learn", "{root}/asia.csv", "--out", "x.json", "--n-jobs", "0"], "non-zero integer"),
-        (["draw", "{root}/asia.csv", "--out", "x.svg"], "must be .json or .bif"),
+        (["draw", "{root}/asia.csv", "--out", "x.svg"], "must end in .json, .bif or .graphml"),
         (["score", "{root}/asia.csv", "{root}/missing.json"], "no such file"),
     ],
 )
