@@ -30,6 +30,7 @@ __all__ = [
     "TESTS",
     "TEST_OPTIONS",
     "LEARNER_ADJUSTS_DF",
+    "test_kind",
 ]
 
 #: kernel codes of the discrete scores (branches of :func:`bnfs._kernels.scores.local_score`);
@@ -155,24 +156,52 @@ class TestKind:
         bnlearn's label for the test (``None``: bnlearn has none). Parity-tested against
         bnlearn-port: mi, x2, mi-adf, x2-adf, mi-cg; fisher_z is not (bnlearn's zf is the
         same Fisher z by definition, not checked here).
+    statistic : {"g2", "x2", "fisher_z", "mi_cg"}
+        What it computes: the likelihood-ratio G^2 or Pearson's X^2 of a contingency table
+        (the compiled table tests of the local learners and PC-stable), Fisher's z of a
+        partial correlation, or the conditional-Gaussian likelihood ratio.
+    decision : {"p_value", "p_value_with_power", "threshold"}
+        How it decides: independent when the p-value passes ``alpha``; the same unless the
+        table has fewer than 5 rows per cell (bnlearn's adjusted-df rule, then independent);
+        or when the mutual information (G^2 / 2n) is at most ``threshold`` (TPDA's).
+    name : str, optional
+        The name a tester records in ``learning["test"]`` (``"mi"`` is recorded as ``"g2"``,
+        the one test under two labels); the label by default.
+    on_continuous : str, optional
+        The test it means on continuous or mixed data (``"g2"`` and ``"mi"``: ``"mi_cg"``,
+        the likelihood-ratio test for the data's kind).
     """
 
     label: str
     data: str
     adjusts_df: bool
     bnlearn: str | None
+    statistic: str = "g2"
+    decision: str = "p_value"
+    name: str = ""
+    on_continuous: str | None = None
+
+    @property
+    def recorded(self) -> str:
+        """The name a tester records (:attr:`name`, else the label)."""
+        return self.name or self.label
+
+    @property
+    def counts_tables(self) -> bool:
+        """Whether it tests a contingency table (the compiled searches run it)."""
+        return self.statistic in ("g2", "x2")
 
 
 #: every CI test, in the order listings and the command line's choices show them
 TEST_TABLE: tuple[TestKind, ...] = (
-    TestKind("g2", "discrete", True, "mi"),
-    TestKind("mi", "discrete", True, "mi"),  # g2's bnlearn name
-    TestKind("x2", "discrete", True, "x2"),
-    TestKind("mi_adf", "discrete", False, "mi-adf"),
-    TestKind("x2_adf", "discrete", False, "x2-adf"),
-    TestKind("mi_threshold", "discrete", False, None),
-    TestKind("fisher_z", "continuous", False, "zf"),
-    TestKind("mi_cg", "any", False, "mi-cg"),
+    TestKind("g2", "discrete", True, "mi", on_continuous="mi_cg"),
+    TestKind("mi", "discrete", True, "mi", name="g2", on_continuous="mi_cg"),  # bnlearn's g2
+    TestKind("x2", "discrete", True, "x2", statistic="x2"),
+    TestKind("mi_adf", "discrete", False, "mi-adf", decision="p_value_with_power", name="g2_adf"),
+    TestKind("x2_adf", "discrete", False, "x2-adf", statistic="x2", decision="p_value_with_power"),
+    TestKind("mi_threshold", "discrete", False, None, decision="threshold"),
+    TestKind("fisher_z", "continuous", False, "zf", statistic="fisher_z"),
+    TestKind("mi_cg", "any", False, "mi-cg", statistic="mi_cg"),
 )
 #: every CI test label
 TESTS: tuple[str, ...] = tuple(row.label for row in TEST_TABLE)
@@ -180,3 +209,11 @@ TESTS: tuple[str, ...] = tuple(row.label for row in TEST_TABLE)
 TEST_OPTIONS = ("threshold", "adjust_df", "min_rows_per_cell")
 #: tests whose degrees of freedom subset-conditioning learners adjust unless told not to
 LEARNER_ADJUSTS_DF: tuple[str, ...] = tuple(row.label for row in TEST_TABLE if row.adjusts_df)
+
+
+def test_kind(label: str) -> TestKind:
+    """The row of CI test ``label``, or a ValueError listing the tests."""
+    for row in TEST_TABLE:
+        if row.label == label:
+            return row
+    raise ValueError(f"test must be one of {list(TESTS)}, got {label!r}")

@@ -4,11 +4,13 @@ the learners' options (checked against the registry) and the argument types."""
 from __future__ import annotations
 
 import argparse
+import inspect
 import logging
 import sys
 from pathlib import Path
 
 from bnfs import learners
+from bnfs._vocabulary import test_kind
 
 log = logging.getLogger("bnfs")
 
@@ -359,14 +361,16 @@ def learner_options(algorithm: str, args, names) -> dict:
             leaves=knowledge.get("--leaves", ()),
             blacklist=options.get("blacklist", ()),
         )
-    if "test" in accepted:
-        test = options.get("test", "mi_threshold" if algorithm == "tpda" else "g2")
-        if test == "mi_threshold" and "alpha" in options:
+    if "test" in accepted:  # the learner's own default test, off its signature
+        default = inspect.signature(learners.get(algorithm).function).parameters["test"].default
+        test = options.get("test", default)
+        threshold = test_kind(test).decision == "threshold"
+        if threshold and "alpha" in options:
             raise ValueError(
                 f"--alpha does not apply to the mi_threshold test of {algorithm}; "
                 "its threshold is --threshold"
             )
-        if test != "mi_threshold" and "threshold" in options:
+        if not threshold and "threshold" in options:
             raise ValueError(
                 f"--threshold applies to the mi_threshold test only; {algorithm} "
                 f"uses {test!r} (choose it with --test mi_threshold)"

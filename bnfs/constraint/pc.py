@@ -237,7 +237,7 @@ def _skeleton(tester, known: Knowledge, max_cond_size, n_jobs: int, budget: Budg
     per pair: on 10,000 columns its 50 million pairs in Python sets and frozensets took
     20 GB. Later levels hold the edges left."""
     n = len(tester.names)
-    compiled = isinstance(tester, CITest) and tester.test not in ("fisher_z", "mi_cg")
+    compiled = isinstance(tester, CITest) and tester.kind.counts_tables
     adjacency, separated, untested = _level_zero(tester, known, n, n_jobs, budget, compiled)
     logger.info(
         "pc_stable level 0: %d tests so far, %d edges left",

@@ -93,7 +93,7 @@ def tpda(
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     n = len(tester.names)
     known = Knowledge(tester, blacklist, whitelist)
-    mutual = tester.test == "mi_threshold"
+    mutual = getattr(tester, "kind", None) is not None and tester.kind.decision == "threshold"
 
     def strength(result) -> tuple[float, float]:
         """Larger is more dependent: information for the threshold test, else -p."""

@@ -263,3 +263,27 @@ def test_the_test_table_says_what_each_test_does():
         tester = make_test(frame, row.label, 0.05, adjust_by_default=True)
         assert tester.adjust_df == row.adjusts_df or row.label.endswith("_adf"), row.label
         assert not tester.independent("a", "b"), row.label
+        assert tester.kind == row and tester.test == row.recorded, row.label
+        if row.counts_tables:  # the compiled kernels decide as the row says
+            from bnfs._kernels import citests as kernels
+
+            which, mode = tester.kernel_rule()
+            assert which == (kernels.X2 if row.statistic == "x2" else kernels.G2), row.label
+            assert (
+                mode
+                == {
+                    "p_value": kernels.BY_P_VALUE,
+                    "p_value_with_power": kernels.BY_P_VALUE_WITH_POWER,
+                    "threshold": kernels.BY_THRESHOLD,
+                }[row.decision]
+            ), row.label
+        if row.on_continuous:  # on continuous data, the test for the data's kind
+            assert make_test(frames["any"], row.label).kind.label == row.on_continuous
+    statistics = {
+        row.label: make_test(frames["discrete"], row.label)("a", "b")
+        for row in TEST_TABLE
+        if row.data == "discrete"
+    }
+    assert statistics["mi"] == statistics["g2"] and statistics["x2"] != statistics["g2"]
+    threshold = statistics["mi_threshold"]
+    assert threshold.statistic == statistics["g2"].statistic / (2 * 300)  # G^2 / 2n, in nats

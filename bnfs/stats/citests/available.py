@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from bnfs._validate import check_float
-from bnfs._vocabulary import TEST_OPTIONS, TESTS
+from bnfs._vocabulary import TEST_OPTIONS, TESTS, test_kind
 from bnfs.stats.citests.base import (
     CIResult,
     Tester,
@@ -77,9 +77,10 @@ class AvailableCaseTest(Tester):
             kind: [n for n, k in zip(names, kinds) if k == kind]
             for kind in ("discrete", "continuous")
         }
-        if test in ("g2", "mi") and self._kinds["continuous"]:
-            test = "mi_cg"  # as CITest: the likelihood-ratio test for the data's kind
-        self.test = {"mi": "g2"}.get(test, test)
+        kind = test_kind(test)
+        if kind.on_continuous and self._kinds["continuous"]:  # as CITest: for the data's kind
+            kind = test_kind(kind.on_continuous)
+        self.kind, self.test = kind, kind.recorded
         self.alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
         if self.alpha >= 1.0:
             raise ValueError(f"alpha must be in (0, 1), got {alpha}")
@@ -101,7 +102,7 @@ class AvailableCaseTest(Tester):
         part = self.frame.iloc[rows, columns]
         try:
             typed = {k: [n for n in v if n in part.columns] for k, v in self._kinds.items()}
-            tester = CITest(Dataset(part, **typed), self.test, self.alpha, **self.options)
+            tester = CITest(Dataset(part, **typed), self.kind.label, self.alpha, **self.options)
         except ValueError as error:
             if "single level" in str(error) or "constant" in str(error):
                 return CIResult(0.0, 0.0, 1.0, True)

@@ -14,7 +14,7 @@ from bnfs._kernels import citests as _k
 from bnfs._kernels import conditional_gaussian as _cg
 from bnfs._kernels import separation as _sep
 from bnfs._validate import check_float
-from bnfs._vocabulary import TESTS
+from bnfs._vocabulary import TESTS, test_kind
 from bnfs.stats.citests.base import (
     NEVER,
     UNWEIGHTED,
@@ -123,16 +123,18 @@ class CITest(Tester):
         self.data = repeated_rows(as_dataset(data), "a conditional-independence test")
         if not isinstance(test, str) or test not in TESTS:
             raise ValueError(f"test must be one of {list(TESTS)}, got {test!r}")
-        if test in ("g2", "mi") and not self.data.is_discrete:
-            test = "mi_cg"  # the likelihood-ratio test for the data's kind
-        self.test = {"mi": "g2", "mi_adf": "g2_adf"}.get(test, test)
+        kind = test_kind(test)
+        if kind.on_continuous and not self.data.is_discrete:  # the test for the data's kind
+            kind = test_kind(kind.on_continuous)
+        self.kind = kind  # its row of TEST_TABLE: what it computes and how it decides
+        self.test = kind.recorded
         self.alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
         if self.alpha >= 1.0:
             raise ValueError(f"alpha must be in (0, 1), got {alpha}")
         self.threshold = check_float(threshold, "threshold", 0.0)
-        self.adjust_df = bool(adjust_df) or self.test.endswith("_adf")
+        self.adjust_df = bool(adjust_df) or kind.decision == "p_value_with_power"
         self.min_rows_per_cell = check_float(min_rows_per_cell, "min_rows_per_cell", 0.0)
-        if self.test == "fisher_z":
+        if kind.statistic == "fisher_z":
             if self.data.discrete_names:
                 raise ValueError(
                     "fisher_z needs continuous data; columns "
@@ -140,7 +142,7 @@ class CITest(Tester):
                 )
             self._setup_names(self.data.continuous_names)
             self._corr = correlations(self.data.values)
-        elif self.test == "mi_cg":
+        elif kind.statistic == "mi_cg":
             self._setup_names(self.data.names)
             self._table, self._arities, _ = cg_statistics(self.data)
             self._cfg = np.empty(self.data.n_rows, dtype=np.int64)
@@ -151,9 +153,9 @@ class CITest(Tester):
             self._counts = np.zeros(test_scratch_size(self.data.n_rows), dtype=np.int64)
 
     def rows_per_cell(self, x: int, y: int, z: Iterable[int] = ()) -> float:
-        if self.test == "fisher_z":
+        if self.kind.statistic == "fisher_z":
             return math.inf
-        if self.test == "mi_cg":  # the discrete variables' cells
+        if self.kind.statistic == "mi_cg":  # the discrete variables' cells
             cells = float(np.prod([max(self._arities[v], 1) for v in (x, y, *z)]))
             return self.data.n_rows / cells
         arities = self.data.arities
@@ -165,7 +167,7 @@ class CITest(Tester):
     def _run(self, x: int, y: int, z: tuple[int, ...]) -> CIResult:
         n = self.data.n_rows
         zarr = np.asarray(z, dtype=np.int64)
-        if self.test == "fisher_z":
+        if self.kind.statistic == "fisher_z":
             r = _k.partial_correlation(self._corr, x, y, zarr, len(z))
             dof = n - len(z) - 3
             if dof < 1:
@@ -178,13 +180,13 @@ class CITest(Tester):
                     f"{[self.names[v] for v in z]} is undefined (p = {p})"
                 )
             return CIResult(stat, float(dof), p, p > self.alpha)
-        if self.test == "mi_cg":
+        if self.kind.statistic == "mi_cg":
             stat, df = self._mi_cg(x, y, z)
             if df <= 0:  # no configuration has rows enough to compare the two models
                 return CIResult(0.0, 0.0, 1.0, True)
             p = float(special.chdtrc(df, stat))
             return CIResult(stat, df, p, p > self.alpha)
-        which = _k.X2 if self.test.startswith("x2") else _k.G2
+        which = _k.X2 if self.kind.statistic == "x2" else _k.G2
         stat, df, cells = _k.discrete_statistic(
             self.data.codes,
             self.data.arities,
@@ -205,10 +207,10 @@ class CITest(Tester):
         n = self.data.n_rows
         if self.min_rows_per_cell and n / cells < self.min_rows_per_cell:
             return CIResult(stat, df, float("nan"), False)
-        if self.test.endswith("_adf") and n < _k.ADF_ROWS_PER_CELL * cells:
+        if self.kind.decision == "p_value_with_power" and n < _k.ADF_ROWS_PER_CELL * cells:
             return CIResult(0.0, df, 1.0, True)  # bnlearn: too few rows to have power
         p = float(special.chdtrc(df, stat))
-        if self.test == "mi_threshold":
+        if self.kind.decision == "threshold":
             mi = stat / (2 * n)
             return CIResult(mi, df, p, mi <= self.threshold)
         return CIResult(stat, df, p, p > self.alpha)
@@ -236,14 +238,12 @@ class CITest(Tester):
     def kernel_rule(self) -> tuple[int, int]:
         """(statistic, decision mode) of a discrete test as the compiled kernels code
         them (:mod:`bnfs._kernels.citests`)."""
-        mode = (
-            _k.BY_THRESHOLD
-            if self.test == "mi_threshold"
-            else _k.BY_P_VALUE_WITH_POWER
-            if self.test.endswith("_adf")
-            else _k.BY_P_VALUE
-        )
-        return (_k.X2 if self.test.startswith("x2") else _k.G2), mode
+        mode = {
+            "threshold": _k.BY_THRESHOLD,
+            "p_value_with_power": _k.BY_P_VALUE_WITH_POWER,
+            "p_value": _k.BY_P_VALUE,
+        }[self.kind.decision]
+        return (_k.X2 if self.kind.statistic == "x2" else _k.G2), mode
 
     def kernel_test(self):
         """The discrete test as the compiled kernels take it (a
@@ -262,7 +262,7 @@ class CITest(Tester):
     def _kernel(self):
         """The compiled searches' test and scratch, or None where they do not apply (the
         Gaussian and conditional-Gaussian tests, ``min_rows_per_cell``)."""
-        if not self.batched or self.test in ("fisher_z", "mi_cg") or self.min_rows_per_cell:
+        if not self.batched or not self.kind.counts_tables or self.min_rows_per_cell:
             return None
         if getattr(self, "_compiled", None) is None:
             self._compiled = (
@@ -280,11 +280,11 @@ class CITest(Tester):
         # :meth:`_discrete_result` on arrays (min_rows_per_cell never reaches the kernel)
         n = self.data.n_rows
         stat, p = out.stat, special.chdtrc(out.df, out.stat)
-        if self.test == "mi_threshold":
+        if self.kind.decision == "threshold":
             stat = stat / (2 * n)
             return Batch(stat, p, stat <= self.threshold)
         independent = p > self.alpha
-        if self.test.endswith("_adf"):
+        if self.kind.decision == "p_value_with_power":
             powerless = n < _k.ADF_ROWS_PER_CELL * out.cells
             stat = np.where(powerless, 0.0, stat)
             p = np.where(powerless, 1.0, p)
