@@ -43,6 +43,13 @@ def check_float(
     return float(value)
 
 
+def check_bool(value, name: str) -> bool:
+    """``value`` if it is True or False, else a TypeError naming ``name``."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
 def check_seed(seed):
     """A numpy Generator from an int seed, a Generator, or None."""
     if seed is None or isinstance(seed, np.random.Generator):

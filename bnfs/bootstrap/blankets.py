@@ -6,6 +6,7 @@ import pandas as pd
 
 from bnfs import learners
 from bnfs._budget import Budget
+from bnfs._validate import check_bool
 from bnfs.bootstrap._resampling import (
     check,
     resampled,
@@ -86,8 +87,7 @@ def blanket_sets(
     budget = Budget(max_time)
     data = resampled(data, learner, "blanket_sets")
     data.check_name(target, "target")
-    if not isinstance(replace, bool):
-        raise TypeError(f"replace must be True or False, got {replace!r}")
+    check_bool(replace, "replace")
     if not replace and m is None:
         m = max(len(data) // 2, 2)
     R, m, n_jobs = check(

@@ -3,6 +3,8 @@ subsets, black- and whitelists."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 
 from bnfs._budget import Budget
@@ -215,22 +217,52 @@ def _node_list(tester, nodes, what: str, target) -> list[int]:
     return sorted(found)
 
 
-#: local learners that condition on whole blankets: their tests stay unadjusted by default
-WHOLE_BLANKET = ("grow_shrink_mb", "iamb_mb", "inter_iamb_mb", "fast_iamb_mb", "kiamb_mb")
+def local_learner(*, adjusts_df: bool):
+    """The setup of the local learners (Grow-Shrink, IAMB, HITON, MMPC, PCMB), one place:
+    the decorated learner checks its own options and returns its search ``fn(view,
+    target)`` (or ``(fn, record)``, ``record`` added to ``learning``); this builds the
+    tester from its ``data``, ``test``, ``alpha`` and ``**test_options``, the node lists
+    from ``blacklist`` and ``whitelist``, the budget from ``max_time``, runs the search and
+    wraps the set it finds with its provenance (the tests run, the node lists, a stop).
+    ``adjusts_df`` declares whether its tests adjust their degrees of freedom by default
+    (the learners that condition on small subsets; not those that condition on whole
+    blankets, see :func:`bnfs.stats.citests.make_test`). The learner's signature stays its
+    own, for ``help()``, the docs and the registry."""
+
+    def decorate(learner):
+        signature = inspect.signature(learner)
+
+        @functools.wraps(learner)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            made = learner(*bound.args, **bound.kwargs)
+            search, record = made if isinstance(made, tuple) else (made, {})
+            result = _run_local(learner.__name__, search, bound.arguments, adjusts_df)
+            result.learning.update(record)
+            return result
+
+        wrapper.adjusts_df = adjusts_df
+        return wrapper
+
+    return decorate
 
 
-def run_local(
-    algorithm, fn, data, target, test, alpha, test_options, blacklist, whitelist, max_time
-) -> LocalResult:
+def _run_local(algorithm: str, fn, arguments: dict, adjusts_df: bool) -> LocalResult:
     """Run local learner ``algorithm``'s search ``fn(view, target)`` on a tester built from
-    ``data`` and the learner's arguments, and wrap the set it finds with its provenance
-    (the tests run, the node lists, a stop on ``max_time``)."""
+    its ``arguments`` and wrap the set it finds with its provenance."""
+    test_options = arguments.get("test_options", {})
+    max_time, target = arguments["max_time"], arguments["target"]
     budget = Budget(max_time)
     tester = make_test(
-        data, test, alpha, adjust_by_default=algorithm not in WHOLE_BLANKET, **test_options
+        arguments["data"],
+        arguments["test"],
+        arguments["alpha"],
+        adjust_by_default=adjusts_df,
+        **test_options,
     )
     target_index(tester, target)
-    view = NodeLists(tester, target, blacklist, whitelist)
+    view = NodeLists(tester, target, arguments["blacklist"], arguments["whitelist"])
     view.budget = budget
     before = tester.n_tests
     found = tester.in_column_order(view.names[i] for i in fn(view, view.target))

@@ -27,7 +27,7 @@ import functools
 
 from bnfs._real_data import takes_real_data
 from bnfs._validate import check_float, check_seed
-from bnfs.constraint._sets import run_local
+from bnfs.constraint._sets import local_learner
 from bnfs.constraint.searches import (
     fast_iamb_search,
     grow_shrink_search,
@@ -47,6 +47,7 @@ __all__ = [
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=False)
 def grow_shrink_mb(
     data,
     target: str,
@@ -74,21 +75,11 @@ def grow_shrink_mb(
     >>> grow_shrink_mb(DSeparation(datasets.network("asia")), "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return run_local(
-        "grow_shrink_mb",
-        grow_shrink_search,
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
-    )
+    return grow_shrink_search
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=False)
 def iamb_mb(
     data,
     target: str,
@@ -116,21 +107,11 @@ def iamb_mb(
     >>> iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return run_local(
-        "iamb_mb",
-        iamb_search,
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
-    )
+    return iamb_search
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=False)
 def inter_iamb_mb(
     data,
     target: str,
@@ -152,21 +133,11 @@ def inter_iamb_mb(
     >>> inter_iamb_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    return run_local(
-        "inter_iamb_mb",
-        functools.partial(iamb_search, interleaved=True),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
-    )
+    return functools.partial(iamb_search, interleaved=True)
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=False)
 def fast_iamb_mb(
     data,
     target: str,
@@ -197,21 +168,11 @@ def fast_iamb_mb(
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
-    return run_local(
-        "fast_iamb_mb",
-        functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
-    )
+    return functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell)
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=False)
 def kiamb_mb(
     data,
     target: str,
@@ -244,15 +205,4 @@ def kiamb_mb(
     """
     k = check_float(k, "k", 0.0, 1.0)
     rng = check_seed(seed)
-    return run_local(
-        "kiamb_mb",
-        lambda tester, t: kiamb_search(tester, t, k, rng),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
-    )
+    return lambda tester, t: kiamb_search(tester, t, k, rng)

@@ -19,8 +19,9 @@ from __future__ import annotations
 import functools
 
 from bnfs._real_data import takes_real_data
+from bnfs._validate import check_bool
 from bnfs.constraint._sets import cond_size as _cond_size
-from bnfs.constraint._sets import run_local
+from bnfs.constraint._sets import local_learner
 from bnfs.constraint.searches import (
     blanket_through_pc,
     hiton_pc_one_way_search,
@@ -42,6 +43,7 @@ __all__ = [
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=True)
 def hiton_pc(
     data,
     target: str,
@@ -85,24 +87,13 @@ def hiton_pc(
     >>> hiton_pc(oracle, "either")
     ['tub', 'lung', 'xray', 'dysp']
     """
-    if not isinstance(symmetry, bool):
-        raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
+    check_bool(symmetry, "symmetry")
     search = hiton_pc_search if symmetry else hiton_pc_one_way_search
-    return run_local(
-        "hiton_pc",
-        functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
-    )
+    return functools.partial(search, max_cond_size=_cond_size(max_cond_size))
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=True)
 def hiton_mb(
     data,
     target: str,
@@ -127,30 +118,18 @@ def hiton_mb(
     >>> hiton_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    if not isinstance(spouse_fdr, bool):
-        raise TypeError(f"spouse_fdr must be True or False, got {spouse_fdr!r}")
-    result = run_local(
-        "hiton_mb",
-        functools.partial(
-            blanket_through_pc,
-            pc=hiton_pc_search,
-            max_cond_size=_cond_size(max_cond_size),
-            fdr=spouse_fdr,
-        ),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
+    check_bool(spouse_fdr, "spouse_fdr")
+    search = functools.partial(
+        blanket_through_pc,
+        pc=hiton_pc_search,
+        max_cond_size=_cond_size(max_cond_size),
+        fdr=spouse_fdr,
     )
-    result.learning["spouse_fdr"] = spouse_fdr
-    return result
+    return search, {"spouse_fdr": spouse_fdr}
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=True)
 def mmpc(
     data,
     target: str,
@@ -182,24 +161,13 @@ def mmpc(
     >>> mmpc(oracle, "either")
     ['tub', 'lung', 'xray', 'dysp']
     """
-    if not isinstance(symmetry, bool):
-        raise TypeError(f"symmetry must be True or False, got {symmetry!r}")
+    check_bool(symmetry, "symmetry")
     search = mmpc_search if symmetry else mmpc_one_way_search
-    return run_local(
-        "mmpc",
-        functools.partial(search, max_cond_size=_cond_size(max_cond_size)),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
-    )
+    return functools.partial(search, max_cond_size=_cond_size(max_cond_size))
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=True)
 def mmmb(
     data,
     target: str,
@@ -224,30 +192,18 @@ def mmmb(
     >>> mmmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    if not isinstance(spouse_fdr, bool):
-        raise TypeError(f"spouse_fdr must be True or False, got {spouse_fdr!r}")
-    result = run_local(
-        "mmmb",
-        functools.partial(
-            blanket_through_pc,
-            pc=mmpc_search,
-            max_cond_size=_cond_size(max_cond_size),
-            fdr=spouse_fdr,
-        ),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
+    check_bool(spouse_fdr, "spouse_fdr")
+    search = functools.partial(
+        blanket_through_pc,
+        pc=mmpc_search,
+        max_cond_size=_cond_size(max_cond_size),
+        fdr=spouse_fdr,
     )
-    result.learning["spouse_fdr"] = spouse_fdr
-    return result
+    return search, {"spouse_fdr": spouse_fdr}
 
 
 @takes_real_data(missing="available_cases")
+@local_learner(adjusts_df=True)
 def pcmb(
     data,
     target: str,
@@ -277,24 +233,11 @@ def pcmb(
     >>> pcmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    if not isinstance(spouse_fdr, bool):
-        raise TypeError(f"spouse_fdr must be True or False, got {spouse_fdr!r}")
-    result = run_local(
-        "pcmb",
-        functools.partial(
-            blanket_through_pc,
-            pc=pcmb_pc_search,
-            max_cond_size=_cond_size(max_cond_size),
-            fdr=spouse_fdr,
-        ),
-        data,
-        target,
-        test,
-        alpha,
-        test_options,
-        blacklist,
-        whitelist,
-        max_time,
+    check_bool(spouse_fdr, "spouse_fdr")
+    search = functools.partial(
+        blanket_through_pc,
+        pc=pcmb_pc_search,
+        max_cond_size=_cond_size(max_cond_size),
+        fdr=spouse_fdr,
     )
-    result.learning["spouse_fdr"] = spouse_fdr
-    return result
+    return search, {"spouse_fdr": spouse_fdr}

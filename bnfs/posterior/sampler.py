@@ -14,7 +14,7 @@ import bnfs.posterior._space as _space
 from bnfs._budget import Budget
 from bnfs._kernels import order_mcmc as _om
 from bnfs._progress import tqdm
-from bnfs._validate import check_float, check_int
+from bnfs._validate import check_bool, check_float, check_int
 from bnfs._warn import user_stacklevel
 from bnfs.parallel import check_n_jobs
 from bnfs.posterior.result import StructurePosterior
@@ -288,8 +288,7 @@ def structure_posterior(
     samples = check_int(samples, "samples", 1, maximum=1_000_000, what="samples per chain")
     burn_in = check_float(burn_in, "burn_in", 0.0, 0.95)
     max_candidates = check_int(max_candidates, "max_candidates", 0, maximum=20, what="candidates")
-    if not isinstance(plus1, bool):
-        raise TypeError(f"plus1 must be True or False, got {plus1!r}")
+    check_bool(plus1, "plus1")
     n_jobs = check_n_jobs(n_jobs)
     if seed is not None:
         check_int(seed, "seed", 0)

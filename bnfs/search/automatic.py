@@ -15,7 +15,7 @@ from joblib import Parallel, delayed
 from bnfs._checkpoint import Checkpoint
 from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
-from bnfs._validate import arc_list, check_float, check_int
+from bnfs._validate import arc_list, check_bool, check_float, check_int
 from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.parallel import check_n_jobs
@@ -461,8 +461,7 @@ def learn(
     folds = check_int(folds, "folds", 2)
     if folds > data.n_rows:
         raise ValueError(f"folds ({folds}) must not exceed the number of rows ({data.n_rows})")
-    if not isinstance(one_se, bool):
-        raise TypeError(f"one_se must be True or False, got {one_se!r}")
+    check_bool(one_se, "one_se")
     iss = check_float(iss, "iss", 0.0, low_open=True)
     max_time = None if max_time is None else check_float(max_time, "max_time", 0.0)
     options = {

@@ -56,7 +56,7 @@ import bnfs.search._cg_completions as _cg_completions
 import bnfs.search._completions as _completions
 from bnfs._budget import stopped_reason
 from bnfs._real_data import takes_real_data
-from bnfs._validate import check_int
+from bnfs._validate import check_bool, check_int
 from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.search._imputation import ImputationModel, with_empty_rows
@@ -197,8 +197,7 @@ def structural_em(
         if "n_jobs" not in inspect.signature(search).parameters:
             raise ValueError(f"maximize={maximize!r} runs in one thread: it takes no n_jobs")
         options["n_jobs"] = n_jobs
-    if not isinstance(return_imputed, bool):
-        raise TypeError(f"return_imputed must be True or False, got {return_imputed!r}")
+    check_bool(return_imputed, "return_imputed")
     # a row observing nothing adds nothing to the likelihood (kept, it adds the model's guess)
     empty = frame.isna().all(axis=1).to_numpy()
     if empty.all():
