@@ -19,7 +19,6 @@ from bnfs._warn import user_stacklevel
 from bnfs.parallel import check_n_jobs
 from bnfs.posterior.result import StructurePosterior
 from bnfs.search._climbing import prepare
-from bnfs.stats.priors import graph_prior
 from bnfs.tables._columns import MissingValueError
 from bnfs.tables._data import as_dataset
 
@@ -295,8 +294,18 @@ def structure_posterior(
     budget = Budget(max_time)
     scored, score, prior, standardized = _default_scoring(data, score, prior)
     grid = _iss_grid(iss, score)
-    state = prepare(scored, score, grid[0], max_parents, blacklist, whitelist, None, n_jobs)
-    state.set_prior(graph_prior(state.score, prior, beta, state.names))
+    state = prepare(
+        scored,
+        score,
+        grid[0],
+        max_parents,
+        blacklist,
+        whitelist,
+        None,
+        n_jobs,
+        prior=prior,
+        beta=beta,
+    )
     n = state.n
     if steps is None:
         steps = max(200_000, int(20 * n * n * np.log(max(n, 2))), 5 * samples)
@@ -322,9 +331,17 @@ def structure_posterior(
 
                 def space_of(value):
                     at = prepare(
-                        scored, score, value, max_parents, blacklist, whitelist, None, n_jobs
+                        scored,
+                        score,
+                        value,
+                        max_parents,
+                        blacklist,
+                        whitelist,
+                        None,
+                        n_jobs,
+                        prior=prior,
+                        beta=beta,
                     )
-                    at.set_prior(graph_prior(at.score, prior, beta, at.names))
                     return at, _space.build(at, lists, plus1, at.max_parents, budget, bar)
 
                 state, built, evidence = _choose_iss(grid, space_of, plus1, seed, n_jobs, budget)

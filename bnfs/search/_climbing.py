@@ -18,6 +18,7 @@ from bnfs._validate import arc_list, check_int
 from bnfs.graphs.graph import DAG
 from bnfs.parallel import compiled_threads
 from bnfs.search._state import SearchState
+from bnfs.stats.priors import graph_prior
 from bnfs.tables._data import as_dataset
 
 __all__ = [
@@ -43,10 +44,22 @@ CHUNK = 64  # most moves per compiled call between progress-bar updates and budg
 
 
 def prepare(
-    data, score, iss, max_parents, blacklist, whitelist, start, n_jobs=None, scan_order="names"
+    data,
+    score,
+    iss,
+    max_parents,
+    blacklist,
+    whitelist,
+    start=None,
+    n_jobs=None,
+    scan_order="names",
+    *,
+    prior=None,
+    beta=None,
 ):
-    """Validate the shared arguments of every score-based learner; return a SearchState (a
-    search that counts tables only refuses continuous columns itself, before this)."""
+    """The setup every score search shares, one place: validate the shared arguments and
+    return a SearchState, scoring with the graph ``prior`` (and ``beta``) when one is given
+    (a search that counts tables only refuses continuous columns itself, before this)."""
     threads = compiled_threads(n_jobs)
     data = as_dataset(data)
     names = data.names
@@ -60,9 +73,12 @@ def prepare(
             raise TypeError(f"start must be a bnfs DAG, got {type(start).__name__}")
         if set(start.nodes) != set(names):
             raise ValueError("start must have exactly the data's columns as nodes")
-    return SearchState(
+    state = SearchState(
         data, score, iss, max(max_parents, 0), blacklist, whitelist, start, threads, scan_order
     )
+    if prior is not None:
+        state.set_prior(graph_prior(state.score, prior, beta, state.names))
+    return state
 
 
 @dataclass

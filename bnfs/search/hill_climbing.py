@@ -14,7 +14,6 @@ from bnfs._validate import check_int, check_seed
 from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
 from bnfs.search._climbing import MAX_RESTARTS, MAX_TABU, Restarts, climb, perturb, prepare
-from bnfs.stats.priors import graph_prior
 from bnfs.stats.scores import ScoreName
 
 __all__ = ["hill_climbing", "tabu_search"]
@@ -193,18 +192,18 @@ def hill_climbing(
         start,
         n_jobs,
         scan_order,
+        prior=prior,
+        beta=beta,
     )
-    graph = graph_prior(state.score, prior, beta, state.names)
-    state.set_prior(graph)
     how = _How.checked(tabu, max_tabu, restarts, perturb_moves, max_iter, max_time, scan_order)
     rng = check_seed(seed)
-    store = _search_store(checkpoint, state, graph, start, how, seed)
+    store = _search_store(checkpoint, state, state.graph_prior, start, how, seed)
     search = Restarts(state, rng, store)
     budget = Budget(max_time)
     with budget.catching_interrupts():
         _climb_and_restart(state, search, budget, rng, how, progress)
     budget.warn("hill_climbing")
-    learning = _record(state, graph, how, budget, store, search)
+    learning = _record(state, state.graph_prior, how, budget, store, search)
     logger.info(
         "%s: %d moves, %d local scores, score %.4f",
         how.name,

@@ -12,7 +12,6 @@ from bnfs._progress import tqdm
 from bnfs._validate import check_float, check_int, check_seed
 from bnfs.graphs.graph import DAG
 from bnfs.search._state import SearchState
-from bnfs.stats.priors import graph_prior
 from bnfs.stats.scores import ScoreName
 from bnfs.tables._data import as_dataset
 
@@ -155,8 +154,9 @@ def post_process(
     started = time.perf_counter()
     data = as_dataset(data)
     data.require_discrete("post_process")  # its moves are scored on counted tables
-    state = prepare(data, score, iss, max_parents, blacklist, whitelist, dag)
-    state.set_prior(graph_prior(state.score, prior, beta, state.names))
+    state = prepare(
+        data, score, iss, max_parents, blacklist, whitelist, dag, prior=prior, beta=beta
+    )
     n_ops = check_int(n_ops, "n_ops", 0)
     p_add, p_remove = check_probabilities(p_add, p_remove)
     rng = check_seed(seed)

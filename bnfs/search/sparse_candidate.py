@@ -15,7 +15,6 @@ from bnfs.graphs.graph import DAG
 from bnfs.search._climbing import climb, prepare
 from bnfs.search._state import SearchState
 from bnfs.search.post_process import random_post_process
-from bnfs.stats.priors import graph_prior
 from bnfs.stats.scores import ScoreName
 
 __all__ = ["sparse_candidate"]
@@ -140,9 +139,9 @@ def sparse_candidate(
         start,
         n_jobs,
         scan_order,
+        prior=prior,
+        beta=beta,
     )
-    graph = graph_prior(state.score, prior, beta, state.names)
-    state.set_prior(graph)
     max_rounds = check_int(max_rounds, "max_rounds", 1)
     post_process = check_int(post_process, "post_process", 0)
     rng = check_seed(seed)
@@ -180,8 +179,8 @@ def sparse_candidate(
             "max_parents": state.max_parents,
             "max_rounds": max_rounds,
             "iss": state.iss,
-            "prior": graph.name,
-            "beta": graph.argument(),
+            "prior": state.graph_prior.name,
+            "beta": state.graph_prior.argument(),
             "post_process": post_process,
             "max_time": max_time,
             "scan_order": scan_order,
