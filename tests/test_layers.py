@@ -209,3 +209,18 @@ def test_every_public_definition_has_a_docstring():
                         if not inspect.getdoc(getattr(value, attribute)):
                             bare.append(f"{module}.{name}.{attribute}")
     assert not bare, bare
+
+
+def test_no_benchmark_numbers_in_comments():
+    """Measured seconds, F1 and SHD live in benchmarks/ and the CHANGELOG ("Measured
+    defaults"), where they are dated, not in the modules' comments, where they drift."""
+    import re
+
+    measured = re.compile(r"\d+(\.\d+)? s\b|\bF1\b|\bSHD (total )?\d|\d+ (seconds|minutes)\b")
+    found = [
+        f"{path.relative_to(PACKAGE)}:{number}"
+        for path in PACKAGE.rglob("*.py")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if line.lstrip().startswith("#") and measured.search(line)
+    ]
+    assert not found, found

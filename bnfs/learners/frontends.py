@@ -20,13 +20,11 @@ __all__ = ["markov_blanket", "neighbours", "auto_learner", "AUTO_NETWORK_WORK"]
 #: the largest whole network (features squared times rows) from which ``learner="auto"``
 #: reads the class's blanket, learned by :func:`bnfs.learn` (BOSS under BDeu with more
 #: starts, the most accurate network bnfs learns); past it the blanket in learn's network
-#: on the class's neighbourhood (:func:`bnfs.search.neighbourhood_mb`), whose cost grows with the
-#: neighbourhood. learn's seconds on samples of pgmpy's networks, five starts: alarm 5,000
-#: rows (7e6) 2.5 s, win95pts 5,000 (3e7) 9 s, andes 1,000 (5e7) 14 s, pigs 1,000 (2e8)
-#: 25-40 s. Blanket F1 (``benchmarks/blanket_quality.py``, six networks, 144 targets):
-#: 0.894 against hill climbing's 0.820, HITON-MB's 0.835 and neighbourhood_mb's 0.831; on
-#: planted wide data (500 rows, 10,000 features, three seeds) neighbourhood_mb 0.96 and
-#: HITON-MB 0.84 (false spouses among the thousands of candidates)
+#: on the class's neighbourhood (:func:`bnfs.search.neighbourhood_mb`), whose cost grows with
+#: the neighbourhood. At the bound learn takes tens of seconds (pigs, 1,000 rows); its
+#: blankets beat HITON-MB's and hill climbing's on sampled networks, neighbourhood_mb's beat
+#: HITON-MB's on planted wide data (``benchmarks/blanket_quality.py``; CHANGELOG,
+#: "Measured defaults")
 AUTO_NETWORK_WORK = 2e8
 
 

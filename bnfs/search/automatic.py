@@ -30,9 +30,9 @@ from bnfs.tables._weights import row_mass
 
 __all__ = ["learn", "CANDIDATES"]
 
-#: the largest conditioning set of the restricted candidates' CI tests: PC-stable on a
-#: pigs sample (441 nodes, 1,000 rows) takes 4 s up to 3, 22 s up to 4 and gives no answer in
-#: 10 minutes unbounded, so every candidate has a bounded cost
+#: the largest conditioning set of the restricted candidates' CI tests, so that every
+#: candidate has a bounded cost (unbounded, PC-stable on a pigs sample gives no answer in
+#: minutes; CHANGELOG, "Measured defaults")
 MAX_COND_SIZE = 3
 #: candidate name -> (the learner it runs, its keyword arguments)
 CANDIDATES = {
@@ -69,31 +69,27 @@ FINAL_BOSS_RESTARTS = 4
 #: one start), where four more would take four times as long
 FINAL_RESTART_WORK = 5e9
 #: learn's score on discrete data: BDeu with the vsp prior. BDs (``"bds"``, BDeu over the
-#: parent configurations seen) was measured beside it, BOSS with five starts, same runs:
-#: mean SHD 17.96 against 17.67 on the 24-case suite (seeds 1, 2), 16.8 against 17.9 with
-#: seeds 0, 1; held-out log-likelihood per row on coil2000 -23.2 against -29.4; but one
-#: BDs start on all of coil2000 took over 600 s, where a BDeu start then took about five
-#: minutes (before :data:`CONFIGURATIONS_PER_ROW`; the whole learn now takes about one)
+#: parent configurations seen) was measured beside it (``benchmarks/quality.py``,
+#: ``benchmarks/real_league.py``): level on the 24-case suite, better held-out likelihood on
+#: coil2000, but far slower there (CHANGELOG, "Measured defaults")
 DISCRETE_SCORE = "bde"
 #: BOSS's family bound in learn: parent configurations at most this many times the rows
 #: (:func:`bnfs.boss`'s ``max_configurations``). On sparse tables BDeu keeps adding
 #: many-valued parents whose configurations hold no row; growing and scoring those families
-#: is where BOSS's time goes on many rows of many-valued columns. coil2000 (35 columns of
-#: 10+ levels), the real-data league's five folds, one start: held-out log-likelihood per
-#: row -25.01 bounded at 100 per row, -24.44 at 300, -23.97 at 1,000, -23.53 unbounded (43,
-#: 45, 51 and 138 s a fold); all of coil2000 in 48 s at 300, 72 s at 1,000, 5 minutes
-#: unbounded. On the 32 cases of the quality suite the bound does not bind (the same graphs)
+#: is where BOSS's time goes on many rows of many-valued columns. The bound trades a little
+#: held-out likelihood on coil2000 for several times less time, and does not bind on the
+#: quality suite (``benchmarks/real_league.py``; CHANGELOG, "Measured defaults")
 CONFIGURATIONS_PER_ROW = 300
 #: past this many counted rows for scoring every pair of columns once (pairs times rows: what
 #: BOSS's first order alone costs), learn's BOSS chooses each node's parents among its
 #: :data:`CANDIDATE_PARTNERS` strongest partners (:func:`bnfs.boss`'s ``candidates``). The
-#: largest network of the quality suite (pigs, 441 nodes, 5,000 rows: 4.9e8) stays below it;
-#: on basehock (1,993 rows, 1,603 word columns: 2.6e9) unrestricted BOSS was still in its
-#: first pass after 120 s, restricted it finished in 40 s (18 passes)
+#: largest network of the quality suite (pigs, 441 nodes, 5,000 rows) stays below it; wide
+#: word tables (basehock, 1,603 columns) pass it, where unrestricted BOSS does not finish
+#: its first pass in minutes (CHANGELOG, "Measured defaults")
 WIDE_WORK = 1e9
-#: ... and how many: on six networks of the quality suite (1,000 and 5,000 rows) the
-#: restriction to 20 raised the SHD total from 437 to 491 (10: 504), mostly on pigs, whose
-#: parents are weak single partners, while taking 2-9 times less time
+#: ... and how many: on the quality suite the restriction to 20 costs some SHD, mostly on
+#: pigs, whose parents are weak single partners, and saves several times the time (10 costs
+#: more; CHANGELOG, "Measured defaults")
 CANDIDATE_PARTNERS = 20
 #: learn's score on continuous data: BGe with the vsp prior, on standardized columns (BGe's
 #: prior is not scale-free: standardized, a column's unit does not change the graph). Beside

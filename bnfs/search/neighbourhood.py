@@ -24,11 +24,10 @@ __all__ = ["neighbourhood_mb", "TESTS_PER_PAIR"]
 
 #: the tests, per pair of columns, past which the neighbourhood is given up for the whole
 #: network: one BOSS pass scores each pair of columns about once, so a local search that
-#: tests more costs more than the network it stands in for. Planted blankets (500 and 2,000
-#: rows, 1,000 to 10,000 features) take 0.0003-0.03 tests per pair; on basehock (1,993
-#: rows, 1,603 word columns) the class's HITON-PC alone ran 1e8 tests (77 per pair) and
-#: the two-step neighbourhood reached 1,589 of the columns, where learn's whole network
-#: takes about 30 s
+#: tests more costs more than the network it stands in for. Planted blankets take far fewer
+#: than one test per pair; on wide word tables (basehock) the class's HITON-PC alone runs
+#: dozens per pair and the neighbourhood reaches nearly every column, where learn's whole
+#: network is cheaper (CHANGELOG, "Measured defaults")
 TESTS_PER_PAIR = 1.0
 
 

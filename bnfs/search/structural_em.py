@@ -83,7 +83,7 @@ ESTEPS = ("expected", "impute")
 PARAMETER_STEPS = 3
 #: rows, at most, of the imputation loop that finds EM's starting network on discrete and
 #: mixed data: a random subset of them beyond. The loop only gives EM its start, and on many
-#: rows its searches cost most of EM's time (alarm, 300,000 rows, 10% missing: 66 of 157 s)
+#: rows its searches cost most of EM's time (``benchmarks/em_warm_start.py``)
 WARM_START_ROWS = 20_000
 
 
