@@ -2,7 +2,7 @@
 
 Compiled kernels are invisible to coverage, so the suite runs twice: once as CI runs it
 (JIT on), and once for the tests marked ``kernels`` with ``NUMBA_DISABLE_JIT=1`` (what
-``tests/test_without_jit.py`` does in CI). The two are combined and reported per file.
+``tests/kernels/test_without_jit.py`` does in CI). The two are combined and reported per file.
 
     python benchmarks/line_coverage.py [--fail-under 90]
 """

@@ -224,3 +224,17 @@ def test_no_benchmark_numbers_in_comments():
         if line.lstrip().startswith("#") and measured.search(line)
     ]
     assert not found, found
+
+
+def test_no_test_file_is_over_500_lines():
+    """The suite's files stay readable whole, as the package's modules do; a room's tests
+    live in the room's folder (``tests/learners``, ``tests/bootstrap``, ``tests/kernels``, ...)."""
+    tests = Path(__file__).resolve().parent
+    long = {
+        str(p.relative_to(tests)): n
+        for p in tests.rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > 500
+    }
+    assert not long, long
+    for room in ("learners", "bootstrap", "kernels"):
+        assert list((tests / room).glob("test_*.py")), room

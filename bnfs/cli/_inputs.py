@@ -364,7 +364,7 @@ def learner_options(algorithm: str, args, names) -> dict:
     if "test" in accepted:  # the learner's own default test, off its signature
         default = inspect.signature(learners.get(algorithm).function).parameters["test"].default
         test = options.get("test", default)
-        threshold = test_kind(test).decision == "threshold"
+        threshold = test is not None and test_kind(test).decision == "threshold"
         if threshold and "alpha" in options:
             raise ValueError(
                 f"--alpha does not apply to the mi_threshold test of {algorithm}; "

@@ -3,11 +3,13 @@ constraint-based search finds, then maximise the score over them (restrict-maxim
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 from bnfs._budget import Budget, stopped_reason
 from bnfs._real_data import takes_real_data
 from bnfs._validate import arc_list, check_float
+from bnfs._vocabulary import test_kind
 from bnfs._warn import user_stacklevel
 from bnfs.constraint import (
     fast_iamb,
@@ -36,6 +38,11 @@ NETWORK_RESTRICT = {
     for learner in (pc_stable, grow_shrink, iamb, inter_iamb, fast_iamb, tpda)
 }
 MAXIMIZE = ("hc", "tabu")
+
+
+def _takes(restrict: str):
+    """The parameters of restrict learner ``restrict`` (what it takes, its defaults)."""
+    return inspect.signature({**LOCAL_RESTRICT, **NETWORK_RESTRICT}[restrict]).parameters
 
 
 @takes_real_data()
@@ -156,7 +163,8 @@ def rsmax2(
     alpha = check_float(alpha, "alpha", 0.0, 1.0, low_open=True)
     names = data.names
     default_test = "g2" if data.is_discrete else "mi_cg" if data.discrete_names else "fisher_z"
-    test = test or ("mi_threshold" if restrict == "tpda" else default_test)
+    own = _takes(restrict)["test"].default  # the restrict learner's own test, if not g2's kin
+    test = test or (own if test_kind(own).decision == "threshold" else default_test)
     # as every learner's own default (make_test): adjusted degrees of freedom
     whole_blankets = restrict in ("grow_shrink", "iamb", "inter_iamb", "fast_iamb", "tpda", "hpc")
     tester = CITest(
@@ -165,7 +173,7 @@ def rsmax2(
         alpha,
         adjust_df=bool(adjust_df) and not whole_blankets and test in LEARNER_ADJUSTS_DF,
     )
-    if max_time is not None and restrict in NETWORK_RESTRICT and restrict != "pc_stable":
+    if max_time is not None and restrict in NETWORK_RESTRICT and "max_time" not in _takes(restrict):
         raise ValueError(
             f"max_time: restrict={restrict!r} takes no time budget; use 'mmpc', 'hiton_pc', "
             "'hpc' or 'pc_stable' to bound the restrict phase"
@@ -231,7 +239,7 @@ def _restrict(tester, restrict, max_cond_size, blacklist, whitelist, n_jobs, bud
     """The restrict phase: (adjacent pairs, why it stopped early or None)."""
     if restrict in LOCAL_RESTRICT:
         learner = LOCAL_RESTRICT[restrict]
-        timed = learner is not hpc  # hpc is checked between nodes only
+        timed = "max_time" in _takes(restrict)  # hpc is checked between nodes only
         everyone = set(tester.names)
         found, stopped = {}, None
         for v in tester.names:
@@ -251,9 +259,9 @@ def _restrict(tester, restrict, max_cond_size, blacklist, whitelist, n_jobs, bud
         "blacklist": blacklist,
         "whitelist": whitelist,
     }
-    if restrict != "tpda":
+    if "n_jobs" in _takes(restrict):
         options["n_jobs"] = n_jobs
-    if restrict == "pc_stable" and budget.deadline is not None:
+    if "max_time" in _takes(restrict) and budget.deadline is not None:
         options["max_time"] = budget.left()
     graph = NETWORK_RESTRICT[restrict](tester, **options)
     return {frozenset(pair) for pair in graph.arcs + graph.edges}, stopped_reason(graph.learning)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bnfs.graphs.order import DFSCycleCheck, OnlineTopologicalOrder
 
-pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
+pytestmark = pytest.mark.kernels  # rerun without JIT by kernels/test_without_jit.py
 
 
 def _assert_valid_order(order: OnlineTopologicalOrder, graph: nx.DiGraph):

@@ -178,7 +178,7 @@ def test_a_score_given_and_its_iss():
 
 @pytest.mark.kernels
 def test_a_short_run_on_three_nodes_with_plus1():
-    """Small enough to run as Python (tests/test_without_jit.py): every kernel of the
+    """Small enough to run as Python (tests/kernels/test_without_jit.py): every kernel of the
     sampler, a restricted space with one parent from outside, within a looser tolerance."""
     columns = ["smoke", "lung", "bronc"]
     data = _discrete(columns, rows=150)

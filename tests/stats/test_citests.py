@@ -16,7 +16,7 @@ from bnfs import datasets
 from bnfs.stats.citests import CITest, DSeparation
 from strategies import random_dags
 
-pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
+pytestmark = pytest.mark.kernels  # rerun without JIT by kernels/test_without_jit.py
 
 
 @pytest.mark.parametrize("name", reference.NETWORKS)

@@ -12,7 +12,7 @@ from bnfs._kernels.score_cache import Scoring, scoring_of
 from bnfs._vocabulary import score_kind
 from bnfs.stats.scores import level_statistics, model_statistics, resolve_score, row_weights
 
-pytestmark = pytest.mark.kernels  # rerun without JIT by test_without_jit.py
+pytestmark = pytest.mark.kernels  # rerun without JIT by kernels/test_without_jit.py
 
 
 def parts(data, label):

@@ -153,7 +153,7 @@ def test_contributings_new_learner_is_offered_everywhere(monkeypatch, tmp_path, 
 
     from bnfs.learners.registry import Learner
 
-    text = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "CONTRIBUTING.md").read_text()
     section = text.split("## Adding a learner")[1].split("\n## ")[0]
     module_code, row_code = re.findall(r"```python\n(.*?)```", section, flags=re.S)
     module_code = "\n".join(line[3:] for line in module_code.splitlines())  # the list indent

@@ -1,5 +1,5 @@
 """The compiled kernels against plain numpy/pandas references, on data small enough to run
-them as Python too: ``tests/test_without_jit.py`` reruns every test marked ``kernels``
+them as Python too: ``tests/kernels/test_without_jit.py`` reruns every test marked ``kernels``
 with ``NUMBA_DISABLE_JIT=1``, where numba's missing bounds checks cannot hide an error."""
 
 import functools

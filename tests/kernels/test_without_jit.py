@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # numpy warns where the hash kernels wrap around 2**64 on purpose; any other is an error
 WARNINGS = [
     "-W",
