@@ -117,14 +117,7 @@ def hiton_mb(
     >>> hiton_mb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    check_bool(spouse_fdr, "spouse_fdr")
-    search = functools.partial(
-        blanket_through_pc,
-        pc=hiton_pc_search,
-        max_cond_size=_cond_size(max_cond_size),
-        fdr=spouse_fdr,
-    )
-    return search, {"spouse_fdr": spouse_fdr}
+    return _blanket_search(hiton_pc_search, max_cond_size, spouse_fdr)
 
 
 @takes_real_data(missing="available_cases")
@@ -191,14 +184,7 @@ def mmmb(
     >>> mmmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
-    check_bool(spouse_fdr, "spouse_fdr")
-    search = functools.partial(
-        blanket_through_pc,
-        pc=mmpc_search,
-        max_cond_size=_cond_size(max_cond_size),
-        fdr=spouse_fdr,
-    )
-    return search, {"spouse_fdr": spouse_fdr}
+    return _blanket_search(mmpc_search, max_cond_size, spouse_fdr)
 
 
 @takes_real_data(missing="available_cases")
@@ -232,11 +218,15 @@ def pcmb(
     >>> pcmb(oracle, "either")
     ['tub', 'lung', 'bronc', 'xray', 'dysp']
     """
+    return _blanket_search(pcmb_pc_search, max_cond_size, spouse_fdr)
+
+
+def _blanket_search(pc, max_cond_size, spouse_fdr):
+    """The blanket learners' search: ``pc`` of the target and of each member, then the
+    spouses through colliders, decided together at a false discovery rate of ``alpha``
+    unless ``spouse_fdr`` is False (recorded in ``learning``)."""
     check_bool(spouse_fdr, "spouse_fdr")
     search = functools.partial(
-        blanket_through_pc,
-        pc=pcmb_pc_search,
-        max_cond_size=_cond_size(max_cond_size),
-        fdr=spouse_fdr,
+        blanket_through_pc, pc=pc, max_cond_size=_cond_size(max_cond_size), fdr=spouse_fdr
     )
     return search, {"spouse_fdr": spouse_fdr}

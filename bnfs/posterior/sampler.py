@@ -294,18 +294,22 @@ def structure_posterior(
     budget = Budget(max_time)
     scored, score, prior, standardized = _default_scoring(data, score, prior)
     grid = _iss_grid(iss, score)
-    state = prepare(
-        scored,
-        score,
-        grid[0],
-        max_parents,
-        blacklist,
-        whitelist,
-        None,
-        n_jobs,
-        prior=prior,
-        beta=beta,
-    )
+
+    def prepared(value):  # the search's state with BDeu's imaginary sample size ``value``
+        return prepare(
+            scored,
+            score,
+            value,
+            max_parents,
+            blacklist,
+            whitelist,
+            None,
+            n_jobs,
+            prior=prior,
+            beta=beta,
+        )
+
+    state = prepared(grid[0])
     n = state.n
     if steps is None:
         steps = max(200_000, int(20 * n * n * np.log(max(n, 2))), 5 * samples)
@@ -330,18 +334,7 @@ def structure_posterior(
             else:
 
                 def space_of(value):
-                    at = prepare(
-                        scored,
-                        score,
-                        value,
-                        max_parents,
-                        blacklist,
-                        whitelist,
-                        None,
-                        n_jobs,
-                        prior=prior,
-                        beta=beta,
-                    )
+                    at = prepared(value)
                     return at, _space.build(at, lists, plus1, at.max_parents, budget, bar)
 
                 state, built, evidence = _choose_iss(grid, space_of, plus1, seed, n_jobs, budget)
