@@ -30,6 +30,7 @@ import logging
 import os
 import time
 import warnings
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -40,7 +41,7 @@ from bnfs.tables._columns import MissingValueError, column_names
 from bnfs.tables._data import Dataset, as_dataset
 from bnfs.tables._readers import read_table
 
-__all__ = ["takes_real_data", "MISSING", "ROUTES", "EM_OPTIONS"]
+__all__ = ["takes_real_data", "variant_of", "MISSING", "ROUTES", "EM_OPTIONS"]
 
 logger = logging.getLogger("bnfs")
 
@@ -110,6 +111,29 @@ def takes_real_data(missing: str = "refuse"):
             return _isolating(learner, bound, reduced, dataset.isolated, dataset.columns)
 
         wrapper.missing = missing
+        return wrapper
+
+    return decorate
+
+
+def variant_of(base: Callable, **fixed):
+    """A learner that is ``base`` with some arguments fixed (``mmhc`` is ``rsmax2`` with MMPC
+    and hill climbing, ``tabu_search`` hill climbing with a tabu list): the decorated
+    function holds the variant's signature and docstring, for ``help()``, the docs and the
+    registry, and checks its own options (its body runs first, its return value unused);
+    the call then passes every argument it binds, and ``fixed``, on to ``base``. Inside the
+    variant's door ``base`` does not cross its own."""
+
+    def decorate(variant):
+        signature = inspect.signature(variant)
+
+        @functools.wraps(variant)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            variant(*bound.args, **bound.kwargs)
+            return base(*bound.args, **bound.kwargs, **fixed)
+
         return wrapper
 
     return decorate

@@ -5,6 +5,7 @@ neighbours among blanket members, bnlearn's collider rule and its propagation of
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 
 from bnfs._progress import tqdm
@@ -38,6 +39,40 @@ def _neighbours_among_blankets(tester, pair, mbs, max_cond_size):
         if any(tester.test_indices(x, y, s).independent for s in _subsets(pool, max_cond_size)):
             return False
     return True
+
+
+def _network_of_blankets(learner):
+    """The setup of the whole-network blanket learners, one place: the decorated learner
+    checks its own options and returns its blanket search (or ``(search, record)``, its
+    own arguments for ``learning``); this runs the search for every node and assembles the
+    PDAG (:func:`_from_blankets`) from the learner's ``data``, ``test``, ``alpha``,
+    ``**test_options``, ``max_cond_size``, node lists, ``progress`` and ``n_jobs``. The
+    learner's signature stays its own, for ``help()``, the docs and the registry."""
+    signature = inspect.signature(learner)
+
+    @functools.wraps(learner)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        made = learner(*bound.args, **bound.kwargs)
+        search, record = made if isinstance(made, tuple) else (made, None)
+        given = bound.arguments
+        return _from_blankets(
+            given["data"],
+            given["test"],
+            given["alpha"],
+            given.get("test_options", {}),
+            search,
+            learner.__name__,
+            given["progress"],
+            given["max_cond_size"],
+            given["n_jobs"],
+            record,
+            given["blacklist"],
+            given["whitelist"],
+        )
+
+    return wrapper
 
 
 def _from_blankets(
@@ -114,6 +149,7 @@ def _from_blankets(
 
 
 @takes_real_data(missing="available_cases")
+@_network_of_blankets
 def grow_shrink(
     data,
     test: TestName = "g2",
@@ -179,23 +215,11 @@ def grow_shrink(
     >>> grow_shrink(DSeparation(truth)) == truth.cpdag()
     True
     """
-    return _from_blankets(
-        data,
-        test,
-        alpha,
-        test_options,
-        grow_shrink_search,
-        "grow_shrink",
-        progress,
-        max_cond_size,
-        n_jobs,
-        None,
-        blacklist,
-        whitelist,
-    )
+    return grow_shrink_search
 
 
 @takes_real_data(missing="available_cases")
+@_network_of_blankets
 def iamb(
     data,
     test: TestName = "g2",
@@ -218,23 +242,11 @@ def iamb(
     >>> iamb(DSeparation(datasets.network("asia")))  # the CPDAG of asia
     PDAG(8 nodes, 5 arcs, 3 edges)
     """
-    return _from_blankets(
-        data,
-        test,
-        alpha,
-        test_options,
-        iamb_search,
-        "iamb",
-        progress,
-        max_cond_size,
-        n_jobs,
-        None,
-        blacklist,
-        whitelist,
-    )
+    return iamb_search
 
 
 @takes_real_data(missing="available_cases")
+@_network_of_blankets
 def inter_iamb(
     data,
     test: TestName = "g2",
@@ -257,23 +269,11 @@ def inter_iamb(
     >>> inter_iamb(DSeparation(datasets.network("asia"))).n_arcs
     5
     """
-    return _from_blankets(
-        data,
-        test,
-        alpha,
-        test_options,
-        functools.partial(iamb_search, interleaved=True),
-        "inter_iamb",
-        progress,
-        max_cond_size,
-        n_jobs,
-        None,
-        blacklist,
-        whitelist,
-    )
+    return functools.partial(iamb_search, interleaved=True)
 
 
 @takes_real_data(missing="available_cases")
+@_network_of_blankets
 def fast_iamb(
     data,
     test: TestName = "g2",
@@ -299,17 +299,6 @@ def fast_iamb(
     3
     """
     rows_per_cell = check_float(rows_per_cell, "rows_per_cell", 0.0)
-    return _from_blankets(
-        data,
-        test,
-        alpha,
-        test_options,
-        functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell),
-        "fast_iamb",
-        progress,
-        max_cond_size,
-        n_jobs,
-        {"rows_per_cell": rows_per_cell},
-        blacklist,
-        whitelist,
-    )
+    return functools.partial(fast_iamb_search, rows_per_cell=rows_per_cell), {
+        "rows_per_cell": rows_per_cell
+    }

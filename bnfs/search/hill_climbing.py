@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint, fingerprint
-from bnfs._real_data import takes_real_data
+from bnfs._real_data import takes_real_data, variant_of
 from bnfs._validate import check_int, check_seed
 from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
@@ -341,6 +341,7 @@ def _record(state, graph, how: _How, budget, store, search) -> dict:
 
 
 @takes_real_data(missing="structural_em")
+@variant_of(hill_climbing)
 def tabu_search(
     data,
     score: ScoreName = "bic",
@@ -380,26 +381,4 @@ def tabu_search(
     DAG(8 nodes, 7 arcs)
     """
     if check_int(tabu, "tabu", 1, maximum=MAX_TABU, what="graphs a tabu list holds") < 1:
-        raise ValueError("tabu must be >= 1")
-    return hill_climbing(
-        data,
-        score,
-        tabu=tabu,
-        max_tabu=max_tabu,
-        max_parents=max_parents,
-        blacklist=blacklist,
-        whitelist=whitelist,
-        start=start,
-        iss=iss,
-        prior=prior,
-        beta=beta,
-        restarts=restarts,
-        perturb_moves=perturb_moves,
-        max_iter=max_iter,
-        max_time=max_time,
-        checkpoint=checkpoint,
-        seed=seed,
-        scan_order=scan_order,
-        progress=progress,
-        n_jobs=n_jobs,
-    )
+        raise ValueError("tabu must be >= 1")  # hill climbing's tabu=0 is plain climbing

@@ -7,7 +7,7 @@ import inspect
 import warnings
 
 from bnfs._budget import Budget, stopped_reason
-from bnfs._real_data import takes_real_data
+from bnfs._real_data import takes_real_data, variant_of
 from bnfs._validate import arc_list, check_float
 from bnfs._vocabulary import test_kind
 from bnfs._warn import user_stacklevel
@@ -268,6 +268,7 @@ def _restrict(tester, restrict, max_cond_size, blacklist, whitelist, n_jobs, bud
 
 
 @takes_real_data()
+@variant_of(rsmax2, restrict="mmpc", maximize="hc")
 def mmhc(
     data,
     *,
@@ -297,30 +298,10 @@ def mmhc(
     >>> mmhc(datasets.sample("asia", 2000, seed=0)).learning["restrict"]
     'mmpc'
     """
-    dag = rsmax2(
-        data,
-        "mmpc",
-        "hc",
-        test=test,
-        alpha=alpha,
-        score=score,
-        max_cond_size=max_cond_size,
-        blacklist=blacklist,
-        whitelist=whitelist,
-        max_parents=max_parents,
-        iss=iss,
-        prior=prior,
-        beta=beta,
-        scan_order=scan_order,
-        progress=progress,
-        n_jobs=n_jobs,
-        adjust_df=adjust_df,
-        max_time=max_time,
-    )
-    return dag
 
 
 @takes_real_data()
+@variant_of(rsmax2, restrict="hpc", maximize="hc")
 def h2pc(
     data,
     *,
@@ -350,23 +331,3 @@ def h2pc(
     >>> h2pc(datasets.sample("asia", 2000, seed=0)).learning["restrict"]
     'hpc'
     """
-    dag = rsmax2(
-        data,
-        "hpc",
-        "hc",
-        test=test,
-        alpha=alpha,
-        score=score,
-        max_cond_size=max_cond_size,
-        blacklist=blacklist,
-        whitelist=whitelist,
-        max_parents=max_parents,
-        iss=iss,
-        prior=prior,
-        beta=beta,
-        scan_order=scan_order,
-        progress=progress,
-        n_jobs=n_jobs,
-        max_time=max_time,
-    )
-    return dag
