@@ -440,18 +440,28 @@ def _unused_name(columns) -> str:
     return name
 
 
-def random_generator(random_state) -> np.random.Generator:
-    """A numpy Generator from a selector's ``random_state``: an int >= 0, a numpy
-    RandomState or Generator, or None (fresh entropy)."""
-    if random_state is None or isinstance(random_state, np.random.Generator):
-        return np.random.default_rng(random_state)
+def random_seed(random_state) -> int | None:
+    """The int seed a selector's ``random_state`` gives its learners: an int >= 0 as it is,
+    one drawn from a numpy RandomState or Generator, None as None (fresh entropy)."""
+    if random_state is None:
+        return None
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(np.iinfo(np.int32).max))
     if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(np.iinfo(np.int32).max))
+        return int(random_state.randint(np.iinfo(np.int32).max))
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
         if random_state < 0:
             raise ValueError(f"random_state must be >= 0, got {random_state}")
-        return np.random.default_rng(int(random_state))
+        return int(random_state)
     raise TypeError(
         "random_state must be an int >= 0, a numpy RandomState or Generator, or None; "
         f"got {random_state!r}"
     )
+
+
+def random_generator(random_state) -> np.random.Generator:
+    """A numpy Generator from a selector's ``random_state`` (:func:`random_seed`; a
+    Generator is used as it is)."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    return np.random.default_rng(random_seed(random_state))

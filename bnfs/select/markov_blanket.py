@@ -3,19 +3,16 @@ feature irrelevant to it (Koller & Sahami 1996), read off a learned network."""
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
-import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import StrOptions
 
 from bnfs import learners
 from bnfs._budget import stopped_reason
-from bnfs._validate import check_int
 from bnfs._warn import StructuralEMWarning
 from bnfs.learners import AUTO_NETWORK_WORK, auto_learner  # noqa: F401  (documented here)
-from bnfs.select._base import DISCRETIZERS, DiscreteSelector, selection_options
+from bnfs.select._base import DISCRETIZERS, DiscreteSelector, random_seed, selection_options
 
 __all__ = ["MarkovBlanketSelector"]
 
@@ -169,7 +166,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         self.learner_ = self._chosen_learner(len(features), rows)
         entry = self._check_learner(self.learner_)
         options = selection_options(self.learner_, self.learner_options)
-        seed = self._seed()
+        seed = random_seed(self.random_state)
         if seed is not None and entry.seeded:
             options.setdefault("seed", seed)
         if self.n_jobs is not None and "n_jobs" in entry.options:
@@ -201,22 +198,6 @@ class MarkovBlanketSelector(DiscreteSelector):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         return tags
-
-    def _seed(self) -> int | None:
-        """The learners' seed: ``random_state`` as an int."""
-        random_state = self.random_state
-        if random_state is None:
-            return None
-        if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-            return check_int(random_state, "random_state", 0)
-        if isinstance(random_state, np.random.Generator):
-            return int(random_state.integers(np.iinfo(np.int32).max))
-        if isinstance(random_state, np.random.RandomState):
-            return int(random_state.randint(np.iinfo(np.int32).max))
-        raise TypeError(
-            "random_state must be an int >= 0, a numpy RandomState or Generator, or None; "
-            f"got {random_state!r}"
-        )
 
     def _empty_reason(self) -> str:
         return (
