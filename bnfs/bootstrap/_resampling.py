@@ -218,9 +218,8 @@ def canonical(replicate, target):
     return {tuple(a) for a in arcs}, {frozenset(e) for e in edges}
 
 
-def check(data, learner, allowed, R, m, n_jobs, seed, options):
-    if not isinstance(learner, str) or learner not in allowed:
-        raise ValueError(f"learner must be one of {list(allowed)}, got {learner!r}")
+def check(data, learner, kinds, R, m, n_jobs, seed, options):
+    learners.check_name(learner, *kinds)
     if options is not None and not isinstance(options, dict):
         raise TypeError(f"learner_options must be a dict, got {type(options).__name__}")
     learners.check_options(learner, options or {})

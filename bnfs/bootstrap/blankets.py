@@ -93,7 +93,7 @@ def blanket_sets(
     R, m, n_jobs = check(
         data,
         learner,
-        learners.names("blanket", "neighbours", "score", "hybrid", "constraint"),
+        ("blanket", "neighbours", "score", "hybrid", "constraint"),
         R,
         m,
         n_jobs,

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnfs import learners
 from bnfs._validate import check_float
 from bnfs.bootstrap._resampling import (
     check,
@@ -80,7 +79,7 @@ def boot_strength(
     R, m, n_jobs = check(
         data,
         learner,
-        learners.names("score", "hybrid", "constraint"),
+        ("score", "hybrid", "constraint"),
         R,
         m,
         n_jobs,

@@ -3,7 +3,15 @@ choice of learner reads, and the frontends :func:`markov_blanket` and :func:`nei
 (:mod:`bnfs.learners.frontends`)."""
 
 from bnfs.learners.frontends import AUTO_NETWORK_WORK, auto_learner, markov_blanket, neighbours
-from bnfs.learners.registry import KINDS, REGISTRY, Learner, check_options, get, names
+from bnfs.learners.registry import (
+    KINDS,
+    REGISTRY,
+    Learner,
+    check_name,
+    check_options,
+    get,
+    names,
+)
 
 __all__ = [
     "Learner",
@@ -11,6 +19,7 @@ __all__ = [
     "KINDS",
     "get",
     "names",
+    "check_name",
     "check_options",
     "markov_blanket",
     "neighbours",

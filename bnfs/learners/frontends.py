@@ -12,7 +12,7 @@ and MMPC with the symmetry correction)."""
 from __future__ import annotations
 
 from bnfs.graphs.local import LocalResult
-from bnfs.learners.registry import check_options, get, names
+from bnfs.learners.registry import check_name, check_options, get
 
 __all__ = ["markov_blanket", "neighbours", "auto_learner", "AUTO_NETWORK_WORK"]
 
@@ -107,15 +107,9 @@ def _local_set(data, target, method, options, blanket: bool) -> LocalResult:
     from bnfs._validate import near_match  # here: import bnfs loads no data library
 
     local = "blanket" if blanket else "neighbours"
-    networks = names("score", "hybrid", "constraint")
+    check_name(method, local, "score", "hybrid", "constraint", role="method", auto=True)
     if method == "auto":
         method = _auto(data, blanket)
-    if not isinstance(method, str) or method not in (*names(local), *networks):
-        raise ValueError(
-            f"method must be 'auto', one of {list(names(local))} or a network learner "
-            f"({', '.join(networks)}), got {method!r}"
-            f"{near_match(method, (*names(local), *networks))}"
-        )
     entry = get(method)
     check_options(method, options)
     if entry.local:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from bnfs._vocabulary import TEST_OPTIONS
 
-__all__ = ["Learner", "REGISTRY", "KINDS", "get", "names", "check_options"]
+__all__ = ["Learner", "REGISTRY", "KINDS", "get", "names", "check_name", "check_options"]
 
 #: what each kind of learner returns
 KINDS = {
@@ -161,6 +161,20 @@ def names(*kinds: str) -> tuple[str, ...]:
     if unknown:
         raise ValueError(f"unknown kind {unknown[0]!r}; the kinds are {', '.join(KINDS)}")
     return tuple(n for n, entry in REGISTRY.items() if not kinds or entry.kind in kinds)
+
+
+def check_name(name, *kinds: str, role: str = "learner", auto: bool = False) -> str:
+    """``name`` if it names a learner of ``kinds`` (any learner without them; ``"auto"`` too
+    with ``auto``), else a ValueError naming ``role``, the choices and the closest one: the
+    one check of a learner's name, for every caller that offers a choice of learner."""
+    from bnfs._validate import near_match  # here: the registry loads no data library
+
+    choices = ("auto",) * auto + names(*kinds)
+    if not isinstance(name, str) or name not in choices:
+        raise ValueError(
+            f"{role} must be one of {list(choices)}, got {name!r}{near_match(name, choices)}"
+        )
+    return name
 
 
 def check_options(name: str, options: Mapping | Iterable[str]) -> None:

@@ -232,9 +232,7 @@ class MarkovBlanketSelector(DiscreteSelector):
     def _check_learner(self, name):
         """The registry entry of learner ``name`` (``"auto"``: its arguments only), with the
         options checked."""
-        known = learners.names()  # read when asked: a learner added to the registry is known
-        if not isinstance(name, str) or name not in (*known, "auto"):
-            raise ValueError(f"learner must be one of {['auto', *known]}, got {self.learner!r}")
+        learners.check_name(name, auto=True)  # read when asked: a new registry row is known
         if self.parents_and_children and name != "auto" and learners.get(name).kind == "blanket":
             raise ValueError(
                 f"parents_and_children=True needs a network learner or one of "

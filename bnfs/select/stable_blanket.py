@@ -216,9 +216,7 @@ class StableBlanketSelector(DiscreteSelector):
         return min(max((1.0 + q * q / (p * self.max_false)) / 2.0, 0.6), 1.0 + 1e-9)
 
     def _check_parameters(self) -> None:
-        known = learners.names("blanket") + learners.names("score", "hybrid", "constraint")
-        if not isinstance(self.learner, str) or self.learner not in known:
-            raise ValueError(f"learner must be one of {list(known)}, got {self.learner!r}")
+        learners.check_name(self.learner, "blanket", "score", "hybrid", "constraint")
         learners.check_options(self.learner, self.learner_options or {})
         if not np.isfinite(self.max_false):
             raise ValueError(f"max_false must be a finite number, got {self.max_false!r}")

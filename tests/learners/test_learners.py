@@ -120,7 +120,7 @@ def test_the_frontends_give_each_learners_set_of_the_target():
     near = bnfs.neighbours(frame, TARGET, method="hill_climbing", score="bde")
     graph = bnfs.hill_climbing(frame, score="bde", progress=False)
     assert set(near) == set(graph.neighbours(TARGET))
-    with pytest.raises(ValueError, match="method must be 'auto', one of"):
+    with pytest.raises(ValueError, match=r"method must be one of \['auto', "):
         bnfs.markov_blanket(frame, TARGET, method="hiton_pc")  # parents and children only
     with pytest.raises(ValueError, match="method must be"):
         bnfs.neighbours(frame, TARGET, method=["learn"])
