@@ -15,19 +15,20 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+import bnfs.tables._sources as _sources
 from bnfs._validate import near_match
 from bnfs.tables._binning import bin_columns
 from bnfs.tables._chunks import encode_chunks
 from bnfs.tables._columns import code_dtype, column_names
 from bnfs.tables._frame import encode_frame
 from bnfs.tables._scaling import standardized_columns
-from bnfs.tables._sources import DEFAULT_MAX_LEVELS, DatasetSources
+from bnfs.tables._sources import DEFAULT_MAX_LEVELS
 from bnfs.tables._weights import checked_weights
 
 __all__ = ["Dataset", "as_dataset", "discretize"]
 
 
-class Dataset(DatasetSources):
+class Dataset:
     """Validated, encoded data for structure learning.
 
     Parameters
@@ -110,6 +111,13 @@ class Dataset(DatasetSources):
     ([1, 0, 1], ('no', 'yes'))
     """
 
+    # the constructors from other sources: files and dask frames by blocks, DataFrame blocks,
+    # integer codes, sparse matrices (:mod:`bnfs.tables._sources`, that one responsibility)
+    from_chunks = classmethod(_sources.from_chunks)
+    from_csv = classmethod(_sources.from_csv)
+    from_codes = classmethod(_sources.from_codes)
+    from_sparse = classmethod(_sources.from_sparse)
+
     def __init__(
         self,
         data,
@@ -132,7 +140,7 @@ class Dataset(DatasetSources):
             raise TypeError(f"max_levels must be an integer, got {max_levels!r}")
         if max_levels < 2:
             raise ValueError(f"max_levels must be >= 2, got {max_levels}")
-        blocks = self._blocks(data, names)
+        blocks = _sources.blocks_of(data, names)
         if blocks is not None:  # a file or a dask DataFrame: encoded block by block
             names, parts = encode_chunks(
                 blocks,
@@ -145,13 +153,13 @@ class Dataset(DatasetSources):
             self.names = tuple(n for n in parts["columns"] if n not in parts["isolated"])
             self._set(**parts)
             return
-        frame = self._to_frame(data, names)
+        frame = _sources.frame_of(data, names)
         self.names = column_names(frame.columns)
         if frame.shape[1] == 0:
             raise ValueError("data has no columns")
         if frame.shape[0] == 0:
             raise ValueError("data has no rows")
-        frame = self._handle_missing(frame, dropna)
+        frame = _sources.complete_rows(frame, dropna)
         parts = encode_frame(frame, self.names, int(max_levels), discrete, continuous, constant)
         self.names = tuple(n for n in parts["columns"] if n not in parts["isolated"])
         self._set(**parts)
