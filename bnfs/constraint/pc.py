@@ -156,7 +156,7 @@ def pc_stable(
     >>> pdag.arcs
     [('a', 'c'), ('b', 'c'), ('c', 'd')]
     """
-    tester = make_test(data, test, alpha, adjust_by_default=True, **test_options)
+    tester = make_test(data, test, alpha, adjust_by_default=pc_stable.adjusts_df, **test_options)
     max_cond_size = check_int(max_cond_size, "max_cond_size", 0, allow_none=True)
     names = tester.names
     known = Knowledge(tester, blacklist, whitelist)
@@ -212,6 +212,11 @@ def pc_stable(
         extend=not skipped,
     )
     return pdag
+
+
+#: its tests adjust their degrees of freedom by default (it conditions on small subsets), as
+#: the local learners declare at ``@local_learner``; callers (rsmax2's restrict) read it
+pc_stable.adjusts_df = True
 
 
 def _colliders(tester, adjacency, sepsets, snapshots, orientation: str) -> list:

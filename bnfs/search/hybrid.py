@@ -165,8 +165,10 @@ def rsmax2(
     default_test = "g2" if data.is_discrete else "mi_cg" if data.discrete_names else "fisher_z"
     own = _takes(restrict)["test"].default  # the restrict learner's own test, if not g2's kin
     test = test or (own if test_kind(own).decision == "threshold" else default_test)
-    # as every learner's own default (make_test): adjusted degrees of freedom
-    whole_blankets = restrict in ("grow_shrink", "iamb", "inter_iamb", "fast_iamb", "tpda", "hpc")
+    # as the restrict learner's own default, which it declares (``adjusts_df``): adjusted
+    # degrees of freedom for those that condition on small subsets
+    restricting = {**LOCAL_RESTRICT, **NETWORK_RESTRICT}[restrict]
+    whole_blankets = not getattr(restricting, "adjusts_df", False)
     tester = CITest(
         data.select(sorted(names)),
         test,
