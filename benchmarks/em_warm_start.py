@@ -42,7 +42,7 @@ def main() -> None:
     _timed(holes.head(2000))  # and structural EM's kernels
     complete, base = _timed(frame)
     print(f"complete rows: {base:.1f} s, SHD {bnfs.shd(complete, truth)}")
-    em = importlib.import_module("bnfs.search.structural_em")
+    em = importlib.import_module("bnfs.em.rounds")
     for label, rows in (
         ("start on a subset (default)", em.WARM_START_ROWS),
         ("start on every row", None),

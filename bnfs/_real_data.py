@@ -36,6 +36,7 @@ import pandas as pd
 
 from bnfs._validate import arc_list
 from bnfs._warn import StructuralEMWarning, user_stacklevel
+from bnfs.em import rounds
 from bnfs.graphs.local import LocalResult
 from bnfs.tables._columns import MissingValueError, column_names
 from bnfs.tables._data import Dataset, as_dataset
@@ -86,11 +87,11 @@ def takes_real_data(missing: str = "refuse"):
             if isinstance(data, pd.DataFrame) and data.isna().to_numpy().any():
                 constant = _constant_where_observed(data)
                 if not constant:
-                    return _incomplete(learner, bound, missing)
+                    return _incomplete(learner, bound, missing, wrapper)
                 # by position: the keys are the columns' text (an integer column 8 is node '8')
                 kept = data.loc[:, [str(c) not in constant for c in data.columns]]
                 order = column_names(data.columns)
-                route = functools.partial(_incomplete, missing=missing)
+                route = functools.partial(_incomplete, missing=missing, door=wrapper)
                 return _isolating(learner, bound, kept, constant, order, run=route)
             if not _encodable(data):
                 return _run(learner, bound)
@@ -298,10 +299,11 @@ def _with_route(found, frame: pd.DataFrame, how: str):
     return found
 
 
-def _incomplete(learner, bound: inspect.BoundArguments, missing: str):
+def _incomplete(learner, bound: inspect.BoundArguments, missing: str, door: Callable):
     """An incomplete DataFrame, where the learner's declaration ``missing`` sends it: into
-    structural EM, to the learner itself (available-case tests, structural EM's own rounds)
-    or to a refusal naming the learners that take it."""
+    structural EM's rounds, which run ``door`` (the learner behind this door) on each
+    round's completed data; to the learner itself (available-case tests, structural EM's
+    own rounds); or to a refusal naming the learners that take it."""
     name = learner.__name__
     frame = bound.arguments["data"]
     rows = frame.isna().any(axis=1).to_numpy()
@@ -323,10 +325,8 @@ def _incomplete(learner, bound: inspect.BoundArguments, missing: str):
             StructuralEMWarning,
             stacklevel=user_stacklevel(),
         )
-        # the one import up the floors, inside the call (tests/test_layers.py names it)
-        from bnfs.search.structural_em import structural_em
-
-        found = structural_em(frame, maximize=name, **given)
+        started = time.perf_counter()
+        found = _stamped(rounds.structural_em, rounds.structural_em(frame, door, **given), started)
         return _with_route(found, frame, ROUTES[missing])
     if missing != "refuse":  # available-case tests, the learner's own route
         return _with_route(_run(learner, bound), frame, ROUTES[missing])

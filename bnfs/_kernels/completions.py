@@ -1,6 +1,6 @@
 """Structural EM's E-step on expected counts, compiled (numba): each incomplete row's
 completions with their posterior weights under a discrete network
-(:mod:`bnfs.search._completions` says what and why).
+(:mod:`bnfs.em._completions` says what and why).
 
 The network comes as a :data:`Network`: per node its parents (``parents[v, :n_par[v]]``),
 its log conditional probability table flattened at ``offset[v]`` (configuration-major,

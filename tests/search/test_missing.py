@@ -95,7 +95,7 @@ def test_learn_on_300000_rows_with_gaps_finds_the_complete_rows_graph():
 def test_many_rows_start_em_from_an_imputation_loop_on_a_subset(asia_sample, monkeypatch):
     # beyond WARM_START_ROWS rows the imputation loop that gives EM its start runs on a
     # random subset; EM on expected counts still runs on every row
-    em = importlib.import_module("bnfs.search.structural_em")
+    em = importlib.import_module("bnfs.em.rounds")
     frame, truth = asia_sample
     holes = _mcar(frame, 0.1, 7)
     whole = bnfs.structural_em(holes, maximize="learn")
@@ -169,7 +169,7 @@ def test_available_case_edge_cases(asia_sample):
 
 def _asia_network(frame):
     """asia's true structure with tables fitted to ``frame``, over integer codes."""
-    from bnfs.search import _completions
+    from bnfs.em import _completions
 
     truth = datasets.network("asia")
     names = list(frame.columns)
@@ -199,7 +199,7 @@ def _brute_posterior(network, row, columns):
 
 @pytest.mark.kernels
 def test_expected_rows_weigh_each_completion_by_its_posterior(asia_sample):
-    from bnfs.search import _completions
+    from bnfs.em import _completions
 
     frame, _ = asia_sample
     codes, network = _asia_network(frame.iloc[:300])
@@ -223,7 +223,7 @@ def test_expected_rows_weigh_each_completion_by_its_posterior(asia_sample):
 
 @pytest.mark.kernels
 def test_rows_with_many_missing_values_are_sampled_with_a_seed(asia_sample, monkeypatch):
-    from bnfs.search import _completions
+    from bnfs.em import _completions
 
     frame, _ = asia_sample
     codes, network = _asia_network(frame.iloc[:300])

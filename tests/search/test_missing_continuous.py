@@ -1,5 +1,6 @@
 """Structural EM on continuous and mixed data (expected moments, conditional-Gaussian expected statistics), and the rows and stops every route shares."""
 
+import functools
 import importlib
 import warnings
 
@@ -26,7 +27,7 @@ def _gaussian_chain(rows, seed, length=5):
 
 @pytest.mark.kernels
 def test_gaussian_moments_are_the_conditional_normals():
-    from bnfs.search import _completions
+    from bnfs.em import _completions
 
     rng = np.random.default_rng(3)
     n_vars = 5
@@ -59,7 +60,7 @@ def test_gaussian_moments_are_the_conditional_normals():
 
 
 def test_a_gaussian_network_fitted_to_moments_and_rows_holding_them():
-    from bnfs.search import _completions
+    from bnfs.em import _completions
 
     frame, _ = _gaussian_chain(500, 0)
     values = frame.to_numpy()
@@ -148,7 +149,7 @@ def test_the_saturated_normal_is_the_maximum_likelihood_fit_of_incomplete_rows()
     """EM for the multivariate normal: on complete rows the sample moments; with a third of
     the cells missing completely at random, near the moments of the rows before the gaps
     (where the empty network's first E-step keeps only a share of each covariance)."""
-    from bnfs.search import _completions
+    from bnfs.em import _completions
 
     rng = np.random.default_rng(5)
     root = rng.normal(size=(4, 4))
@@ -216,7 +217,7 @@ def test_bnlearns_structural_em_starts_from_the_empty_graph_as_bnfs_does():
 
 def _chain_network(p=0.3, means=(-1.0, 2.0), s=0.7, a=0.5, b=1.5, t=0.4):
     """d (binary) -> x -> y: x | d ~ N(means[d], s^2), y | x ~ N(a + b x, t^2)."""
-    from bnfs.search._cg_completions import CGNetwork
+    from bnfs.em._cg_completions import CGNetwork
 
     table = np.log(np.array([[1 - p, p]]))
     return CGNetwork(
@@ -233,7 +234,7 @@ def _chain_network(p=0.3, means=(-1.0, 2.0), s=0.7, a=0.5, b=1.5, t=0.4):
 def test_mixed_expected_rows_hold_the_exact_posterior_statistics():
     """A row with d and x missing and y observed: p(d | y) and the moments of x given
     (d, y), in closed form, against the weighted sigma-point rows."""
-    from bnfs.search._cg_completions import expected_rows
+    from bnfs.em._cg_completions import expected_rows
 
     p, means, s, a, b, t = 0.3, (-1.0, 2.0), 0.7, 0.5, 1.5, 0.4
     network = _chain_network(p, means, s, a, b, t)
@@ -265,7 +266,7 @@ def test_mixed_expected_rows_hold_the_exact_posterior_statistics():
 
 def test_a_conditional_gaussian_network_fitted_to_weighted_rows_is_their_maximum():
     """Weighted fits equal the fits to the rows repeated by their weights."""
-    from bnfs.search._cg_completions import fit_network
+    from bnfs.em._cg_completions import fit_network
 
     net = random_cg_network(3, 4, seed=2)
     frame = net.sample(400, seed=0)
@@ -293,7 +294,7 @@ def test_a_conditional_gaussian_network_fitted_to_weighted_rows_is_their_maximum
 
 
 def test_mixed_rows_with_many_missing_configurations_are_drawn_with_a_seed(monkeypatch):
-    from bnfs.search import _cg_completions
+    from bnfs.em import _cg_completions
 
     monkeypatch.setattr(_cg_completions, "EXACT_COMPLETIONS", 1)
     network = _chain_network()
@@ -344,7 +345,7 @@ def test_mixed_structural_em_on_expected_statistics_beats_imputation():
 def test_nearly_singular_joint_normals_are_factored_with_a_jitter():
     """Two continuous values that are one up to the floored variance: the E-step's
     Cholesky factors still exist and reproduce the matrices to the floor."""
-    from bnfs.search._cg_completions import FLOOR, _cholesky
+    from bnfs.em._cg_completions import FLOOR, _cholesky
 
     singular = np.array([[[1.0, 1.0], [1.0, 1.0]], [[2.0, 0.5], [0.5, 1.0]]])
     factor = _cholesky(singular)
@@ -392,6 +393,7 @@ def test_a_stop_inside_a_round_ends_structural_em(asia_sample, monkeypatch, este
     frame = _mcar(asia_sample[0].iloc[:1500], 0.1, 3)
     real, calls = em.MAXIMIZE["hill_climbing"], []
 
+    @functools.wraps(real)  # the rounds read the search's signature
     def interrupted_on_call(data, **options):
         dag = real(data, **options)
         calls.append(1)

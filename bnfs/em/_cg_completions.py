@@ -16,7 +16,7 @@ mean and covariance of that joint normal. Completions are enumerated while a row
 discrete values have at most :data:`EXACT_COMPLETIONS` joint configurations, and drawn
 beyond (:data:`DRAWS` Gibbs draws, each missing value from its conditional given the others,
 after :data:`BURN_IN` sweeps); completions below :data:`SMALLEST_WEIGHT` are dropped and the
-rest renormalised, as for discrete data (:mod:`bnfs.search._completions`).
+rest renormalised, as for discrete data (:mod:`bnfs.em._completions`).
 
 Rows carry these statistics exactly. A completion with k missing continuous values becomes
 2k rows at its conditional mean plus and minus sqrt(k) times the columns of a square root of
@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bnfs.search._completions import (
+from bnfs.em._completions import (
     BURN_IN,
     DRAWS,
     FLOOR,
@@ -96,7 +96,7 @@ def fit_network(
 ) -> CGNetwork:
     """Parameters from weighted rows: node j's ``parents[j]`` = (discrete parents, continuous
     parents), nodes numbered discrete first (the columns of ``codes``, then of ``values``).
-    Tables lightly smoothed as in :func:`bnfs.search._completions.fit_tables`; regressions by
+    Tables lightly smoothed as in :func:`bnfs.em._completions.fit_tables`; regressions by
     weighted least squares in each configuration of the discrete parents with more weight
     than coefficients + 1, the pooled fit elsewhere; deviations floored."""
     n_d = codes.shape[1]

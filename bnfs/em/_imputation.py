@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from bnfs.em._completions import FLOOR, heaviest, smoothed_log_table
 from bnfs.graphs.graph import DAG
 from bnfs.models.inference import blanket_mean, gaussian_loglik
-from bnfs.search._completions import FLOOR, heaviest, smoothed_log_table
 from bnfs.tables._kinds import column_kind
 from bnfs.tables._scaling import scaled_lstsq, spread
 
