@@ -440,6 +440,16 @@ def _unused_name(columns) -> str:
     return name
 
 
+def keep_parameters(estimator, given: dict) -> None:
+    """Store an estimator's ``__init__`` arguments, ``given`` as its ``locals()`` on entry,
+    as attributes of the same names, unchanged: what scikit-learn's ``get_params`` and
+    ``clone`` read back (its rule: ``__init__`` sets its parameters and does nothing else;
+    ``fit`` checks them)."""
+    for name, value in given.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
+
+
 def random_seed(random_state) -> int | None:
     """The int seed a selector's ``random_state`` gives its learners: an int >= 0 as it is,
     one drawn from a numpy RandomState or Generator, None as None (fresh entropy)."""

@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import Interval
 
 from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
 from bnfs._progress import tqdm
+from bnfs.select._base import keep_parameters
 from bnfs.select._kernel_input import KernelSelector
 
 __all__ = ["BAHSIC"]
@@ -95,11 +96,7 @@ class BAHSIC(KernelSelector):
         progress: bool = False,
         max_time: float | None = None,
     ):
-        self.n_features_to_select = n_features_to_select
-        self.step = step
-        self.task = task
-        self.progress = progress
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Remove features one round at a time while HSIC with y stays highest."""

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from bnfs._budget import Budget
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, keep_parameters
 from bnfs.select.fcbf import symmetrical_uncertainty
 
 __all__ = ["CFS", "sffs"]
@@ -138,12 +138,7 @@ class CFS(DiscreteSelector):
         if_empty: str = "keep_all",
         max_time: float | None = None,
     ):
-        self.patience = patience
-        self.max_features = max_features
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.if_empty = if_empty
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Search for the subset of highest merit."""

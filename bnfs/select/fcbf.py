@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from bnfs._budget import Budget
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, keep_parameters
 from bnfs.tables._binning import entropy_of_counts
 from bnfs.tables._data import Dataset
 
@@ -144,11 +144,7 @@ class FCBF(DiscreteSelector):
         if_empty: str = "keep_all",
         max_time: float | None = None,
     ):
-        self.threshold = threshold
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.if_empty = if_empty
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Rank features by relevance, then drop those with an approximate blanket."""

@@ -13,7 +13,7 @@ from bnfs._kernels.hsic import centre, gaussian_gram, hsic, median_width2, squar
 from bnfs._kernels.hsic_null import permuted_dependence
 from bnfs._kernels.hsic_trials import set_distances, trial_columns, trial_dependences, trial_measure
 from bnfs._progress import tqdm
-from bnfs.select._base import random_generator
+from bnfs.select._base import keep_parameters, random_generator
 from bnfs.select._kernel_input import KernelSelector, normalized_hsic, set_gram
 
 __all__ = ["HSMB"]
@@ -134,13 +134,7 @@ class HSMB(KernelSelector):
         progress: bool = False,
         max_time: float | None = None,
     ):
-        self.k = k
-        self.permutations = permutations
-        self.alpha = alpha
-        self.task = task
-        self.random_state = random_state
-        self.progress = progress
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Rank features by HSIC with y, then remove those an approximate blanket covers."""

@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from bnfs import learners
 from bnfs._budget import stopped_reason
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, keep_parameters
 from bnfs.select.fcbf import fcbf
 
 __all__ = ["HybridSelector", "CAUSAL_SETTINGS"]
@@ -101,14 +101,7 @@ class HybridSelector(DiscreteSelector):
         if_empty: str = "keep_all",
         max_time: float | None = None,
     ):
-        self.causal = causal
-        self.fcbf_threshold = fcbf_threshold
-        self.causal_options = causal_options
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.n_jobs = n_jobs
-        self.if_empty = if_empty
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Remove redundant features by FCBF, then irrelevant ones by the causal learner."""

@@ -7,7 +7,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, keep_parameters
 from bnfs.select.fcbf import mutual_information
 
 __all__ = ["InformationGain"]
@@ -59,9 +59,7 @@ class InformationGain(DiscreteSelector):
     def __init__(
         self, n_features_to_select: int = 10, *, discretizer: str = "quantile", n_bins: int = 3
     ):
-        self.n_features_to_select = n_features_to_select
-        self.discretizer = discretizer
-        self.n_bins = n_bins
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Rank the features by information gain and keep the top ones."""

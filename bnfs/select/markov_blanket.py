@@ -12,7 +12,13 @@ from bnfs import learners
 from bnfs._budget import stopped_reason
 from bnfs._warn import StructuralEMWarning
 from bnfs.learners import AUTO_NETWORK_WORK, auto_learner  # noqa: F401  (documented here)
-from bnfs.select._base import DISCRETIZERS, DiscreteSelector, random_seed, selection_options
+from bnfs.select._base import (
+    DISCRETIZERS,
+    DiscreteSelector,
+    keep_parameters,
+    random_seed,
+    selection_options,
+)
 
 __all__ = ["MarkovBlanketSelector"]
 
@@ -145,15 +151,7 @@ class MarkovBlanketSelector(DiscreteSelector):
         max_time: float | None = None,
         if_empty: str = "keep_all",
     ):
-        self.learner = learner
-        self.learner_options = learner_options
-        self.parents_and_children = parents_and_children
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.max_time = max_time
-        self.if_empty = if_empty
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Learn the network (or the local structure) and keep the target's blanket."""

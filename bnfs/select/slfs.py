@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from bnfs._warn import user_stacklevel
 from bnfs.graphs.graph import DAG
-from bnfs.select._base import DiscreteSelector, EmptySelectionWarning
+from bnfs.select._base import DiscreteSelector, EmptySelectionWarning, keep_parameters
 from bnfs.tables._binning import entropy_of_counts
 from bnfs.tables._data import Dataset
 
@@ -159,15 +159,7 @@ class SLFS(DiscreteSelector):
         if_empty: str = "keep_all",
         max_time: float | None = None,
     ):
-        self.lam = lam
-        self.max_depth = max_depth
-        self.max_children = max_children
-        self.alpha = alpha
-        self.order = order
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.if_empty = if_empty
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Grow the TBN over the features of X and keep its nodes."""
@@ -343,15 +335,7 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         smoothing: float = 1.0,
         max_time: float | None = None,
     ):
-        self.lam = lam
-        self.max_depth = max_depth
-        self.max_children = max_children
-        self.alpha = alpha
-        self.order = order
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.smoothing = smoothing
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Grow the TBN, then estimate its tables."""

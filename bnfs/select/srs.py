@@ -14,7 +14,7 @@ from bnfs._budget import stopped_reason
 from bnfs.constraint._parallel import map_tests
 from bnfs.constraint.parents_children import hiton_pc
 from bnfs.parallel import check_n_jobs
-from bnfs.select._base import DiscreteSelector
+from bnfs.select._base import DiscreteSelector, keep_parameters
 from bnfs.select._kernel_input import feature_blocks
 from bnfs.select.group_lasso import penalty_scale, sparse_group_lasso
 from bnfs.stats.citests import CITest
@@ -124,19 +124,7 @@ class SRS(DiscreteSelector):
         if_empty: str = "keep_all",
         max_time: float | None = None,
     ):
-        self.lambda_group = lambda_group
-        self.lambda_l1 = lambda_l1
-        self.test = test
-        self.alpha = alpha
-        self.max_cond_size = max_cond_size
-        self.symmetry = symmetry
-        self.max_iter = max_iter
-        self.tol = tol
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.n_jobs = n_jobs
-        self.if_empty = if_empty
-        self.max_time = max_time
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Find the representative sets, then fit the sparse group lasso over them."""

@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from bnfs import learners
 from bnfs.bootstrap import blanket_sets, inclusion_threshold
-from bnfs.select._base import DiscreteSelector, selection_options
+from bnfs.select._base import DiscreteSelector, keep_parameters, selection_options
 from bnfs.select.fcbf import symmetrical_uncertainty
 from bnfs.tables._data import Dataset
 
@@ -147,19 +147,7 @@ class StableBlanketSelector(DiscreteSelector):
         max_time: float | None = None,
         if_empty: str = "keep_all",
     ):
-        self.learner = learner
-        self.learner_options = learner_options
-        self.R = R
-        self.resample = resample
-        self.threshold = threshold
-        self.max_false = max_false
-        self.copies = copies
-        self.discretizer = discretizer
-        self.n_bins = n_bins
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.max_time = max_time
-        self.if_empty = if_empty
+        keep_parameters(self, locals())
 
     def fit(self, X, y):
         """Learn the blanket on ``R`` resamples and keep the features found often enough."""
