@@ -32,6 +32,7 @@ import time
 import warnings
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
 from bnfs._validate import arc_list
@@ -175,18 +176,57 @@ def _run(learner, bound: inspect.BoundArguments):
     finally:
         if token is not None:
             _CHECKED.reset(token)
-    return _stamped(learner, result, started, getattr(data, "kinds", None))
+    return _stamped(learner, result, started, getattr(data, "kinds", None), _called(bound))
 
 
-def _stamped(learner, result, started: float, kinds: dict | None = None):
+def _called(bound: inspect.BoundArguments) -> dict:
+    """The call's arguments but the data, each with its default where not given, the keyword
+    options a learner passes on (``**test_options``) among them: what ``learning`` records
+    under ``arguments``."""
+    given = {}
+    for name, parameter in bound.signature.parameters.items():
+        if name == "data":
+            continue
+        value = bound.arguments.get(name, parameter.default)
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            given.update(value if isinstance(value, dict) else {})
+        elif value is not inspect.Parameter.empty:
+            given[name] = _recorded(value)
+    return given
+
+
+def _recorded(value):
+    """``value`` as ``learning`` keeps it: numbers, text and None as they are, sequences and
+    mappings of them alike, a graph (``start``) as its arcs, anything else by its type."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_recorded(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _recorded(v) for k, v in value.items()}
+    if hasattr(value, "arcs") and hasattr(value, "nodes"):
+        return [tuple(arc) for arc in value.arcs]
+    return f"<{type(value).__name__}>"
+
+
+def _stamped(learner, result, started: float, kinds: dict | None = None, called=None):
     """``result`` with the learner's name first and the seconds since ``started`` last in
     its ``learning`` record, and how the data's columns were typed (``kinds``, see
-    :mod:`bnfs.tables._kinds`) as ``columns``."""
+    :mod:`bnfs.tables._kinds`) as ``columns``. ``called`` (the call's arguments, see
+    :func:`_called`) becomes ``arguments``, but for what the record holds at its top level
+    (``score``, ``test``, ``target``, ...); the values the learner recorded there itself (a
+    default it resolved, such as ``max_parents``) stand over the call's."""
     graph = result[0] if isinstance(result, tuple) else result  # (network, imputed data)
     learning = getattr(graph, "learning", None)
     seconds = time.perf_counter() - started
     if isinstance(learning, dict):
         rest = {k: v for k, v in learning.items() if k not in ("algorithm", "seconds")}
+        if called is not None:
+            own = learning.get("arguments") or {}
+            called = {k: v for k, v in called.items() if k not in learning or k == "arguments"}
+            rest["arguments"] = {**called, **own}
         if not isinstance(graph, LocalResult):  # the keys the README reads, on every route
             rest.setdefault("learner", learner.__name__)
             rest.setdefault("stopped_early", None)
@@ -326,7 +366,8 @@ def _incomplete(learner, bound: inspect.BoundArguments, missing: str, door: Call
             stacklevel=user_stacklevel(),
         )
         started = time.perf_counter()
-        found = _stamped(rounds.structural_em, rounds.structural_em(frame, door, **given), started)
+        found = rounds.structural_em(frame, door, **given)
+        found = _stamped(rounds.structural_em, found, started, called=_called(bound))
         return _with_route(found, frame, ROUTES[missing])
     if missing != "refuse":  # available-case tests, the learner's own route
         return _with_route(_run(learner, bound), frame, ROUTES[missing])

@@ -126,12 +126,11 @@ def structural_em(
         raise ValueError("every row of data is missing every value: there is nothing to learn")
     whole, frame = frame, frame.iloc[np.flatnonzero(~empty)] if empty.any() else frame
     model = ImputationModel(frame)
-    if not model.missing.any():
-        dag = search(model.completed(), **options)
-        dag.learning.update(_record(model, 0, True, empty, maximize, dag.learning))
-        return (dag, with_empty_rows(frame.copy(), whole, empty)) if return_imputed else dag
     gaussian = not model.levels and model.n_rows > len(model.names) + 1
-    if estep == "expected" and gaussian:
+    if not model.missing.any():
+        dag, rounds, converged = search(model.completed(), **options), 0, True
+        how = "none (no value is missing)"
+    elif estep == "expected" and gaussian:
         dag, rounds, converged = _gaussian_em(model, search, options, max_iter)
         how = "expected moments"
     elif estep == "expected":
@@ -170,7 +169,8 @@ def structural_em(
         )
     if not return_imputed:
         return dag
-    return dag, with_empty_rows(model.imputed_frame(frame), whole, empty)
+    completed = model.imputed_frame(frame) if model.missing.any() else frame.copy()
+    return dag, with_empty_rows(completed, whole, empty)
 
 
 def _imputation_em(model: ImputationModel, search, options: dict, max_iter: int):
