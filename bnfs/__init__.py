@@ -38,10 +38,9 @@ _EXPORTS = {
     "bnfs.stats.scores": ["Scorer", "score"],
     "bnfs.search": ["post_process"],
     "bnfs.posterior": ["structure_posterior"],
-    # the registry's selectors (bnfs.select.registry), then the stable one and the classifier
+    # the registry's selectors (bnfs.select.registry), then the classifier
     "bnfs.select": [
         *(row.cls for row in _SELECTORS.values()),
-        "StableBlanketSelector",
         "TBNClassifier",
         "EmptySelectionWarning",
     ],

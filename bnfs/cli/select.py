@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import sys
 import time
 import warnings
@@ -158,6 +159,8 @@ def select_command(args) -> int:
             "to drop the rows that have them"
         )
     gaps = bool(X.isna().to_numpy().any())
+    if row.learns_network and not args.algorithm_given:  # the selector's own default learner
+        args.algorithm = inspect.signature(row.estimator).parameters["learner"].default
     if args.algorithm == "auto":  # the default of blanket too, and MarkovBlanketSelector's
         from bnfs.learners import auto_learner
 

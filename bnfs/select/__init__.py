@@ -12,7 +12,6 @@ from bnfs.select.registry import SELECTORS as _SELECTORS
 _WHERE = {row.cls: f"bnfs.select.{row.module}" for row in _SELECTORS.values()}
 _WHERE.update(
     {
-        "StableBlanketSelector": "bnfs.select.stable_blanket",
         "TBNClassifier": "bnfs.select.slfs",
         "symmetrical_uncertainty": "bnfs.select.fcbf",
         "mutual_information": "bnfs.select.fcbf",

@@ -97,6 +97,12 @@ SELECTORS: dict[str, Selector] = {
             "slfs",
             "the features of a tree-structured Bayesian network classifier",
         ),
+        Selector(
+            "stable_blanket",
+            "StableBlanketSelector",
+            "stable_blanket",
+            "the features in the class's Markov blanket on most resamples (stability selection)",
+        ),
         Selector("hybrid", "HybridSelector", "hybrid", "FCBF, then a causal learner"),
         Selector("fcbf", "FCBF", "fcbf", "fast correlation-based filter"),
         Selector("cfs", "CFS", "cfs", "correlation-based feature subset search"),

@@ -72,9 +72,7 @@ def test_tabu_search_finds_an_arc_between_small_columns(scale):
     ):
         assert len(found.arcs) == 1
         search = found.learning.get("search", found.learning)  # structural EM's search
-        assert search["score_value"] == pytest.approx(
-            bnfs.score(found, frame, "bic-g"), rel=1e-9
-        )
+        assert search["score_value"] == pytest.approx(bnfs.score(found, frame, "bic-g"), rel=1e-9)
     learned = bnfs.learn(frame, folds=2, progress=False)  # BGe on the standardized columns
     assert len(learned.arcs) == 1 and learned.learning["standardized"]
     standard = (frame - frame.mean()) / frame.std(ddof=0)
