@@ -1,4 +1,6 @@
-"""bnlearn parity, second half: graph priors in the search, SHD and arc scores, the hybrids, averaged networks, unused levels, the frontends, integer columns, quantile bins."""
+"""bnlearn parity, second half: graph priors in the search, SHD and arc scores, the hybrids, averaged networks, unused levels, the frontends, integer columns, quantile bins, and the behaviours docstrings state as bnlearn's (singular CG configurations, Bayesian estimates)."""
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -276,3 +278,41 @@ def test_graph_priors_go_with_the_bayesian_scores_as_in_bnlearn(asia_frame, scor
 @pytest.fixture(scope="module")
 def asia_frame():
     return datasets.sample("asia", 300, seed=0)
+
+
+def test_a_configuration_with_too_few_rows_is_singular_as_in_bnlearn():
+    """The CG kernel's docstring: a configuration of the discrete parents with rows, but no
+    more rows than regression coefficients (intercept and slope: 2), makes the model
+    singular, log-likelihood -inf in bnlearn and in bnfs; one row more and both score the
+    same finite value."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    frame = pd.DataFrame({"x": x, "y": x + rng.normal(size=200)})
+    dag = bnfs.DAG(["g", "x", "y"], [("g", "y"), ("x", "y")])
+    theirs_dag = pybnlearn.model2network("[g][x][y|g:x]")
+    for few, singular in [(1, True), (2, True), (3, False)]:
+        data = frame.assign(g=pd.Categorical(["a"] * (200 - few) + ["b"] * few))
+        theirs = pybnlearn.score(theirs_dag, data, type="loglik-cg")
+        ours = bnfs.score(dag, data, "loglik-cg-bnlearn")
+        assert (theirs == -math.inf) == singular == (ours == -math.inf), few
+        if not singular:
+            assert ours == pytest.approx(theirs, rel=1e-9)
+
+
+def test_bayes_estimates_fit_discrete_networks_only_as_in_bnlearn():
+    """bnfs.fit's docstring: ``method="bayes"`` takes discrete data only, and bnlearn's
+    bn.fit refuses it on continuous and on mixed data alike."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=100)
+    for frame, model in [
+        (pd.DataFrame({"x": x, "y": x + rng.normal(size=100)}), "[x][y|x]"),
+        (
+            pd.DataFrame({"g": pd.Categorical(rng.choice(["a", "b"], 100)), "y": x}),
+            "[g][y|g]",
+        ),
+    ]:
+        with pytest.raises(Exception, match="may only be used with discrete data"):
+            pybnlearn.fit(pybnlearn.model2network(model), frame, method="bayes")
+        dag = bnfs.DAG(list(frame.columns), [tuple(frame.columns)])
+        with pytest.raises(ValueError, match="discrete networks only"):
+            bnfs.fit(dag, frame, "bayes")
