@@ -238,7 +238,6 @@ def _expected_em(model: ImputationModel, search, options: dict, max_iter: int, s
     states = {name: tuple(model.levels[name]) for name in names}
     parents = [[index[p] for p in start.parents(v)] for v in names]
     network = _completions.fit_tables(codes, np.ones(len(codes)), arities, parents)
-    dag = start
     draws = np.random.default_rng(seed)
 
     def e_step(network):
@@ -247,27 +246,23 @@ def _expected_em(model: ImputationModel, search, options: dict, max_iter: int, s
         )
 
     filled, weights, source = e_step(network)
-    converged, rounds = False, 0
-    while rounds < max_iter and not converged:
-        rounds += 1
+
+    def completed():
         distinct, counted = _completions.collapsed(filled, weights)
-        data = Dataset.from_codes(distinct, names, states).with_weights(counted)
-        found = _round_search(search, data, dag, options)
-        if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
-            dag = found
-            break
-        # not after the first round: a search on the counts a network expects tends to
-        # return that network; the parametric steps below move the counts first
-        converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
-        dag = found
+        return Dataset.from_codes(distinct, names, states).with_weights(counted)
+
+    def refit(dag: DAG):
+        nonlocal filled, weights, source
         parents = [[index[p] for p in dag.parents(v)] for v in names]
         for _ in range(PARAMETER_STEPS):  # parametric EM on the new graph
             network = _completions.fit_tables(
                 *_completions.collapsed(filled, weights), arities, parents
             )
             filled, weights, source = e_step(network)
+
+    found = _search_rounds(search, start, options, max_iter, completed, refit)
     model.set_expected_modes(filled, weights, source)
-    return dag, rounds, converged
+    return found
 
 
 def _mixed_em(model: ImputationModel, search, options: dict, max_iter: int, seed, start: DAG):
@@ -305,9 +300,8 @@ def _mixed_em(model: ImputationModel, search, options: dict, max_iter: int, seed
 
     ones = np.ones(len(codes))
     rows = e_step(_cg_completions.fit_network(codes, values, ones, arities, parents(start)))
-    dag, converged, rounds = start, False, 0
-    while rounds < max_iter and not converged:
-        rounds += 1
+
+    def completed():
         frame = pd.DataFrame(
             {
                 v: pd.Categorical.from_codes(rows.codes[:, place[v]], model.levels[v])
@@ -316,23 +310,22 @@ def _mixed_em(model: ImputationModel, search, options: dict, max_iter: int, seed
                 for v in names
             }
         )
-        data = Dataset(frame).with_weights(rows.weights)
-        found = _round_search(search, data, dag, options)
-        if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
-            dag = found
-            break
-        converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
-        dag = found
+        return Dataset(frame).with_weights(rows.weights)
+
+    def refit(dag: DAG):
+        nonlocal rows
         for _ in range(PARAMETER_STEPS):  # parametric EM on the new graph
             network = _cg_completions.fit_network(
                 rows.codes, rows.values, rows.weights, arities, parents(dag)
             )
             rows = e_step(network)
+
+    found = _search_rounds(search, start, options, max_iter, completed, refit)
     for v in names:  # return_imputed: the most probable completion, its conditional means
         best = rows.best_codes if v in model.levels else rows.best_values
         gaps = model.missing[:, model.columns[v]]
         model.values[v][gaps] = best[gaps, place[v]]
-    return dag, rounds, converged
+    return found
 
 
 def _gaussian_em(model: ImputationModel, search, options: dict, max_iter: int):
@@ -354,22 +347,41 @@ def _gaussian_em(model: ImputationModel, search, options: dict, max_iter: int):
     first = _completions.saturated_network if bayesian else _completions.independent_network
     network = first(values, model.missing)
     filled, mean, covariance = _completions.expected_moments(values, model.missing, network)
-    dag, converged, rounds = DAG(names), False, 0
-    while rounds < max_iter and not converged:
-        rounds += 1
+
+    def completed():
         rows = _completions.moment_rows(filled, mean, covariance) * scales
-        found = _round_search(search, pd.DataFrame(rows, columns=names), dag, options)
-        if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
-            dag = found
-            break
-        converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
-        dag = found
+        return pd.DataFrame(rows, columns=names)
+
+    def refit(dag: DAG):
+        nonlocal filled, mean, covariance
         parents = [[index[p] for p in dag.parents(v)] for v in names]
         for _ in range(PARAMETER_STEPS):  # parametric EM on the new graph
             network = _completions.gaussian_network(mean, covariance, parents)
             filled, mean, covariance = _completions.expected_moments(values, model.missing, network)
+
+    found = _search_rounds(search, DAG(names), options, max_iter, completed, refit)
     for j, name in enumerate(names):  # return_imputed: the conditional means
         model.values[name] = filled[:, j]
+    return found
+
+
+def _search_rounds(search, start: DAG, options: dict, max_iter: int, completed, refit):
+    """The rounds of structural EM on expected statistics, (graph, rounds, converged): each
+    round searches the data ``completed()`` gives (the current E-step's statistics) from
+    ``start`` or the last round's graph (:func:`_round_search`), then ``refit(graph)`` runs
+    the parametric EM steps on the new graph. It stops when a round's graph equals the last
+    one's, not after the first round (a search on the statistics a network expects tends to
+    return that network; the parametric steps move them first), after ``max_iter`` rounds,
+    or when a search stops early (Ctrl-C or a spent budget ends EM too)."""
+    dag, converged, rounds = start, False, 0
+    while rounds < max_iter and not converged:
+        rounds += 1
+        found = _round_search(search, completed(), dag, options)
+        if stopped_reason(found.learning):
+            return found, rounds, converged
+        converged = rounds > 1 and set(found.arcs) == set(dag.arcs)
+        dag = found
+        refit(dag)
     return dag, rounds, converged
 
 
