@@ -439,21 +439,21 @@ def int_at_least(minimum: int):
     return parse
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not 0.0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
-    return value
+def _number_between(low: float, high: float, wanted: str):
+    """An argparse type: a number strictly between ``low`` and ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
+        if not low < value < high:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {value}")
+        return value
+
+    return parse
 
 
-def probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value}")
-    return value
+#: argparse types: a positive (finite) number, and a probability strictly inside (0, 1)
+positive_float = _number_between(0.0, float("inf"), "a positive number")
+probability = _number_between(0.0, 1.0, "a number in (0, 1)")

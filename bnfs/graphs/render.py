@@ -215,13 +215,7 @@ def draw(graph, path=None, highlight: str | None = None, engine: str = "auto"):
         raise ValueError(f"picture format must be .svg, .png or .pdf, got {path.suffix!r}")
     if not path.parent.is_dir():
         raise ValueError(f"cannot write {str(path)!r}: folder {str(path.parent)!r} does not exist")
-    if engine not in ("auto", "graphviz", "matplotlib"):
-        raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
-    if highlight is not None and highlight not in graph:
-        raise ValueError(f"highlight {highlight!r} is not a node of the graph")
-    dot = shutil.which("dot")
-    if engine == "graphviz" and dot is None:
-        raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
+    dot = _graphviz(graph, highlight, engine)
     with replacing(path) as temporary:  # a failed drawing keeps the previous picture
         if engine == "graphviz" or (engine == "auto" and dot is not None):
             done = subprocess.run(
@@ -264,13 +258,7 @@ def save_figure(figure, target, fmt: str, **options) -> None:
 def _svg_text(graph, highlight: str | None, engine: str) -> str:
     """The picture as SVG text: graphviz's when ``dot`` is there (and allowed), else
     matplotlib's."""
-    if engine not in ("auto", "graphviz", "matplotlib"):
-        raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
-    if highlight is not None and highlight not in graph:
-        raise ValueError(f"highlight {highlight!r} is not a node of the graph")
-    dot = shutil.which("dot")
-    if engine == "graphviz" and dot is None:
-        raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
+    dot = _graphviz(graph, highlight, engine)
     if engine == "graphviz" or (engine == "auto" and dot is not None):
         done = subprocess.run(
             [dot, "-Tsvg"], input=to_dot(graph, highlight).encode(), capture_output=True
@@ -280,6 +268,19 @@ def _svg_text(graph, highlight: str | None, engine: str) -> str:
     buffer = io.BytesIO()
     _draw_matplotlib(graph, buffer, "svg", highlight)
     return buffer.getvalue().decode()
+
+
+def _graphviz(graph, highlight: str | None, engine: str) -> str | None:
+    """The path of graphviz's ``dot`` program, or None when it is not on PATH, after the
+    checks of ``engine`` and ``highlight`` (``engine="graphviz"`` needs ``dot``)."""
+    if engine not in ("auto", "graphviz", "matplotlib"):
+        raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
+    if highlight is not None and highlight not in graph:
+        raise ValueError(f"highlight {highlight!r} is not a node of the graph")
+    dot = shutil.which("dot")
+    if engine == "graphviz" and dot is None:
+        raise RuntimeError("engine='graphviz' needs the graphviz 'dot' program on PATH")
+    return dot
 
 
 def _draw_matplotlib(graph, path, fmt: str, highlight: str | None) -> None:
