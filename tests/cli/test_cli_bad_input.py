@@ -285,7 +285,7 @@ CASES = [
     ),
     (
         ["select", "asia.csv", "--target", "lung", "--method", "hsmb", "--alpha", "0.1"],
-        "--alpha applies to --method markov_blanket, not hsmb",
+        "--alpha applies to --method markov_blanket or stable_blanket, not hsmb",
     ),
     # blanket
     (["blanket", "asia.csv", "--target", ""], "unknown column ''"),
