@@ -62,16 +62,18 @@ def structural_em(
         round's graph, BOSS and :func:`bnfs.learn` (BOSS with BDeu, the vsp prior and its
         starts) search afresh.
     estep : {"expected", "impute"}, default "expected"
-        ``"expected"``: the search scores expected sufficient statistics (above), and
-        :data:`bnfs.em.rounds.PARAMETER_STEPS` parametric EM steps refine the network on each round's
-        graph before the next search. On continuous data, the expected means and
+        ``"expected"``: the search scores expected sufficient statistics
+        (:mod:`bnfs.em.rounds` says how and why), and
+        :data:`~bnfs.em.rounds.PARAMETER_STEPS` parametric EM steps refine the network on
+        each round's graph before the next search. On continuous data, the expected means and
         cross-products (each row's missing values are normal given its observed ones); on
         discrete data, expected counts (each incomplete row stands for its completions
         weighted by their posterior: exact up to 64 configurations of its missing values,
         16 Gibbs draws beyond), after the imputation loop; on mixed data, the
         conditional-Gaussian expected statistics (exact up to 1,024 configurations of a
         row's missing discrete values), after the imputation loop. That loop only gives EM
-        its start: it runs on at most :data:`bnfs.em.rounds.WARM_START_ROWS` rows drawn at random.
+        its start: it runs on at most :data:`~bnfs.em.rounds.WARM_START_ROWS` rows drawn at
+        random.
         ``"impute"``: each missing value takes its posterior mode (mean), computed exactly.
         bnlearn's ``structural.em`` imputes hard too, but by likelihood-weighting draws (its
         default ``impute="bayes-lw"``), so its completions and graphs differ.
@@ -80,7 +82,8 @@ def structural_em(
         imputation's 390; ecoli70 at 10% / 30% MCAR 10 / 19 against 10 / 46 (learn's BGe).
     max_iter : int, default 5
         E-step-search rounds at most, of each loop (named and defaulted after bnlearn's
-        ``max.iter``; the loops differ from bnlearn's as stated above, and further: rows
+        ``max.iter``; the loops differ from bnlearn's as stated above and in
+        :mod:`bnfs.em.rounds`, and further: rows
         that observe nothing are left out, and each round on expected statistics searches
         from the last graph and afresh, where bnlearn keeps every row and continues).
     max_parents, blacklist, whitelist, iss, seed, progress
@@ -93,7 +96,7 @@ def structural_em(
         was learned from: the caller's index, columns and observed values, each missing
         value replaced by its imputation. bnlearn's ``return.all`` returns such data too,
         but its values are likelihood-weighted draws, so they differ from these posterior
-        modes and means (see the module notes).
+        modes and means (see :mod:`bnfs.em.rounds`).
 
     Returns
     -------
