@@ -57,7 +57,7 @@ def test_no_import_cycle():
 
 def test_no_module_imports_through_its_own_package():
     """A module imports its neighbours by their own paths, never through the package that
-    holds them both (``from bnfs.em import _completions`` inside ``bnfs.search``): the
+    holds them both (``from bnfs.em import _completions`` inside ``bnfs.em``): the
     package's ``__init__`` may be half run when it does (``python -m bnfs.cli`` runs the
     package's ``__main__``, which is the one exception)."""
     modules = _modules()
