@@ -41,6 +41,7 @@ from bnfs.em import rounds
 from bnfs.graphs.local import LocalResult
 from bnfs.tables._columns import MissingValueError, column_names
 from bnfs.tables._data import Dataset, as_dataset
+from bnfs.tables._frame import typed_incomplete
 from bnfs.tables._readers import read_table
 
 __all__ = ["takes_real_data", "variant_of", "MISSING", "ROUTES", "EM_OPTIONS"]
@@ -86,14 +87,23 @@ def takes_real_data(missing: str = "refuse"):
             if isinstance(data, Dataset) and id(data) in _CHECKED.get():
                 return learner(*bound.args, **bound.kwargs)  # checked by the caller's door
             if isinstance(data, pd.DataFrame) and data.isna().to_numpy().any():
+                # the typing rule on the observed values, as a complete frame gets it
+                original, (data, kinds, notes) = data, typed_incomplete(data)
+                bound.arguments["data"] = data
+                if not data.isna().to_numpy().any():  # the gaps were in identifiers only
+                    return _with_columns(
+                        wrapper(*bound.args, **bound.kwargs), kinds, notes, original
+                    )
                 constant = _constant_where_observed(data)
                 if not constant:
-                    return _incomplete(learner, bound, missing, wrapper)
+                    found = _incomplete(learner, bound, missing, wrapper)
+                    return _with_columns(found, kinds, notes, original)
                 # by position: the keys are the columns' text (an integer column 8 is node '8')
                 kept = data.loc[:, [str(c) not in constant for c in data.columns]]
                 order = column_names(data.columns)
                 route = functools.partial(_incomplete, missing=missing, door=wrapper)
-                return _isolating(learner, bound, kept, constant, order, run=route)
+                found = _isolating(learner, bound, kept, constant, order, run=route)
+                return _with_columns(found, kinds, notes, original)
             if not _encodable(data):
                 return _run(learner, bound)
             try:
@@ -176,7 +186,15 @@ def _run(learner, bound: inspect.BoundArguments):
     finally:
         if token is not None:
             _CHECKED.reset(token)
-    return _stamped(learner, result, started, getattr(data, "kinds", None), _called(bound))
+    result = _stamped(learner, result, started, getattr(data, "kinds", None), _called(bound))
+    if isinstance(data, Dataset):
+        notes = {k: list(getattr(data, k, ())) for k in ("whole_numbers", "float_codes")}
+        graph = result[0] if isinstance(result, tuple) else result
+        learning = getattr(graph, "learning", None)
+        if isinstance(learning, dict) and not isinstance(graph, LocalResult):
+            learning.setdefault("typing", notes)
+            learning["seconds"] = learning.pop("seconds")  # the seconds stay last
+    return result
 
 
 def _called(bound: inspect.BoundArguments) -> dict:
@@ -236,6 +254,39 @@ def _stamped(learner, result, started: float, kinds: dict | None = None, called=
         learning.update({"algorithm": learner.__name__, **rest, "seconds": seconds})
     logger.info("%s: done in %.2f s", learner.__name__, seconds)
     return result
+
+
+def _with_columns(found, kinds: dict, notes: dict, original: pd.DataFrame):
+    """``found`` (a graph, or structural EM's (graph, completed data)) with how the columns
+    of incomplete data were typed: ``learning["columns"]`` as on complete rows, and the
+    columns the rule read otherwise than their pandas type (``learning["typing"]``). The
+    completed data come back in the caller's columns and types: a float code as floats, an
+    identifier as it was given."""
+    graph = found[0] if isinstance(found, tuple) else found
+    learning = getattr(graph, "learning", None)
+    if isinstance(learning, dict) and not isinstance(graph, LocalResult):
+        learning["columns"] = dict(kinds)
+        learning["typing"] = {k: list(v) for k, v in notes.items()}
+    if not isinstance(found, tuple):
+        return found
+    completed, out = found[1], {}
+    filled = {str(c): completed[c] for c in completed.columns}
+    for j, name in enumerate(column_names(original.columns)):
+        given = original.iloc[:, j]
+        if name not in filled:  # an identifier, set aside
+            out[j] = given.to_numpy()
+            continue
+        values = filled[name]
+        if isinstance(values.dtype, pd.CategoricalDtype) and not isinstance(
+            given.dtype, pd.CategoricalDtype
+        ):
+            values = np.asarray(values.astype(object))
+            if pd.api.types.is_numeric_dtype(given.dtype):
+                values = values.astype(np.float64)
+        out[j] = values.array if isinstance(values, pd.Series) else values
+    frame = pd.DataFrame({j: out[j] for j in range(original.shape[1])}, index=original.index)
+    frame.columns = original.columns
+    return found[0], frame
 
 
 def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, order, run=_run):

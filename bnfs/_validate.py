@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 import os
 import unicodedata
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -31,11 +32,20 @@ def check_int(
     return int(value)
 
 
+def _finite(value: numbers.Real) -> bool:
+    """Whether a real number is finite (an int past float64's range, 10**400, is not; one
+    within it, 10**20, is: numpy's isfinite refuses Python ints past int64)."""
+    try:
+        return bool(np.isfinite(float(value)))
+    except OverflowError:
+        return False
+
+
 def check_float(
     value, name: str, low: float | None = None, high: float | None = None, low_open: bool = False
 ):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise TypeError(f"{name} must be a finite number, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not _finite(value):
+        raise TypeError(f"{name} must be a finite number, got {repr(value)[:40]}")
     if low is not None and (value < low or (low_open and value == low)):
         raise ValueError(f"{name} must be {'>' if low_open else '>='} {low}, got {value}")
     if high is not None and value > high:
@@ -121,6 +131,11 @@ def arc_list(arcs, name: str, nodes) -> CheckedArcs:
         arcs = list(zip(arcs["from"], arcs["to"]))
     if isinstance(arcs, (str, bytes)):
         raise TypeError(f"{name} must be a list of (from, to) pairs, not a string")
+    if not isinstance(arcs, Iterable):
+        raise TypeError(
+            f"{name} must be a list of (from, to) pairs or a DataFrame with columns from and "
+            f"to, got {arcs!r} ({type(arcs).__name__})"
+        )
     known = frozenset(nodes)
     return CheckedArcs(_checked_pairs(arcs, name, known), known)
 

@@ -76,6 +76,14 @@ def blacklist_from(
     known = set(nodes)
     roots, leaves = _names(roots, "roots"), _names(leaves, "leaves")
     arcs = [tuple(arc) for arc in blacklist] + tiers_to_blacklist(tiers)
+    for what, names in (
+        ("tiers", [n for tier in tiers for n in _names(tier, "each tier")]),
+        ("roots", roots),
+        ("leaves", leaves),
+    ):  # a tier alone makes no arc, so its names are checked here, not through the arcs
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise ValueError(f"{what} name {unknown[0]!r}, which is not a node")
     arcs += [(u, r) for r in roots for u in nodes if u != r]
     arcs += [(leaf, v) for leaf in leaves for v in nodes if v != leaf]
     for u, v in arcs:

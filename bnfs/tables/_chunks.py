@@ -35,6 +35,7 @@ from bnfs.tables._files import replacing
 from bnfs.tables._kinds import (
     INTEGER_LEVELS,
     date_hint,
+    float_codes,
     integer_identifier,
     integer_is_discrete,
     is_identifier,
@@ -43,6 +44,7 @@ from bnfs.tables._kinds import (
     refuse_dates,
     text_identifier,
     warn_identifiers,
+    whole_identifier,
 )
 
 __all__ = ["encode_chunks"]
@@ -258,27 +260,28 @@ def encode_chunks(
 
 
 def _first_block(frame: pd.DataFrame, chosen, max_levels: int):
-    """(names, continuous column names, the discrete columns' encoders) from the first
+    """(names, the continuous columns (name -> whether the typing rule may still read it as
+    a code: not named in ``continuous=``), the discrete columns' encoders) from the first
     block's types."""
     names = column_names(frame.columns)
     if not names:
         raise ValueError("data has no columns")
     discrete, continuous = overrides(*chosen, names)
-    floats, columns = [], {}
+    floats, columns = {}, {}
     for name in names:
         col = frame[name]
         refuse_dates(name, col)
         if name in continuous:
             numeric_or_refuse(name, col.head(0))
-            floats.append(name)
+            floats[name] = False
         elif pd.api.types.is_float_dtype(col.dtype) and name not in discrete:
-            floats.append(name)
+            floats[name] = True
         else:
             integer = pd.api.types.is_integer_dtype(col.dtype) and not pd.api.types.is_bool_dtype(
                 col.dtype
             )
             columns[name] = _Column(name, int(max_levels), integer, free=name not in discrete)
-    return names, set(floats), columns
+    return names, floats, columns
 
 
 def _encode(chunks, dropna, max_levels, chosen, target, blocks, constant) -> tuple[tuple, dict]:
@@ -308,7 +311,7 @@ def _read(chunks, dropna, max_levels, chosen, blocks, block_dtype):
     """Encode the blocks as they come: (names, continuous columns, the discrete columns'
     encoders, the continuous columns' values a block at a time, rows read)."""
     names: tuple[str, ...] | None = None
-    continuous: set[str] = set()
+    continuous: dict[str, bool] = {}
     columns: dict[str, _Column] = {}
     floats: list[np.ndarray] = []
     offset = 0  # rows read so far (before dropping)
@@ -387,10 +390,18 @@ def _finish(
                 raise
             isolated[name] = next(iter(column.code), None)
     values = np.concatenate(floats) if floats else np.empty((n_rows, 0))
-    kept_values = []
+    kept_values, coded = [], {}  # coded: float columns of few values, codes by the rule
     for j, name in enumerate(n for n in names if n in continuous):
         if values[:, j].min() < values[:, j].max():
-            kept_values.append(j)
+            found = float_codes(values[:, j], int(max_levels)) if continuous[name] else None
+            if found is not None:
+                coded[name] = found
+            elif continuous[name] and whole_identifier(values[:, j]):
+                identifiers[name] = (
+                    f"whole numbers, {np.unique(values[:, j]).size} distinct on {n_rows} rows"
+                )
+            else:
+                kept_values.append(j)
         elif constant == "isolate":
             isolated[name] = float(values[0, j])
         else:
@@ -400,13 +411,17 @@ def _finish(
     values = values[:, kept_values]
     # provisional code columns of the kept discrete columns, in block order
     position = {n: j for j, n in enumerate(columns)}
-    disc_names = [n for n in names if n in orders]
-    kept_codes = [position[n] for n in disc_names]
+    disc_names = [n for n in names if n in orders or n in coded]
+    kept_codes = [position[n] for n in disc_names if n in orders]
     heads = {n: np.empty(n_rows) for n in promoted}
 
-    final_dtype = code_dtype(max((len(orders[n][0]) for n in disc_names), default=2))
-    remaps = [orders[n][1].astype(final_dtype) for n in disc_names]
+    states = {n: orders[n][0] if n in orders else coded[n][1] for n in disc_names}
+    final_dtype = code_dtype(max((len(s) for s in states.values()), default=2))
+    remaps = [orders[n][1].astype(final_dtype) for n in disc_names if n in orders]
     width = len(disc_names)
+    # each kept column's place among the final columns: block-encoded ones, then codes
+    block_place = [k for k, n in enumerate(disc_names) if n in orders]
+    coded_place = {k: n for k, n in enumerate(disc_names) if n in coded}
 
     def decode_heads(start: int, part: np.ndarray) -> None:
         for name, column in promoted.items():
@@ -418,17 +433,22 @@ def _finish(
         codes = np.empty((n_rows, width), dtype=final_dtype, order="F")
         for start, part in blocks.slices(len(columns), block_dtype):
             decode_heads(start, part)
-            for k, (j, remap) in enumerate(zip(kept_codes, remaps)):
+            for k, j, remap in zip(block_place, kept_codes, remaps):
                 codes[start : start + part.shape[0], k] = remap[part[:, j]]
+        for k, name in coded_place.items():
+            codes[:, k] = coded[name][0]
     else:  # column-major file written with plain writes, then mapped without touching it
         size = np.dtype(final_dtype).itemsize
         with replacing(target, regular_only=True) as temporary, open(temporary, "wb") as out:
             out.truncate(n_rows * max(width, 1) * size)
             for start, part in blocks.slices(len(columns), block_dtype):
                 decode_heads(start, part)
-                for k, (j, remap) in enumerate(zip(kept_codes, remaps)):
+                for k, j, remap in zip(block_place, kept_codes, remaps):
                     out.seek((k * n_rows + start) * size)
                     out.write(remap[part[:, j]].tobytes())
+            for k, name in coded_place.items():
+                out.seek(k * n_rows * size)
+                out.write(coded[name][0].astype(final_dtype).tobytes())
         codes = np.memmap(
             target, dtype=final_dtype, mode="r+", shape=(n_rows, max(width, 1)), order="F"
         )[:, :width]
@@ -445,7 +465,12 @@ def _finish(
             whole[name] = full
     warn_identifiers(identifiers, len(names))
     plain = iter(values[:, j] for j in range(values.shape[1]))
-    cont_names = [n for n in names if (n in continuous and n not in isolated) or n in whole]
+    cont_names = [
+        n
+        for n in names
+        if (n in continuous and n not in isolated and n not in coded and n not in identifiers)
+        or n in whole
+    ]
     kinds = {}
     for name in names:
         if name in identifiers:
@@ -453,17 +478,18 @@ def _finish(
         elif name in isolated:
             kinds[name] = "constant"
         else:
-            kinds[name] = "discrete" if name in orders else "continuous"
+            kinds[name] = "discrete" if name in orders or name in coded else "continuous"
     return names, dict(
         isolated=isolated,
         columns=tuple(n for n in names if n not in identifiers),
         n_rows=n_rows,
         disc_names=disc_names,
         disc_codes=(),
-        states={n: orders[n][0] for n in disc_names},
+        states=states,
         cont_names=cont_names,
         floats=[whole[n] if n in whole else next(plain) for n in cont_names],
         codes=codes,
         kinds=kinds,
         whole_numbers=tuple(whole),
+        float_codes=tuple(coded),
     )

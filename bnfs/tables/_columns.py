@@ -153,7 +153,10 @@ def integer_codes(frame: pd.DataFrame, names, max_levels: int) -> dict:
     integer = [
         j
         for j, dtype in enumerate(frame.dtypes)
-        if pd.api.types.is_integer_dtype(dtype) and isinstance(dtype, np.dtype)
+        # uint64 past int64's range is left to encode_column (its values would wrap)
+        if pd.api.types.is_integer_dtype(dtype)
+        and isinstance(dtype, np.dtype)
+        and dtype != np.uint64
     ]
     found = {}
     step = max(1, min(INTEGER_BLOCK, INTEGER_BLOCK_CELLS // max(len(frame), 1)))

@@ -47,9 +47,8 @@ class Dataset:
     discrete, continuous : sequence of str, optional
         Columns to treat as discrete (their values become levels) or as continuous (numbers
         only), overriding the typing rule: bool, string, object and categorical columns are
-        discrete, float columns continuous, and integer columns discrete when they have few
-        distinct values (two, or at most 10 with at least 5 rows a value), continuous
-        otherwise. A column with a distinct value on (nearly) every row (at least 95% of 20
+        discrete, and integer and float columns discrete when they have few distinct values
+        (two, or at most 10 with at least 5 rows a value), continuous otherwise. A column with a distinct value on (nearly) every row (at least 95% of 20
         or more rows; for integers, also a run of numbers or ordered with the rows) is an
         identifier, set aside with a warning unless named here. Dates and times are
         refused. The rule and its reasons: :mod:`bnfs.tables._kinds`.
@@ -82,6 +81,9 @@ class Dataset:
         ``"constant"`` (set aside) or ``"identifier"`` (set aside).
     whole_numbers : tuple of str
         The continuous columns that were integer columns with many values.
+    float_codes : tuple of str
+        The discrete columns that were float columns holding few distinct values (codes,
+        such as a 0/1 flag that pandas stores as float because it has gaps).
 
     Raises
     ------
@@ -132,8 +134,19 @@ class Dataset:
         if constant not in ("raise", "isolate"):
             raise ValueError(f"constant must be 'raise' or 'isolate', got {constant!r}")
         if isinstance(data, Dataset):
-            if names is not None:
-                raise ValueError("names cannot be given with a Dataset")
+            given = {
+                "names": names is not None,
+                "dropna": dropna is not False,
+                "max_levels": max_levels != DEFAULT_MAX_LEVELS,
+                "discrete": discrete is not None,
+                "continuous": continuous is not None,
+            }
+            refused = [k for k, v in given.items() if v]
+            if refused:
+                raise ValueError(
+                    f"{refused[0]} cannot be given with a Dataset: its columns are typed and "
+                    "encoded already; pass the frame or file it was made from instead"
+                )
             self.__dict__.update(data.__dict__)
             return
         if isinstance(max_levels, bool) or not isinstance(max_levels, (int, np.integer)):
@@ -180,6 +193,7 @@ class Dataset:
         columns=None,
         kinds=None,
         whole_numbers=(),
+        float_codes=(),
     ):
         self.n_rows = int(n_rows)
         #: how much each row counts in the discrete scores (None: once each); see
@@ -208,6 +222,8 @@ class Dataset:
         self.kinds = dict(kinds) if kinds is not None else self._kinds_now()
         #: continuous columns that were integer columns with many values
         self.whole_numbers = tuple(n for n in whole_numbers if n in self._cont_index)
+        #: discrete columns that were float columns holding few values (codes)
+        self.float_codes = tuple(n for n in float_codes if n in self._disc_index)
 
     def _kinds_now(self) -> dict:
         """The kind of each column as the data hold it now, the ones set aside included."""

@@ -6,7 +6,7 @@ number of calls). Every reader of bnfs (:class:`~bnfs.Dataset` of a frame, an ar
 or its blocks; so every learner, selector, ``fit`` and the command line) types columns by
 one rule:
 
-- bool, string, object and categorical columns are discrete; float columns are continuous;
+- bool, string, object and categorical columns are discrete;
 - an integer column is discrete when it has few distinct values: two, or at most
   :data:`INTEGER_LEVELS` with at least :data:`ROWS_PER_LEVEL` rows per value on average
   (the classic floor of five expected counts a cell); with more values it is a
@@ -15,11 +15,16 @@ one rule:
   bnlearn-port): there a code 0/1/2 is a regression on numbers. pyAgrum reads every integer
   as a label; Tetrad's mixed-data reader, like this rule, calls a column discrete when it has
   at most a given number of values;
+- a float column is continuous unless it holds that few distinct values: then it is a code
+  by the integer rule (pandas stores a column of 0/1 flags or 1-4 stages as float64 as soon
+  as one value is missing; a measurement has many values). Its states are whole numbers
+  when its values are (``1.0`` reads as state ``1``);
 - a string or integer column with a distinct value on (nearly) every row — at least
   :data:`IDENTIFIER_SHARE` of at least :data:`IDENTIFIER_MIN_ROWS` rows — is an identifier
   (a name, a customer number) and is set aside with a warning that names it. An integer
   column counts only when its values also form a run (their range at most twice the rows)
-  or rise or fall with the rows: other integers distinct on every row are measurements.
+  or rise or fall with the rows: other integers distinct on every row are measurements. A
+  float column of whole numbers is judged so too (a row number with gaps is stored as floats).
   Text past ``max_levels`` levels with fewer than two rows a level (car names, say) is set
   aside the same way rather than refusing the table;
 - dates, times and durations are refused with a message saying what to derive from them.
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -47,8 +53,10 @@ __all__ = [
     "IDENTIFIER_MIN_ROWS",
     "KINDS",
     "integer_is_discrete",
+    "float_codes",
     "is_identifier",
     "integer_identifier",
+    "whole_identifier",
     "text_identifier",
     "column_kind",
     "refuse_dates",
@@ -79,6 +87,21 @@ def integer_is_discrete(levels: int, n_rows: int, max_levels: int) -> bool:
     return levels <= 2 or (levels <= INTEGER_LEVELS and n_rows >= ROWS_PER_LEVEL * levels)
 
 
+def float_codes(values: np.ndarray, max_levels: int):
+    """``(codes, states)`` of a float column ``values`` (finite, complete) that holds few
+    distinct values, a code by the integer rule (:func:`integer_is_discrete`), else None
+    (a measurement). The states are ints when every value is whole."""
+    n = values.size
+    if n == 0 or np.unique(values[:4096]).size > min(INTEGER_LEVELS, max_levels):
+        return None  # the first rows already hold too many values: a measurement
+    levels, codes = np.unique(values, return_inverse=True)
+    if levels.size < 2 or not integer_is_discrete(levels.size, n, max_levels):
+        return None
+    whole = bool((levels == np.round(levels)).all() and np.abs(levels).max() < 2.0**53)
+    states = tuple(int(v) for v in levels) if whole else tuple(float(v) for v in levels)
+    return codes.astype(np.int64, copy=False), states
+
+
 def is_identifier(levels: int, n_rows: int) -> bool:
     """Whether a column with ``levels`` distinct values on ``n_rows`` rows is distinct on
     (nearly) every row."""
@@ -93,9 +116,11 @@ def column_kind(col: pd.Series) -> str:
         return "discrete"
     if isinstance(col.dtype, pd.CategoricalDtype):
         return "discrete"
-    if pd.api.types.is_float_dtype(col.dtype):
-        return "continuous"
     observed = col.dropna()
+    if pd.api.types.is_float_dtype(col.dtype):
+        values = observed.to_numpy(dtype=np.float64)
+        values = values[np.isfinite(values)]
+        return "discrete" if float_codes(values, INTEGER_LEVELS) is not None else "continuous"
     levels = observed.nunique()
     return "discrete" if integer_is_discrete(levels, observed.size, levels) else "continuous"
 
@@ -123,6 +148,15 @@ def integer_identifier(values: np.ndarray, levels: int) -> bool:
     return bool((steps >= 0).all() or (steps <= 0).all())
 
 
+def whole_identifier(values: np.ndarray) -> bool:
+    """Whether float ``values`` (finite) are whole numbers that form an identifier by
+    :func:`integer_identifier` (a row number that pandas stores as floats because it has
+    gaps)."""
+    if values.size < IDENTIFIER_MIN_ROWS or not (values == np.round(values)).all():
+        return False
+    return integer_identifier(values, np.unique(values).size)
+
+
 def refuse_dates(name: str, col: pd.Series) -> None:
     """TypeError for a column of dates, times or durations, saying what to do."""
     dtype = col.dtype
@@ -131,6 +165,14 @@ def refuse_dates(name: str, col: pd.Series) -> None:
         or pd.api.types.is_timedelta64_dtype(dtype)
         or isinstance(dtype, pd.PeriodDtype)
     )
+    if not timed and isinstance(dtype, pd.ArrowDtype):  # pyarrow's own dates and durations
+        import pyarrow as pa
+
+        kind = dtype.pyarrow_dtype
+        timed = any(
+            test(kind)
+            for test in (pa.types.is_temporal, pa.types.is_duration, pa.types.is_interval)
+        )
     if not timed and dtype.kind == "O":
         timed = pd.api.types.infer_dtype(col.head(1000), skipna=True) in (
             "datetime",
@@ -172,7 +214,12 @@ def overrides(discrete, continuous, names) -> tuple[set, set]:
     for what, given in (("discrete", discrete), ("continuous", continuous)):
         if isinstance(given, str):
             raise TypeError(f"{what} must be a list of column names, got the string {given!r}")
-        chosen = set(check_names(given or (), "column"))
+        if given is not None and not isinstance(given, Iterable):
+            raise TypeError(
+                f"{what} must be a list of column names, got {given!r} ({type(given).__name__})"
+            )
+        # any sequence of names: a list, a pandas Index (df.columns[:2]), a numpy array
+        chosen = set(check_names(() if given is None else list(given), "column"))
         unknown = chosen - set(names)
         if unknown:
             raise ValueError(f"{what} names unknown columns: {sorted(unknown)}")
@@ -220,11 +267,16 @@ def warn_identifiers(identifiers: dict, n_columns: int) -> None:
     )
 
 
-def describe(kinds: dict, whole_numbers=()) -> str:
+def describe(kinds: dict, whole_numbers=(), codes=()) -> str:
     """One line on how the columns were typed, for ``bnfs learn``'s summary: how many of
-    each kind, naming the integer columns read as continuous and the columns set aside."""
+    each kind, naming the float columns read as codes, the integer columns read as
+    continuous and the columns set aside."""
     counts = {k: [n for n, v in kinds.items() if v == k] for k in KINDS}
     parts = [f"{len(counts['discrete'])} discrete", f"{len(counts['continuous'])} continuous"]
+    coded = [n for n in codes if kinds.get(n) == "discrete"]
+    if coded:
+        shown = ", ".join(coded[:6]) + (", ..." if len(coded) > 6 else "")
+        parts[0] += f" ({len(coded)} of them float columns holding few values: {shown})"
     whole = [n for n in whole_numbers if kinds.get(n) == "continuous"]
     if whole:
         shown = ", ".join(whole[:6]) + (", ..." if len(whole) > 6 else "")

@@ -12,7 +12,15 @@ import pandas as pd
 
 from bnfs.tables._files import read_once
 
-__all__ = ["read_table", "iter_blocks", "parse_arff", "format_of", "FORMATS", "MISSING_VALUES"]
+__all__ = [
+    "read_table",
+    "iter_blocks",
+    "parse_arff",
+    "format_of",
+    "FORMATS",
+    "MISSING_VALUES",
+    "PANDAS_ONLY_MISSING",
+]
 
 FORMATS = ("csv", "tsv", "parquet", "arff")
 
@@ -21,6 +29,13 @@ FORMATS = ("csv", "tsv", "parquet", "arff")
 #: "-", which are real states in some data (child, insurance); ARFF marks missing as "?",
 #: Parquet by its own nulls.
 MISSING_VALUES = ("", "NA", "N/A", "NaN", "nan", "NULL", "null", "#N/A")
+#: The texts :func:`pandas.read_csv` reads as missing by default and bnfs keeps as states: a
+#: frame read by pandas and the same file read by bnfs differ in these cells, which the
+#: command line names when it meets them (``--na-values`` reads them as missing)
+PANDAS_ONLY_MISSING = (
+    "None", "n/a", "<NA>", "#NA", "#N/A N/A", "-NaN", "-nan", "1.#IND", "-1.#IND", "1.#QNAN",
+    "-1.#QNAN",
+)  # fmt: skip
 
 
 def format_of(path: Path) -> str:
@@ -48,7 +63,12 @@ def read_table(path, *, format: str | None = None, **read_csv_kwargs) -> pd.Data
 
     A CSV/TSV cell is missing (NaN) when empty or one of :data:`MISSING_VALUES`, in ARFF
     when "?"; every reader of bnfs (``Dataset(path)``, :func:`read_dataset`, the command
-    line) uses these. A repeated column name is refused. ``read_csv_kwargs`` go to
+    line) uses these. This differs from :func:`pandas.read_csv`, which also reads the
+    texts of :data:`PANDAS_ONLY_MISSING` (``None``, ``n/a``, ...) as missing: bnfs keeps
+    them as states, because real data use them so (the child and insurance networks have a
+    state ``None``), and a state read as a gap would change the counts silently. Pass
+    ``na_values=[...]`` (``--na-values`` on the command line, which names such cells when it
+    reads them) to read them as missing. A repeated column name is refused. ``read_csv_kwargs`` go to
     :func:`pandas.read_csv` (e.g. ``na_values=[...]`` for other markers). Parquet needs
     pyarrow.
 
