@@ -56,6 +56,12 @@ def partial_on_interrupt() -> bool:
     return interactive() if PARTIAL_ON_INTERRUPT is None else bool(PARTIAL_ON_INTERRUPT)
 
 
+class OutOfTime(TimeoutError):
+    """A budget (``max_time``) spent before a learner had any answer to return (the
+    posterior's first sample, say): the command line exits 124 with its message, as for a
+    partial answer, instead of calling it an internal error."""
+
+
 class Budget:
     """``max_time`` seconds (None: no limit) and an interruption flag for one search."""
 

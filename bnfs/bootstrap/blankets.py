@@ -83,8 +83,10 @@ def blanket_sets(
     """The blanket of ``target`` found on each of ``R`` resamples, in resample order (the
     sets :func:`blanket_frequency` counts; same parameters). With ``max_time`` (seconds), no
     resample is started past it: the blankets of those done (at least one), with a
-    RuntimeWarning."""
-    budget = Budget(max_time)
+    RuntimeWarning. ``max_time`` may be a caller's :class:`~bnfs._budget.Budget` (a
+    selector's whole fit), which then says why it stopped and warns itself."""
+    owned = not isinstance(max_time, Budget)
+    budget = Budget(max_time) if owned else max_time
     data = resampled(data, learner, "blanket_sets")
     data.check_name(target, "target")
     check_bool(replace, "replace")
@@ -113,7 +115,7 @@ def blanket_sets(
     else:
         members = run(data, m, seed, R, learner, options, n_jobs, target, checkpoint, budget)
     done = [set(found) for found in members if found is not None]
-    if len(done) < R:
+    if len(done) < R and owned:
         budget.warn("blanket_sets", f"the blankets of the {len(done)} of {R} resamples")
     return done
 

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 import bnfs.posterior._space as _space
-from bnfs._budget import Budget
+from bnfs._budget import Budget, OutOfTime
 from bnfs._kernels import order_mcmc as _om
 from bnfs._progress import tqdm
 from bnfs._validate import check_bool, check_float, check_int
@@ -110,6 +110,13 @@ def _start_order(state, rng: np.random.Generator) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
+#: about how long a chain runs between two looks at the budget (and the progress bar): a
+#: piece is as many steps as take this long, whatever the steps' cost (pieces of a fixed
+#: share of a long run let ``max_time=3`` run for half a minute). The answer does not
+#: depend on it: a chain counts its steps and thins across pieces
+PIECE_SECONDS = 0.1
+
+
 class _Chain:
     """One chain's state and its samples."""
 
@@ -143,17 +150,19 @@ def _run_chains(chains, space, burn, thin, samples, n_jobs, budget, bar) -> None
     pieces between which ``budget`` is checked and ``bar`` (or None) moves; ``n_jobs``
     chains at once."""
     total = burn + thin * samples
-    piece = max(1000, total // 50)
     lock = threading.Lock()
 
     def one(chain):
-        done = 0
+        done, piece = 0, 1000
         while done < total and not budget.spent():
             if done < burn:
                 steps, record = min(piece, burn - done), False
             else:
                 steps, record = min(piece, total - done), True
+            started = time.perf_counter()
             chain.run(space, steps, thin, record)
+            if time.perf_counter() - started < PIECE_SECONDS / 2:
+                piece *= 2  # pieces of about PIECE_SECONDS: a budget is checked that often
             done += steps
             if bar is not None:
                 with lock:
@@ -340,7 +349,7 @@ def structure_posterior(
                 state, built, evidence = _choose_iss(grid, space_of, plus1, seed, n_jobs, budget)
         timing["tables"] = time.perf_counter() - started - timing["space"]
         if built is None:
-            raise RuntimeError(
+            raise OutOfTime(
                 f"structure_posterior: max_time ({max_time} s) was spent scoring the search "
                 "space, before any sample; allow more time or lower max_candidates"
             )
@@ -372,6 +381,14 @@ def structure_posterior(
         "blacklist": sorted(state.blacklist),
         "whitelist": sorted(state.whitelist),
     }
+    if not any(c.n_samples > 0 for c in runs):
+        warm = f"a burn-in of {burn:,} steps a chain, then " if burn else ""
+        warm = f" ({warm}one sample every {thin:,} steps)"
+        raise OutOfTime(
+            f"structure_posterior: max_time ({max_time} s) was spent before any chain kept a "
+            f"sample{warm}; allow more time, or fewer steps"
+            + (" or a shorter burn_in" if burn else "")
+        )
     posterior = _result(runs, built, state, columns, data, started, budget, arguments)
     posterior.learning["timing"] = timing
     return posterior
@@ -382,12 +399,7 @@ def _result(runs, space, state, columns, data, started, budget, arguments) -> St
     isolated), with the chains' agreement in its ``learning``."""
     index = [columns.index(v) for v in state.names]
     n_all = len(columns)
-    kept = [c for c in runs if c.n_samples > 0]
-    if not kept:
-        raise RuntimeError(
-            "structure_posterior: max_time was spent before any chain finished its burn-in "
-            "and kept a sample; allow more time, or fewer steps or a shorter burn_in"
-        )
+    kept = [c for c in runs if c.n_samples > 0]  # at least one: the caller checked
     per_chain = np.zeros((len(kept), n_all, n_all))
     for k, chain in enumerate(kept):
         per_chain[k][np.ix_(index, index)] = chain.state.arcs / chain.n_samples

@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from bnfs import learners
 from bnfs.bootstrap import blanket_sets, inclusion_threshold
-from bnfs.select._base import DiscreteSelector, keep_parameters, selection_options
+from bnfs.select._base import DiscreteSelector, keep_parameters, random_seed, selection_options
 from bnfs.select.fcbf import symmetrical_uncertainty
 from bnfs.tables._data import Dataset
 
@@ -102,6 +102,9 @@ class StableBlanketSelector(DiscreteSelector):
         The selected features, in input order.
     n_resamples_ : int
         The resamples the frequencies count: ``R``, or fewer when ``max_time`` stopped them.
+    stopped_ : str or None
+        Why the resamples stopped before ``R`` (``max_time`` reached or Ctrl-C; one budget
+        for the whole fit, with one warning), None when all ran.
     class_name_ : str
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -154,17 +157,18 @@ class StableBlanketSelector(DiscreteSelector):
         self._validate_params()
         self._check_parameters()
         data, features, target = self._discrete_data(X, y, missing=True)
-        found = blanket_sets(
-            data,
-            target,
-            self.learner,
-            R=self.R,
-            learner_options=selection_options(self.learner, self.learner_options),
-            n_jobs=self.n_jobs,
-            seed=self.random_state,
-            replace=self.resample == "bootstrap",
-            max_time=self.max_time,
-        )
+        with self._timed() as budget:  # one budget for the R resamples: stopped_ says why
+            found = blanket_sets(
+                data,
+                target,
+                self.learner,
+                R=self.R,
+                learner_options=selection_options(self.learner, self.learner_options),
+                n_jobs=self.n_jobs,
+                seed=random_seed(self.random_state),
+                replace=self.resample == "bootstrap",
+                max_time=budget,
+            )
         self.n_resamples_ = len(found)
         counts = pd.Series(0.0, index=features)
         for members in found:
