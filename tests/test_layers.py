@@ -5,6 +5,7 @@ modules."""
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -229,3 +230,17 @@ def test_no_test_file_is_over_500_lines():
     assert not long, long
     for room in ("learners", "bootstrap", "kernels"):
         assert list((tests / room).glob("test_*.py")), room
+
+
+def test_no_test_imports_through_a_tests_package():
+    """The suite is no package (no ``__init__.py``): a test imports a helper module beside
+    it by its own name (``cli_support``, ``order_support``), never ``tests.x``, which finds
+    whatever other ``tests`` package is installed (some data packages install one)."""
+    tests = Path(__file__).resolve().parent
+    reaching = {
+        str(p.relative_to(tests))
+        for p in tests.rglob("*.py")
+        if re.search(r"^\s*(from|import)\s+tests(\.|\s|$)", p.read_text(), flags=re.M)
+    }
+    assert not reaching, reaching
+    assert not list(tests.rglob("__init__.py"))

@@ -10,7 +10,7 @@ import pytest
 
 import bnfs
 from bnfs.models.cg_network import random_cg_network
-from tests.search.test_boss import _check_grow_shrink_optimum, _sample
+from order_support import _check_grow_shrink_optimum, _sample
 
 
 def _raises(new, old):
