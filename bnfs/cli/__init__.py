@@ -32,6 +32,11 @@ def _check_outputs(args) -> None:
         path = getattr(args, name, None)
         if isinstance(path, Path):
             (inputs if kind.reads else outputs).append((kind.label, path))
+    for flag, out in list(outputs):  # bnfs learn writes a graph BIF cannot hold beside it
+        if flag == "--out" and args.command == "learn" and out.suffix.lower() == ".bif":
+            from bnfs.cli.learn import fallback_of
+
+            outputs.append(("--out's JSON fallback", fallback_of(out)))
     for flag, out in outputs:
         if not out.parent.is_dir():
             raise ValueError(
@@ -98,6 +103,8 @@ def main(argv=None) -> int:
         with _showing_compiling(), warnings.catch_warnings():
             warnings.showwarning = functools.partial(_one_line_warning, args.command)
             return args.func(args)
+    except TimeoutError as err:  # a budget spent before any answer: as a partial one
+        parser.exit(124, f"bnfs {args.command}: {_first_line(err)}\n")
     except (ValueError, TypeError, OSError, ImportError, KeyError) as err:
         parser.exit(2, f"bnfs {args.command}: error: {_first_line(err)}\n")
     except KeyboardInterrupt:

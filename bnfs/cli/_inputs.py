@@ -35,14 +35,52 @@ def add_kind_options(group) -> None:
             action="extend",
             metavar="COLS",
             help=f"comma-separated columns to read as {kind} ({what}); by default text and "
-            "booleans are discrete, decimals continuous, and integer columns discrete only "
-            "with few values (two, or up to 10 with 5 rows a value)",
+            "booleans are discrete, and number columns discrete only with few values (two, "
+            "or up to 10 with 5 rows a value)",
         )
+    group.add_argument(
+        "--na-values",
+        type=lambda text: [v.strip() for v in text.split(",")],
+        action="extend",
+        metavar="TEXT",
+        help="comma-separated cell texts to read as missing besides the empty cell, NA, N/A, "
+        "NaN, nan, NULL, null and #N/A (e.g. None,n/a,-,.: pandas.read_csv reads None and "
+        "n/a as missing by default, bnfs keeps them as states, as child and insurance use "
+        "them)",
+    )
+
+
+def pandas_reads_as_missing(frame, asked=()) -> str | None:
+    """A note when ``frame`` (read by bnfs's rule) holds text that :func:`pandas.read_csv`
+    would read as missing (``None``, ``n/a``, ...): where, and how to read it so, or None."""
+    from bnfs.tables._readers import PANDAS_ONLY_MISSING
+
+    markers = set(PANDAS_ONLY_MISSING) - set(asked)
+    found = []
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype.kind in "biufcmM":
+            continue
+        rows = int(col.isin(markers).sum())
+        if rows:
+            text = sorted(set(col[col.isin(markers)].astype(str)))
+            found.append((name, text, rows))
+    if not found:
+        return None
+    shown = "; ".join(f"{n!r} ({', '.join(map(repr, t))}: {r} rows)" for n, t, r in found[:4])
+    more = f"; and {len(found) - 4} more columns" if len(found) > 4 else ""
+    texts = sorted({t for _, ts, _ in found for t in ts})
+    return (
+        f"bnfs: read as states, not missing: {shown}{more}. pandas.read_csv reads "
+        f"{', '.join(map(repr, texts))} as missing; pass --na-values {','.join(texts)} to "
+        "read them so"
+    )
 
 
 def typed_as_asked(frame, args):
     """``frame`` with the columns ``--discrete`` and ``--continuous`` name cast so that
     every reader types them so: categories and floats."""
+    from bnfs.tables._frame import OVERRIDES
     from bnfs.tables._kinds import numeric_or_refuse, overrides
 
     asked = (getattr(args, "discrete", None), getattr(args, "continuous", None))
@@ -54,6 +92,11 @@ def typed_as_asked(frame, args):
         frame[name] = frame[name].astype("category")
     for name in continuous:
         frame[name] = numeric_or_refuse(name, frame[name])
+    # a float column of few values would be read as a code: the mark says it is asked for
+    frame.attrs[OVERRIDES] = {
+        **{n: "discrete" for n in discrete},
+        **{n: "continuous" for n in continuous},
+    }
     return frame
 
 
@@ -64,8 +107,13 @@ def read_frame(path: Path, dropna: bool | None = False, keep_missing: bool = Fal
     (saying how many), kept with ``keep_missing`` (for the learners that take them, see
     :func:`dataset_of`) and refused otherwise (None: left alone)."""
     from bnfs.io import read_table
+    from bnfs.tables._readers import MISSING_VALUES
 
-    frame = read_table(path)
+    asked = list(getattr(args, "na_values", None) or ())
+    frame = read_table(path, na_values=[*MISSING_VALUES, *asked]) if asked else read_table(path)
+    note = pandas_reads_as_missing(frame, asked)
+    if note is not None and not getattr(args, "quiet", False):
+        print(note, file=sys.stderr)
     if frame.shape[0] == 0 or frame.shape[1] == 0:
         raise ValueError(
             f"{str(path)!r} holds no data ({frame.shape[0]} rows, {frame.shape[1]} columns)"

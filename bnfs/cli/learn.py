@@ -46,6 +46,12 @@ def learn_graph(frame, args):
     return graph, data, time.perf_counter() - start
 
 
+def fallback_of(out: Path) -> Path:
+    """Where ``bnfs learn --out x.bif`` writes a graph BIF cannot hold: ``x.json`` (checked
+    against the command's inputs and outputs before the run)."""
+    return out.with_suffix(".json")
+
+
 def write_graph(graph, data, out: Path) -> Path:
     """Write ``graph`` to ``out`` by its suffix (:func:`bnfs.io.write_network`); return the
     path written. A graph whose tables BIF cannot hold (a search cut short keeps dense
@@ -58,7 +64,7 @@ def write_graph(graph, data, out: Path) -> Path:
     try:
         return write_network(graph, out, data=data)
     except ValueError as err:
-        beside = out.with_suffix(".json")
+        beside = fallback_of(out)
         write_network(graph, beside)
         print(
             f"bnfs learn: {out.name} cannot hold this graph ({err}); the graph is written "
@@ -89,7 +95,9 @@ def learn_command(args) -> int:
     if isinstance(kinds, dict):
         from bnfs.tables._kinds import describe
 
-        print(f"  {describe(kinds, getattr(data, 'whole_numbers', ()))}")
+        typing = graph.learning.get("typing") or {}
+        whole = typing.get("whole_numbers", getattr(data, "whole_numbers", ()))
+        print(f"  {describe(kinds, whole, typing.get('float_codes', ()))}")
     for line in rows_used(graph.learning, len(frame)):
         print(f"  {line}")
     if args.report:

@@ -82,7 +82,8 @@ def posterior_command(args) -> int:
     post = structure_posterior(data, **posterior_options(args, [str(c) for c in frame.columns]))
     strength = post.strength
     write_atomically(
-        args.out, strength.to_csv(index=False, sep="\t" if args.out.suffix == ".tsv" else ",")
+        args.out,
+        strength.to_csv(index=False, sep="\t" if args.out.suffix.lower() == ".tsv" else ","),
     )
     learning = post.learning
     agreement = (

@@ -66,6 +66,10 @@ def make_selector(args, names):
     options = _discretizing(args, row)
     if row.learns_network:  # the learner flags, --max-time among them, go to the learner
         options["learner_options"] = learner_options(args.algorithm, args, names)
+        if "max_time" in row.options:  # a budget for the whole selection, not each learner
+            options["learner_options"].pop("max_time", None)
+            if args.max_time is not None:
+                options["max_time"] = args.max_time
         options["random_state"] = args.seed
         options["n_jobs"] = args.n_jobs
         return row.estimator(args.algorithm, **options)

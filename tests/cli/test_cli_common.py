@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pandas as pd
 import pytest
+
 from cli_support import OPTIONS, _choices, run
 
 

@@ -5,6 +5,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from cli_support import _svgs, run
 
 

@@ -4,9 +4,9 @@ median graph, the report, a target's blanket membership, knowledge files and err
 import numpy as np
 import pandas as pd
 import pytest
-from cli_support import _select_code
 
 import bnfs
+from cli_support import _select_code
 
 pytestmark = pytest.mark.filterwarnings("ignore:structure_posterior:RuntimeWarning")
 

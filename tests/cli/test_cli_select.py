@@ -3,6 +3,7 @@
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from cli_support import OPTIONS, _select_code, _svgs, run
 
 
