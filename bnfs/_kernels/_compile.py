@@ -17,7 +17,10 @@ import hashlib
 import inspect
 import logging
 import os
+import pickle
+import signal
 import tempfile
+import threading
 import time
 
 import numba
@@ -115,6 +118,78 @@ def _stamp_with_sources(dispatcher):
     return dispatcher
 
 
+class CheckedCacheFile:
+    """A kernel's cache entries as files no state of the cache can make crash a process.
+
+    numba's own cache keeps an index file per kernel that maps each compiled signature to
+    a data file numbered in order; two processes compiling the same kernel for different
+    signatures at once both take the next number, and one's index then points at the
+    other's machine code, which segfaults when called (two notebooks, Dask workers, a
+    script beside a notebook). Here an entry's file is named by a digest of its key (the
+    signature, the CPU and its features, the function's bytecode and the sources' stamp),
+    written whole to a temporary file and renamed into place, and holds its key, which a
+    load compares with the one asked for: a missing, stale, truncated, foreign or
+    unreadable entry is a miss, and the kernel compiles again. There is no shared index to
+    race on. Interrupts are held while kernels compile (:class:`_FirstCompile`), so Ctrl-C
+    cannot cut llvmlite's object-code callback short either."""
+
+    def __init__(self, original):
+        self._cache_path = original._cache_path
+        self._pattern = original._data_name_pattern.replace("{number:d}", "{digest}")
+        self._source_stamp = original._source_stamp
+        self._version = numba.__version__
+        self._open_for_write = original._open_for_write  # numba's: a temporary, renamed
+        self._dump = original._dump
+
+    def _path(self, key) -> str:
+        text = repr((key, self._source_stamp, self._version))
+        digest = hashlib.sha256(text.encode()).hexdigest()[:24]
+        return os.path.join(self._cache_path, self._pattern.format(digest=digest))
+
+    def save(self, key, data) -> None:
+        try:
+            payload = self._dump((self._version, self._source_stamp, key, data))
+            with self._open_for_write(self._path(key)) as f:
+                f.write(payload)
+        except Exception as error:  # a cache that cannot be written costs a compile
+            log.debug("could not cache a compiled kernel: %s", error)
+
+    def load(self, key):
+        try:
+            with open(self._path(key), "rb") as f:
+                version, stamp, stored, data = pickle.loads(f.read())
+        except Exception:  # missing, truncated or unreadable: compile again
+            return None
+        if version != self._version or stamp != self._source_stamp or stored != key:
+            return None
+        return data
+
+    def flush(self) -> None:
+        """Nothing to flush: a stale entry is never found (its digest differs)."""
+
+
+def _checked_cache(dispatcher):
+    """``dispatcher`` with its cache entries in :class:`CheckedCacheFile` form, and its
+    loads guarded: an entry that fails to rebuild is a miss (compiled again), never an
+    exception in the caller. Left as numba has it if numba's cache is laid out otherwise."""
+    cache = getattr(dispatcher, "_cache", None)
+    index = getattr(cache, "_cache_file", None)
+    if index is None or not hasattr(index, "_data_name_pattern"):
+        return dispatcher
+    cache._cache_file = CheckedCacheFile(index)
+    load = cache.load_overload
+
+    def load_overload(sig, target_context):
+        try:
+            return load(sig, target_context)
+        except Exception as error:  # a damaged entry: compile again
+            log.debug("a cached kernel could not be loaded (%s); compiling it again", error)
+            return None
+
+    cache.load_overload = load_overload
+    return dispatcher
+
+
 def njit(**options):
     """``numba.njit(**options)``, its cache put where it can be written (see the module)
     and made stale by a change to any source beside it (:func:`_stamp_with_sources`),
@@ -122,7 +197,8 @@ def njit(**options):
 
     def decorate(function):
         def compiled(settings):
-            return _plain_calls(_stamp_with_sources(numba.njit(**settings)(function)))
+            dispatcher = _stamp_with_sources(numba.njit(**settings)(function))
+            return _plain_calls(_checked_cache(dispatcher))
 
         if CACHE is True or not options.get("cache"):
             return compiled(options)
@@ -178,6 +254,11 @@ class _FirstCompile(event.Listener):
         self.last = -float("inf")  # when a compile last started or ended
         self.on_idle = None
         self.on_busy = None  # called when a kernel starts compiling while none was
+        self.total = 0.0  # seconds some bnfs kernel was compiling, in this process
+        self.since = None  # when the kernels began compiling, while they are
+        self.main_depth = 0  # kernels compiling in the main thread, where Ctrl-C lands
+        self.held = None  # the SIGINT handler set aside while they do
+        self.pending = False  # a Ctrl-C came while they compiled
 
     @staticmethod
     def _ours(event_) -> bool:
@@ -185,15 +266,50 @@ class _FirstCompile(event.Listener):
         module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
         return module.startswith(__package__)  # bnfs._kernels
 
+    def _hold(self, signum, frame):
+        self.pending = True  # delivered when the compile is done
+
+    def _hold_interrupts(self) -> None:
+        """While the main thread compiles, a Ctrl-C waits: raised inside llvmlite's
+        object-code callback it left cache entries without their machine code."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        self.main_depth += 1
+        if self.main_depth == 1:
+            try:
+                self.held = signal.getsignal(signal.SIGINT)
+                signal.signal(signal.SIGINT, self._hold)
+            except (ValueError, TypeError):  # no signals here (an embedded interpreter)
+                self.held = None
+
+    def _release_interrupts(self) -> None:
+        """The compile is done: the handler back, and a Ctrl-C that came is delivered."""
+        if threading.current_thread() is not threading.main_thread() or not self.main_depth:
+            return
+        self.main_depth -= 1
+        if self.main_depth or self.held is None:
+            return
+        held, self.held = self.held, None
+        signal.signal(signal.SIGINT, held)
+        if self.pending:
+            self.pending = False
+            if callable(held):
+                held(signal.SIGINT, None)  # Python's own raises KeyboardInterrupt
+            elif held == signal.SIG_DFL:
+                raise KeyboardInterrupt
+
     def on_start(self, event_):
         if not self._ours(event_):
             return
+        self._hold_interrupts()
         now = time.perf_counter()
         if self.depth == 0 and now - self.last > self.GAP:
             self.began = now
         self.depth += 1
-        if self.depth == 1 and self.on_busy is not None:
-            self.on_busy()
+        if self.depth == 1:
+            self.since = now
+            if self.on_busy is not None:
+                self.on_busy()
         self.last = now
         if not self.said:
             self.said = True
@@ -212,8 +328,12 @@ class _FirstCompile(event.Listener):
         if self._ours(event_):
             self.depth = max(0, self.depth - 1)
             self.last = time.perf_counter()
+            if self.depth == 0 and self.since is not None:
+                self.total += self.last - self.since
+                self.since = None
             if self.depth == 0 and self.on_idle is not None:
                 self.on_idle()
+            self._release_interrupts()
 
     def compiling_for(self) -> float | None:
         """Seconds since the current run of compiles began, or None when no kernel is
@@ -231,6 +351,16 @@ def compiling_for() -> float | None:
     """Seconds the kernels have been compiling (a run of compiles less than a second
     apart), or None when none is compiling: for a progress line on first use."""
     return _COMPILES.compiling_for()
+
+
+def compile_seconds() -> float:
+    """Seconds bnfs's kernels have spent compiling in this process so far (wall time, the
+    kernels a kernel compiles counted once; loading one from the cache is not compiling):
+    the learners record the part of a call spent so as ``learning["compile_seconds"]``,
+    apart from its ``seconds``."""
+    compiles = _COMPILES
+    running = 0.0 if compiles.since is None else time.perf_counter() - compiles.since
+    return compiles.total + running
 
 
 def on_compiles_done(callback) -> None:
