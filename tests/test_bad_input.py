@@ -223,7 +223,12 @@ def test_refused_with_a_precise_message(asia, label, call, error, message):
         (pd.DataFrame([[1, 2], [2, 1]], columns=["a", "a"]), ValueError, "duplicate column"),
         (pd.DataFrame({("a", 1): [1, 2], "b": [1, 2]}), TypeError, "column names must be strings"),
         (
-            pd.DataFrame({"a": [str(i % 5000) for i in range(10_000)], "b": np.arange(10_000) % 2}),
+            pd.DataFrame(  # a declared category past max_levels (text would be set aside)
+                {
+                    "a": pd.Categorical([f"v{i % 5000}" for i in range(10_000)]),
+                    "b": np.arange(10_000) % 2,
+                }
+            ),
             ValueError,
             "column 'a' has 5000 levels",
         ),

@@ -373,7 +373,11 @@ class TBNClassifier(ClassifierMixin, BaseEstimator):
         # the class's codes follow its sorted string states; map them to classes_
         states = data.states[target]
         by_state = {str(c): c for c in self.classes_}  # the class column holds str(label)
-        self._class_of_code = [by_state[s] for s in states]
+        # ... or the label itself, typed as a code (a float class 0.0/1.0 has states 0, 1)
+        self._class_of_code = [
+            by_state[str(s)] if str(s) in by_state else next(c for c in self.classes_ if c == s)
+            for s in states
+        ]
         class_codes = data.codes[:, data.index(target)].astype(np.int64)
         n_classes = len(states)
         prior = np.bincount(class_codes, minlength=n_classes) + smoothing

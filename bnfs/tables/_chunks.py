@@ -39,6 +39,7 @@ from bnfs.tables._kinds import (
     integer_identifier,
     integer_is_discrete,
     is_identifier,
+    numbers_in_text,
     numeric_or_refuse,
     overrides,
     refuse_dates,
@@ -128,7 +129,9 @@ class _Column:
             and self.categories is None
             and text_identifier(len(seen), self.rows, self.max_levels)
         ):
-            self.identifier = f"distinct on nearly every one of the first {self.rows} rows{hint}"
+            self.identifier = (
+                f"more than max_levels={self.max_levels} levels in the first {self.rows} rows{hint}"
+            )
             self.code = {}
             return zeros
         raise ValueError(
@@ -261,8 +264,8 @@ def encode_chunks(
 
 def _first_block(frame: pd.DataFrame, chosen, max_levels: int):
     """(names, the continuous columns (name -> whether the typing rule may still read it as
-    a code: not named in ``continuous=``), the discrete columns' encoders) from the first
-    block's types."""
+    a code: False when named in ``continuous=``, ``"text"`` for numbers stored as text),
+    the discrete columns' encoders) from the first block's types."""
     names = column_names(frame.columns)
     if not names:
         raise ValueError("data has no columns")
@@ -270,12 +273,14 @@ def _first_block(frame: pd.DataFrame, chosen, max_levels: int):
     floats, columns = {}, {}
     for name in names:
         col = frame[name]
-        refuse_dates(name, col)
+        refuse_dates(name, col, text=name not in discrete)
         if name in continuous:
             numeric_or_refuse(name, col.head(0))
             floats[name] = False
         elif pd.api.types.is_float_dtype(col.dtype) and name not in discrete:
             floats[name] = True
+        elif name not in discrete and numbers_in_text(col) is not None:
+            floats[name] = "text"  # numbers stored as text: read as numbers block by block
         else:
             integer = pd.api.types.is_integer_dtype(col.dtype) and not pd.api.types.is_bool_dtype(
                 col.dtype
@@ -325,6 +330,7 @@ def _read(chunks, dropna, max_levels, chosen, blocks, block_dtype):
                 f"a block at row {offset} has columns {list(frame.columns)[:5]}..., "
                 f"not the first block's {list(names)[:5]}..."
             )
+        frame = _numbers_read(frame, continuous, offset)
         missing = frame.isna().to_numpy()
         if missing.any():
             if not dropna:
@@ -361,6 +367,24 @@ def _read(chunks, dropna, max_levels, chosen, blocks, block_dtype):
                     raise ValueError(f"column {name!r} has infinite values")
             floats.append(part)
     return names, continuous, columns, floats, offset
+
+
+def _numbers_read(frame: pd.DataFrame, continuous: dict, offset: int) -> pd.DataFrame:
+    """A block with the columns the first block held as numbers stored as text read as
+    numbers (:func:`~bnfs.tables._kinds.numbers_in_text`; a missing marker is a gap)."""
+    found = {}
+    for name, kind in continuous.items():
+        col = frame[name]
+        if kind != "text" or pd.api.types.is_numeric_dtype(col.dtype) or col.isna().all():
+            continue
+        numbers = numbers_in_text(col)
+        if numbers is None:
+            raise ValueError(
+                f"column {name!r} holds numbers in the first block but other text at rows "
+                f"from {offset}; pass discrete=[{name!r}] or fix the file"
+            )
+        found[name] = numbers
+    return frame.assign(**found) if found else frame
 
 
 def _finish(

@@ -9,7 +9,7 @@ use them, and :func:`discretize` turns them into discrete columns.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -21,6 +21,7 @@ from bnfs.tables._binning import bin_columns
 from bnfs.tables._chunks import encode_chunks
 from bnfs.tables._columns import code_dtype, column_names
 from bnfs.tables._frame import encode_frame
+from bnfs.tables._kinds import with_numbers_read
 from bnfs.tables._scaling import standardized_columns
 from bnfs.tables._sources import DEFAULT_MAX_LEVELS
 from bnfs.tables._weights import checked_weights
@@ -172,6 +173,8 @@ class Dataset:
             raise ValueError("data has no columns")
         if frame.shape[0] == 0:
             raise ValueError("data has no rows")
+        asked = () if discrete is None or isinstance(discrete, str) else discrete
+        frame = with_numbers_read(frame, keep=asked if isinstance(asked, Iterable) else ())
         frame = _sources.complete_rows(frame, dropna)
         parts = encode_frame(frame, self.names, int(max_levels), discrete, continuous, constant)
         self.names = tuple(n for n in parts["columns"] if n not in parts["isolated"])

@@ -48,7 +48,7 @@ def encode_frame(frame: pd.DataFrame, names, max_levels: int, discrete, continuo
     for j, name in enumerate(names):
         col = frame.iloc[:, j]
         try:
-            refuse_dates(name, col)
+            refuse_dates(name, col, text=name not in discrete)
             if pd.api.types.is_complex_dtype(col.dtype):
                 raise TypeError(f"column {name!r} has complex values")
             kind, result = _typed(name, col, encoded, max_levels, discrete, continuous, n_rows)
@@ -129,7 +129,10 @@ def _typed(name, col, encoded, max_levels, discrete, continuous, n_rows):
         name, col, max_levels, identifier=None if name in discrete else aside
     )
     if codes is None:
-        return "identifier", f"{len(states)} distinct values on {n_rows} rows" + date_hint(states)
+        why = f"{len(states)} distinct values on {n_rows} rows"
+        if len(states) > max_levels:
+            why = f"{len(states)} levels, more than max_levels={max_levels}"
+        return "identifier", why + date_hint(states)
     return "discrete", (codes, states)
 
 
@@ -171,7 +174,7 @@ def typed_incomplete(frame: pd.DataFrame, max_levels: int = 256):
         if observed.empty:  # left to the learner, which names it
             kinds[name], columns[name] = "discrete", col
             continue
-        refuse_dates(name, col)
+        refuse_dates(name, col, text=name not in discrete)
         if pd.api.types.is_complex_dtype(col.dtype):
             raise TypeError(f"column {name!r} has complex values")
         try:

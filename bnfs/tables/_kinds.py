@@ -15,8 +15,8 @@ one rule:
   bnlearn-port): there a code 0/1/2 is a regression on numbers. pyAgrum reads every integer
   as a label; Tetrad's mixed-data reader, like this rule, calls a column discrete when it has
   at most a given number of values;
-- a float column is continuous unless it holds that few distinct values: then it is a code
-  by the integer rule (pandas stores a column of 0/1 flags or 1-4 stages as float64 as soon
+- a float column is continuous unless it holds that few distinct values, each a whole
+  number or on a grid of hundredths: then it is a code by the integer rule (pandas stores a column of 0/1 flags or 1-4 stages as float64 as soon
   as one value is missing; a measurement has many values). Its states are whole numbers
   when its values are (``1.0`` reads as state ``1``);
 - a string or integer column with a distinct value on (nearly) every row — at least
@@ -25,9 +25,13 @@ one rule:
   column counts only when its values also form a run (their range at most twice the rows)
   or rise or fall with the rows: other integers distinct on every row are measurements. A
   float column of whole numbers is judged so too (a row number with gaps is stored as floats).
-  Text past ``max_levels`` levels with fewer than two rows a level (car names, say) is set
-  aside the same way rather than refusing the table;
-- dates, times and durations are refused with a message saying what to derive from them.
+  Text past ``max_levels`` levels (car names, job titles) is set aside the same way rather
+  than refusing the table (name it in ``discrete=`` and raise ``max_levels`` to keep it);
+- dates, times and durations are refused with a message saying what to derive from them,
+  text that reads as dates (``2021-03-04``) too, however few its days;
+- a text column whose values are all numbers or missing markers (:data:`NUMBER_GAPS`: a
+  lab table's ``"."``), one marker at least, is a column of numbers with gaps, typed as
+  numbers are (numerals with no marker stay text: ``df.astype(str)`` asks for labels).
 
 ``discrete=[...]`` and ``continuous=[...]`` override the rule column by column. The
 decision is kept as :attr:`Dataset.kinds <bnfs.Dataset>` and in a learned graph's
@@ -60,6 +64,9 @@ __all__ = [
     "text_identifier",
     "column_kind",
     "refuse_dates",
+    "numbers_in_text",
+    "with_numbers_read",
+    "NUMBER_GAPS",
     "date_hint",
     "overrides",
     "warn_identifiers",
@@ -89,14 +96,19 @@ def integer_is_discrete(levels: int, n_rows: int, max_levels: int) -> bool:
 
 def float_codes(values: np.ndarray, max_levels: int):
     """``(codes, states)`` of a float column ``values`` (finite, complete) that holds few
-    distinct values, a code by the integer rule (:func:`integer_is_discrete`), else None
-    (a measurement). The states are ints when every value is whole."""
+    distinct values, each on a grid of hundredths (0/1, 1-4, 0/0.5/1, 2.25), a code by the
+    integer rule (:func:`integer_is_discrete`), else None (a measurement: a column zero but
+    for a few readings of 3.27159... is one). The states are ints when every value is
+    whole."""
     n = values.size
     if n == 0 or np.unique(values[:4096]).size > min(INTEGER_LEVELS, max_levels):
         return None  # the first rows already hold too many values: a measurement
     levels, codes = np.unique(values, return_inverse=True)
     if levels.size < 2 or not integer_is_discrete(levels.size, n, max_levels):
         return None
+    hundredths = levels * 100
+    if (np.abs(hundredths - np.round(hundredths)) > 1e-6 * np.maximum(1, np.abs(hundredths))).any():
+        return None  # values off a grid of hundredths (3.27159...): a measurement, seldom varied
     whole = bool((levels == np.round(levels)).all() and np.abs(levels).max() < 2.0**53)
     states = tuple(int(v) for v in levels) if whole else tuple(float(v) for v in levels)
     return codes.astype(np.int64, copy=False), states
@@ -127,12 +139,12 @@ def column_kind(col: pd.Series) -> str:
 
 def text_identifier(levels: int, n_rows: int, max_levels: int) -> bool:
     """Whether a text column with ``levels`` distinct values on ``n_rows`` rows is set aside
-    as an identifier: distinct on (nearly) every row, or past ``max_levels`` levels with
-    fewer than two rows a level (names that repeat now and then: a category no count can
-    learn from)."""
-    if n_rows < IDENTIFIER_MIN_ROWS:
-        return False
-    return is_identifier(levels, n_rows) or (levels > max_levels and 2 * levels > n_rows)
+    as an identifier: distinct on (nearly) every row, or past ``max_levels`` levels (names
+    that repeat now and then, 4,741 job titles: a category no count can learn from; set
+    aside with a warning that says how to keep it, rather than refusing the table)."""
+    if levels > max_levels:
+        return True
+    return n_rows >= IDENTIFIER_MIN_ROWS and is_identifier(levels, n_rows)
 
 
 def integer_identifier(values: np.ndarray, levels: int) -> bool:
@@ -157,8 +169,9 @@ def whole_identifier(values: np.ndarray) -> bool:
     return integer_identifier(values, np.unique(values).size)
 
 
-def refuse_dates(name: str, col: pd.Series) -> None:
-    """TypeError for a column of dates, times or durations, saying what to do."""
+def refuse_dates(name: str, col: pd.Series, text: bool = True) -> None:
+    """TypeError for a column of dates, times or durations, saying what to do; with
+    ``text``, for text that reads as dates too (not for a column named discrete)."""
     dtype = col.dtype
     timed = (
         pd.api.types.is_datetime64_any_dtype(dtype)
@@ -183,12 +196,20 @@ def refuse_dates(name: str, col: pd.Series) -> None:
             "timedelta64",
             "period",
         )
+    shown = ""
+    if text and not timed and (dtype.kind == "O" or pd.api.types.is_string_dtype(dtype)):
+        if not isinstance(dtype, pd.CategoricalDtype):
+            sample = col.head(5000).dropna().drop_duplicates().head(200)
+            timed = bool(date_hint(sample.tolist()))  # text that reads as dates
+            if timed:
+                shown = f"text such as {sample.iloc[0]!r}"
+                dates = f"pandas.to_datetime(frame[{name!r}])"
     if timed:
         raise TypeError(
-            f"column {name!r} holds dates or times ({dtype}); bnfs learns from numbers and "
-            f"categories: drop it, or derive what matters from it, e.g. "
-            f"frame[{name!r}].dt.year or .dt.dayofweek (a category), or the days since a "
-            "start (a number)"
+            f"column {name!r} holds dates or times ({shown or dtype}); bnfs learns from "
+            "numbers and categories: drop it, or derive what matters from it, e.g. "
+            f"{dates if shown else f'frame[{name!r}]'}.dt.year or .dt.dayofweek (a "
+            "category), or the days since a start (a number)"
         )
 
 
@@ -206,6 +227,58 @@ def date_hint(states) -> str:
         f"; it looks like dates (e.g. {sample[0]!r}): to use them, read it with "
         "pandas.to_datetime and derive a year, a weekday or the days since a start"
     )
+
+
+#: what marks a missing number in a column of numbers stored as text (a lab table's ".",
+#: a survey's "?"): read as a gap there, and only there (in text it is a state)
+NUMBER_GAPS = frozenset({"", ".", "?", "-", "NA", "N/A", "n/a", "NaN", "nan", "NULL", "null",
+                         "None", "#N/A"})  # fmt: skip
+
+
+def numbers_in_text(col: pd.Series) -> pd.Series | None:
+    """A text column whose every value is a number or a common missing marker
+    (:data:`NUMBER_GAPS`), with at least one marker, as float64, the markers as gaps; None
+    for any other column (text with one word in it, numerals with no marker, which is how
+    ``df.astype(str)`` asks for categories, a column already of numbers, booleans,
+    categories). Decided on the content, so ``"3.5"`` and ``"."`` are a measurement with a
+    gap, not two labels."""
+    if col.dtype.kind not in "OSU" and not pd.api.types.is_string_dtype(col.dtype):
+        return None
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return None
+    observed = col.dropna()
+    if observed.empty or not all(isinstance(v, str) for v in observed.head(1000)):
+        return None
+    text = observed.astype(str).str.strip()
+    gaps = text.isin(NUMBER_GAPS)
+    if gaps.all() or not gaps.any():
+        return None  # no marker: numerals as text are a caller's choice (df.astype(str))
+    parsed = pd.to_numeric(text[~gaps], errors="coerce")
+    if parsed.isna().any():
+        return None
+    out = pd.Series(np.nan, index=col.index, dtype=np.float64, name=col.name)
+    out[parsed.index] = parsed.to_numpy(dtype=np.float64)
+    return out
+
+
+def with_numbers_read(frame: pd.DataFrame, keep=()) -> pd.DataFrame:
+    """``frame`` with its columns of numbers stored as text (:func:`numbers_in_text`) as
+    numbers, but those named in ``keep`` (asked to be discrete); a copy, or the caller's
+    frame itself when there are none."""
+    found = {}
+    keep = set(() if keep is None else keep)
+    for j in range(frame.shape[1]):
+        if str(frame.columns[j]) in keep:
+            continue
+        numbers = numbers_in_text(frame.iloc[:, j])
+        if numbers is not None:
+            found[j] = numbers
+    if not found:
+        return frame
+    out = frame.copy()
+    for j, numbers in found.items():
+        out.isetitem(j, numbers)
+    return out
 
 
 def overrides(discrete, continuous, names) -> tuple[set, set]:
@@ -252,16 +325,18 @@ def warn_identifiers(identifiers: dict, n_columns: int) -> None:
     names = list(identifiers)
     if len(names) == n_columns:
         raise ValueError(
-            f"every column has a distinct value on (nearly) every row ({', '.join(names[:5])}"
-            f"{', ...' if len(names) > 5 else ''}): identifiers, nothing to learn from; name "
-            "the ones that are measurements or categories in continuous=[...] or discrete=[...]"
+            f"every column is set aside: a distinct value on (nearly) every row, or text "
+            f"past max_levels ({', '.join(names[:5])}{', ...' if len(names) > 5 else ''}): "
+            "identifiers, nothing to learn from; name the ones that are measurements or "
+            "categories in continuous=[...] or discrete=[...]"
         )
     shown = "; ".join(f"{n!r} ({identifiers[n]})" for n in names[:5])
     more = f"; and {len(names) - 5} more" if len(names) > 5 else ""
     warnings.warn(
         f"{len(names)} column(s) with a distinct value on (nearly) every row, or text with "
-        f"fewer than two rows a level, set aside as identifiers: {shown}{more}. Pass discrete=[...] or continuous=[...] naming them "
-        "(--discrete/--continuous on the command line) to keep them",
+        f"more levels than max_levels, set aside as identifiers: {shown}{more}. Pass "
+        "discrete=[...] (with a larger max_levels for many levels) or continuous=[...] "
+        "naming them (--discrete/--continuous on the command line) to keep them",
         UserWarning,
         stacklevel=user_stacklevel(),
     )

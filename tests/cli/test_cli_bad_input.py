@@ -87,8 +87,9 @@ CASES = [
     (["learn", "header.csv", "--out", "o.json"], "holds no data (0 rows, 3 columns)"),
     (["learn", "onerow.csv", "--out", "o.json"], "every column is constant"),
     (["learn", "inf.csv", "--out", "o.json"], "column 'x' has infinite values"),
-    (["learn", "unique.csv", "--out", "o.json"], "column 'id' has 400 levels"),
-    (["learn", "huge.csv", "--out", "o.json"], "column 'a' has 5000 levels"),
+    # text past max_levels is set aside with a warning; asked for as discrete, refused
+    (["learn", "unique.csv", "--out", "o.json", "--discrete", "id"], "column 'id' has 400 levels"),
+    (["learn", "huge.csv", "--out", "o.json", "--discrete", "a"], "column 'a' has 5000 levels"),
     (["learn", "dup.csv", "--out", "o.json"], "names column 'a' twice"),
     (["learn", "dup.tsv", "--out", "o.json"], "names column 'a' twice"),
     (["learn", "holes.csv", "--algorithm", "mmhc", "--out", "o.json"], "pass --dropna"),
@@ -301,7 +302,7 @@ CASES = [
         "--cv 1000 asks for more folds than the 500 rows",
     ),
     (["select", "onerow.csv", "--target", "lung"], "at least 2 samples"),
-    (["select", "huge.csv", "--target", "b"], "column 'a' has 5000 levels"),
+    (["select", "huge.csv", "--target", "b", "--discrete", "a"], "column 'a' has 5000 levels"),
     (["select", "asia.csv", "--target", "lung", "--report", "nodir/x.html"], "nodir/x.html"),
     # draw
     (["draw", "corrupt.json", "--out", "x.svg"], "not a bnfs JSON graph"),

@@ -128,9 +128,11 @@ def test_the_stable_blanket_stops_resampling_on_time():
 
     frame = datasets.sample("asia", 3000, seed=0)
     X, y = frame.drop(columns="lung"), frame["lung"]
-    with pytest.warns(RuntimeWarning, match=r"the blankets of the 1 of 20 resamples"):
+    with pytest.warns(RuntimeWarning, match=r"the blankets of 1 of 20 resamples") as said:
         early = StableBlanketSelector(R=20, max_time=1e-9).fit(X, y)
     assert early.n_resamples_ == 1 and set(early.frequencies_.unique()) <= {0.0, 1.0}
+    assert len([w for w in said if "stopped early" in str(w.message)]) == 1  # one, not R
+    assert early.stopped_ == "max_time reached"
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         timed = StableBlanketSelector(R=20, max_time=600).fit(X, y)

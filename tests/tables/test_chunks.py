@@ -92,8 +92,13 @@ def test_block_errors(tmp_path):
         Dataset.from_chunks([ints, pd.DataFrame({"a": ["p", "q"], "b": ["x", "y"]})])
     with pytest.raises(ValueError, match="not the first block's"):
         Dataset.from_chunks([ints, ints.rename(columns={"b": "c"})])
+    with pytest.warns(UserWarning, match=r"'b' \(more than max_levels=2 levels"):
+        aside = Dataset.from_chunks([ints, pd.DataFrame({"a": [4], "b": ["z"]})], max_levels=2)
+    assert aside.kinds["b"] == "identifier"  # text past max_levels is set aside, not refused
     with pytest.raises(ValueError, match="column 'b' has more than max_levels=2"):
-        Dataset.from_chunks([ints, pd.DataFrame({"a": [4], "b": ["z"]})], max_levels=2)
+        Dataset.from_chunks(
+            [ints, pd.DataFrame({"a": [4], "b": ["z"]})], max_levels=2, discrete=["b"]
+        )
     # numbers are never refused for their values: past max_levels they are continuous
     many = Dataset.from_chunks([ints, pd.DataFrame({"a": [4], "b": ["y"]})], max_levels=3)
     assert many.continuous_names == ("a",) and many.column("a").tolist() == [1, 2, 3, 4]

@@ -88,9 +88,9 @@ def test_take_select_and_column_access():
             "duplicate column name .a.",
         ),
         (
-            pd.DataFrame({"id": [str(i % 300) for i in range(600)]}),
+            pd.DataFrame({"id": [f"id {i % 300}" for i in range(600)]}),
             ValueError,
-            "'id' has 300 levels",
+            "every column is set aside",
         ),
         (pd.DataFrame({"id": [str(i) for i in range(300)]}), ValueError, "every column"),
         (pd.DataFrame({"when": pd.date_range("2020", periods=3)}), TypeError, "'when'.*dates"),

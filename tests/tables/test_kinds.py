@@ -104,7 +104,7 @@ def test_identifiers_need_nearly_every_row_distinct():
     assert data.kinds["label"] == "discrete"  # a categorical dtype is the user's choice
     small = Dataset(pd.DataFrame({"who": list("abcdefghij"), "y": [0, 1] * 5}))
     assert small.kinds["who"] == "discrete"  # too few rows to call anything an identifier
-    with pytest.raises(ValueError, match="every column has a distinct value"):
+    with pytest.raises(ValueError, match="every column is set aside: a distinct value"):
         quiet(lambda: Dataset(frame[["ordered"]]))
 
 
@@ -121,10 +121,9 @@ def test_dates_are_refused_or_named():
     with pytest.raises(TypeError, match="column 'took' holds dates or times"):
         Dataset(durations)
     text = frame.assign(when=[f"2021-{1 + i // 28:02d}-{1 + i % 28:02d}" for i in range(n)])
-    with pytest.warns(
-        UserWarning, match=r"'when' \(60 distinct values on 60 rows; it looks like dates"
-    ):
-        assert Dataset(text).kinds["when"] == "identifier"
+    with pytest.raises(TypeError, match="column 'when' holds dates.*to_datetime"):
+        Dataset(text)  # text that reads as dates, decided on its content
+    assert Dataset(text, discrete=["when"]).kinds["when"] == "discrete"  # asked for
     with pytest.raises(ValueError, match="'when' has 60 levels.*looks like dates"):
         Dataset(text, discrete=["when"], max_levels=50)
 
@@ -195,9 +194,9 @@ def test_available_case_tests_type_each_column_once():
 
 
 def test_text_with_too_many_levels_to_learn_from_is_set_aside():
-    """Car names: 301 values on 392 rows repeat now and then, past max_levels with fewer
-    than two rows a level: set aside, not a refusal of the table; with two or more rows a
-    level the same count of levels is a category, refused past max_levels."""
+    """Car names: 301 values on 392 rows repeat now and then, past max_levels: set aside,
+    not a refusal of the table; so with two or more rows a level (a category no count of
+    these rows can learn), unless named discrete, when it is refused past max_levels."""
     rng = np.random.default_rng(8)
     n = 392
     names = [f"car {i}" for i in rng.integers(0, 480, n)]
@@ -208,8 +207,10 @@ def test_text_with_too_many_levels_to_learn_from_is_set_aside():
     with pytest.warns(UserWarning, match="'name'"):
         assert read_dataset_of(frame, chunksize=100).kinds["name"] == "identifier"
     twice = pd.DataFrame({"name": [f"car {i % 300}" for i in range(700)], "y": [0, 1] * 350})
+    with pytest.warns(UserWarning, match=r"'name' \(300 levels, more than max_levels=256\)"):
+        assert Dataset(twice).kinds["name"] == "identifier"  # set aside, whatever its rows
     with pytest.raises(ValueError, match="'name' has 300 levels"):
-        Dataset(twice)
+        Dataset(twice, discrete=["name"])  # asked for: refused by name
 
 
 def read_dataset_of(frame, chunksize, tmp=[]):  # noqa: B006 - one scratch folder a run
