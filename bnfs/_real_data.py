@@ -35,6 +35,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from bnfs._kernels._compile import compile_seconds
 from bnfs._validate import arc_list
 from bnfs._warn import StructuralEMWarning, user_stacklevel
 from bnfs.em import rounds
@@ -42,6 +43,7 @@ from bnfs.graphs.local import LocalResult
 from bnfs.tables._columns import MissingValueError, column_names
 from bnfs.tables._data import Dataset, as_dataset
 from bnfs.tables._frame import typed_incomplete
+from bnfs.tables._kinds import with_numbers_read
 from bnfs.tables._readers import read_table
 
 __all__ = ["takes_real_data", "variant_of", "MISSING", "ROUTES", "EM_OPTIONS"]
@@ -86,6 +88,8 @@ def takes_real_data(missing: str = "refuse"):
             data = bound.arguments["data"]
             if isinstance(data, Dataset) and id(data) in _CHECKED.get():
                 return learner(*bound.args, **bound.kwargs)  # checked by the caller's door
+            if isinstance(data, pd.DataFrame):  # numbers stored as text, "." for a gap
+                data = bound.arguments["data"] = with_numbers_read(data)
             if isinstance(data, pd.DataFrame) and data.isna().to_numpy().any():
                 # the typing rule on the observed values, as a complete frame gets it
                 original, (data, kinds, notes) = data, typed_incomplete(data)
@@ -177,7 +181,7 @@ def _run(learner, bound: inspect.BoundArguments):
     """Run ``learner`` and stamp what it returns: its ``learning`` record gets the learner's
     name first and the seconds it took last, here and nowhere else (a learner that calls
     another gets its own stamp over the other's); the log says when it is done."""
-    started = time.perf_counter()
+    started = _clock()
     data = bound.arguments.get("data")
     checked = _CHECKED.get()
     token = _CHECKED.set(checked | {id(data)}) if isinstance(data, Dataset) else None
@@ -193,7 +197,9 @@ def _run(learner, bound: inspect.BoundArguments):
         learning = getattr(graph, "learning", None)
         if isinstance(learning, dict) and not isinstance(graph, LocalResult):
             learning.setdefault("typing", notes)
-            learning["seconds"] = learning.pop("seconds")  # the seconds stay last
+            for key in ("compile_seconds", "seconds"):  # the times stay last
+                if key in learning:
+                    learning[key] = learning.pop(key)
     return result
 
 
@@ -229,7 +235,19 @@ def _recorded(value):
     return f"<{type(value).__name__}>"
 
 
-def _stamped(learner, result, started: float, kinds: dict | None = None, called=None):
+def _clock() -> tuple[float, float]:
+    """Now, and the seconds the kernels have compiled so far: where a call's time starts."""
+    return time.perf_counter(), compile_seconds()
+
+
+def _since(started: tuple[float, float]) -> tuple[float, float]:
+    """(seconds of learning, seconds of compiling) since ``started`` (:func:`_clock`): the
+    kernels' first-use compiling is not learning time."""
+    compiling = compile_seconds() - started[1]
+    return max(0.0, time.perf_counter() - started[0] - compiling), compiling
+
+
+def _stamped(learner, result, started: tuple, kinds: dict | None = None, called=None):
     """``result`` with the learner's name first and the seconds since ``started`` last in
     its ``learning`` record, and how the data's columns were typed (``kinds``, see
     :mod:`bnfs.tables._kinds`) as ``columns``. ``called`` (the call's arguments, see
@@ -238,7 +256,7 @@ def _stamped(learner, result, started: float, kinds: dict | None = None, called=
     default it resolved, such as ``max_parents``) stand over the call's."""
     graph = result[0] if isinstance(result, tuple) else result  # (network, imputed data)
     learning = getattr(graph, "learning", None)
-    seconds = time.perf_counter() - started
+    seconds, compiling = _since(started)
     if isinstance(learning, dict):
         rest = {k: v for k, v in learning.items() if k not in ("algorithm", "seconds")}
         if called is not None:
@@ -250,8 +268,16 @@ def _stamped(learner, result, started: float, kinds: dict | None = None, called=
             rest.setdefault("stopped_early", None)
             if kinds is not None:
                 rest.setdefault("columns", dict(kinds))
+        rest.pop("compile_seconds", None)
         learning.clear()
-        learning.update({"algorithm": learner.__name__, **rest, "seconds": seconds})
+        learning.update(
+            {
+                "algorithm": learner.__name__,
+                **rest,
+                "compile_seconds": compiling,  # first use only: kernels built, not learning
+                "seconds": seconds,
+            }
+        )
     logger.info("%s: done in %.2f s", learner.__name__, seconds)
     return result
 
@@ -339,7 +365,7 @@ def _isolating(learner, bound: inspect.BoundArguments, kept, isolated: dict, ord
 def _constant_target(learner, bound: inspect.BoundArguments, target: str) -> LocalResult:
     """A local learner's answer for a constant target, independent of everything: an empty
     set, with the provenance its tests would have had (none ran)."""
-    started = time.perf_counter()
+    started = _clock()
     bound.apply_defaults()
     given = bound.arguments
     options = {
@@ -368,7 +394,17 @@ def _with_nodes(graph, order, isolated: list):
 
 #: what structural EM passes on to its search, of the options a learner may be given
 EM_OPTIONS = frozenset(
-    {"score", "max_parents", "blacklist", "whitelist", "iss", "seed", "progress", "n_jobs"}
+    {
+        "score",
+        "max_parents",
+        "blacklist",
+        "whitelist",
+        "iss",
+        "seed",
+        "progress",
+        "n_jobs",
+        "max_time",
+    }
 )
 
 
@@ -416,7 +452,7 @@ def _incomplete(learner, bound: inspect.BoundArguments, missing: str, door: Call
             StructuralEMWarning,
             stacklevel=user_stacklevel(),
         )
-        started = time.perf_counter()
+        started = _clock()
         found = rounds.structural_em(frame, door, **given)
         found = _stamped(rounds.structural_em, found, started, called=_called(bound))
         return _with_route(found, frame, ROUTES[missing])

@@ -50,6 +50,7 @@ the result is deterministic.
 from __future__ import annotations
 
 import inspect
+import time
 import warnings
 
 import numpy as np
@@ -57,7 +58,7 @@ import pandas as pd
 
 import bnfs.em._cg_completions as _cg_completions
 import bnfs.em._completions as _completions
-from bnfs._budget import stopped_reason
+from bnfs._budget import Budget, stopped_reason
 from bnfs._validate import check_bool, check_int
 from bnfs._warn import user_stacklevel
 from bnfs.em._imputation import ImputationModel, with_empty_rows
@@ -91,6 +92,7 @@ def structural_em(
     progress: bool = False,
     n_jobs: int | None = None,
     return_imputed: bool = False,
+    max_time: float | None = None,
 ):
     """Structural EM with ``search`` as each round's search: a score search behind the
     learners' door (:func:`bnfs.hill_climbing`, :func:`bnfs.learn`, ...), called on each
@@ -115,6 +117,10 @@ def structural_em(
         "seed": seed,
         "progress": progress,
     }
+    if max_time is not None:  # one budget for every round's search: what is left of it
+        if "max_time" not in parameters:
+            raise ValueError(f"maximize={maximize!r} takes no max_time")
+        options["max_time"] = Budget(max_time)
     if n_jobs is not None:
         if "n_jobs" not in parameters:
             raise ValueError(f"maximize={maximize!r} runs in one thread: it takes no n_jobs")
@@ -128,7 +134,7 @@ def structural_em(
     model = ImputationModel(frame)
     gaussian = not model.levels and model.n_rows > len(model.names) + 1
     if not model.missing.any():
-        dag, rounds, converged = search(model.completed(), **options), 0, True
+        dag, rounds, converged = search(model.completed(), **_left(options)), 0, True
         how = "none (no value is missing)"
     elif estep == "expected" and gaussian:
         dag, rounds, converged = _gaussian_em(model, search, options, max_iter)
@@ -188,7 +194,7 @@ def _imputation_em(model: ImputationModel, search, options: dict, max_iter: int)
         rounds += 1
         model.impute(dag)
         start = {"start": dag if dag.arcs else None} if _continues(search) else {}
-        found = search(model.completed(), **start, **options)
+        found = search(model.completed(), **start, **_left(options))
         if stopped_reason(found.learning):  # Ctrl-C or a spent budget ends EM too
             return found, rounds, False
         # bnlearn's rule: stop when the fitted network no longer changes, i.e. the same
@@ -390,16 +396,25 @@ def _round_search(search, data, dag: DAG, options: dict) -> DAG:
     last round's graph and afresh, the higher score kept (the last graph on a tie). From the
     last graph alone a greedy search kept the imputation loop's errors (CHANGELOG)."""
     if not _continues(search) or not dag.arcs:
-        return search(data, **options)
-    found = search(data, start=dag, **options)
+        return search(data, **_left(options))
+    found = search(data, start=dag, **_left(options))
     if stopped_reason(found.learning):
         return found
-    fresh = search(data, **options)
+    fresh = search(data, **_left(options))
     if stopped_reason(fresh.learning):  # Ctrl-C in the fresh search ends EM too
         found.learning["stopped_early"] = stopped_reason(fresh.learning)
         return found
     best, other = found.learning["score_value"], fresh.learning["score_value"]
     return fresh if other > best + 1e-9 * max(1.0, abs(best)) else found
+
+
+def _left(options: dict) -> dict:
+    """``options`` for one search, its ``max_time`` what is left of EM's budget (a spent
+    one: 0 seconds, so the search returns its start at once, flagged, and EM ends)."""
+    budget = options.get("max_time")
+    if not isinstance(budget, Budget) or budget.deadline is None:
+        return options
+    return {**options, "max_time": max(0.0, budget.deadline - time.perf_counter())}
 
 
 def _continues(search) -> bool:

@@ -155,6 +155,7 @@ NOTEBOOK_FACTS = (
     "test",
     "alpha",
     "seconds",
+    "compile_seconds",
     "n_scores",
     "n_tests",
     "stopped_early",
@@ -180,8 +181,10 @@ def notebook_html(graph) -> str:
         size += f", {graph.n_edges} undirected edges"
     learning = getattr(graph, "learning", {}) or {}
     facts = [
-        (key, _short(key, learning[key])) for key in NOTEBOOK_FACTS if learning.get(key) is not None
-    ]
+        (key, _short(key, learning[key]))
+        for key in NOTEBOOK_FACTS
+        if learning.get(key) is not None and not (key == "compile_seconds" and not learning[key])
+    ]  # compile seconds only when the call compiled kernels (their first use)
     parts = [f"<div><strong>{kind}</strong>: {html.escape(size)}"]
     if facts:
         parts.append(f"<table>{_rows(facts)}</table>")
@@ -203,7 +206,7 @@ def notebook_html(graph) -> str:
 
 def _short(key: str, value):
     """A learning value as a notebook's summary shows it."""
-    if key == "seconds" and isinstance(value, float):
+    if key in ("seconds", "compile_seconds") and isinstance(value, float):
         return f"{value:.2f} s"
     return format(value, ".6g") if isinstance(value, float) else value
 

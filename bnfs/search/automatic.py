@@ -322,7 +322,23 @@ def learn(
 ) -> DAG:
     """The network to use when unsure which learner suits the data.
 
-    By default, BOSS (:func:`bnfs.boss`) with up to :data:`FINAL_BOSS_RESTARTS` further
+    Give it your table as pandas reads it (a DataFrame, a file path or a
+    :class:`~bnfs.Dataset`). Each column is typed by one rule, with gaps or without: text,
+    booleans and categories are discrete; a number column is discrete when it holds few
+    values (two, or up to 10 with 5 rows a value: a 0/1 flag, a 1-5 answer, also when pandas
+    stores it as floats because it has gaps) and continuous otherwise; a column distinct on
+    (nearly) every row (an id, a name) and text with more than 256 levels are set aside with
+    a warning; dates are refused with what to derive from them. ``learning["columns"]``
+    records what was decided, and ``bnfs.Dataset(frame, discrete=[...], continuous=[...])``
+    (``--discrete``/``--continuous`` on the command line) overrides it. Missing values go
+    through structural EM.
+
+    The first call on each kind of data (discrete, continuous, mixed, with gaps) compiles
+    numba kernels, from seconds to minutes, once: later calls and processes load them from
+    the cache. That time is recorded apart, as ``learning["compile_seconds"]``; the
+    learning time ``learning["seconds"]`` leaves it out.
+
+    How it learns: by default, BOSS (:func:`bnfs.boss`) with up to :data:`FINAL_BOSS_RESTARTS` further
     random starts, scoring discrete data with BDeu (:data:`DISCRETE_SCORE`, which says why
     not BDs) and the vsp graph prior: the most accurate learner bnfs has on its benchmark
     suite (``benchmarks/quality.py``). Continuous data are scored the same way, by BGe with

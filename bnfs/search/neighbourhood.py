@@ -123,12 +123,6 @@ def neighbourhood_mb(
     True
     """
     incomplete = isinstance(data, pd.DataFrame) and data.isna().to_numpy().any()
-    if incomplete and max_time is not None:
-        raise ValueError(
-            "neighbourhood_mb: with missing values its network is learned by structural EM "
-            "(bnfs.structural_em), which does not take max_time; drop the incomplete rows "
-            "first (bnfs.Dataset(data, dropna=True)) to pass max_time"
-        )
     data = data.set_axis(column_names(data.columns), axis=1) if incomplete else as_dataset(data)
     tester = make_test(data, test, alpha, adjust_by_default=True, **test_options)
     n_vars = len(tester.names)
@@ -154,7 +148,7 @@ def neighbourhood_mb(
         hood = data[columns] if incomplete else data.select(columns)
         with warnings.catch_warnings():  # said in learning["missing"]
             warnings.simplefilter("ignore", StructuralEMWarning)
-            timed = {} if incomplete else {"max_time": budget.left()}
+            timed = {"max_time": budget.left()}  # structural EM's rounds share it too
             network = learn(hood, seed=seed, progress=False, **timed)
         blanket = set(network.markov_blanket(target)) | set(whitelist or [])
     learning = {

@@ -45,6 +45,7 @@ def structural_em(
     progress: bool = False,
     n_jobs: int | None = None,
     return_imputed: bool = False,
+    max_time: float | None = None,
 ) -> DAG | tuple[DAG, pd.DataFrame]:
     """Learn a network from data with missing values by structural EM.
 
@@ -97,6 +98,9 @@ def structural_em(
         value replaced by its imputation. bnlearn's ``return.all`` returns such data too,
         but its values are likelihood-weighted draws, so they differ from these posterior
         modes and means (see :mod:`bnfs.em.rounds`).
+    max_time : float, optional
+        Seconds for the whole run: every round's search gets what is left, and past it EM
+        returns the last round's network, flagged in ``learning["stopped_early"]``.
 
     Returns
     -------
@@ -139,4 +143,5 @@ def structural_em(
         progress=progress,
         n_jobs=n_jobs,
         return_imputed=return_imputed,
+        max_time=max_time,
     )
