@@ -80,7 +80,17 @@ def _printable_streams() -> None:
 
 def main(argv=None) -> int:
     """Run the ``bnfs`` command line on ``argv`` (default: ``sys.argv[1:]``); return the
-    exit code."""
+    exit code. Ctrl-C at any point, the first seconds of importing numpy and pandas
+    included, is one line and exit 130 (past the parsing, the command's own handler writes
+    what it has first)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("bnfs: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv=None) -> int:
     _printable_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -101,7 +111,7 @@ def main(argv=None) -> int:
     try:
         _check_outputs(args)
         with _showing_compiling(), warnings.catch_warnings():
-            warnings.showwarning = functools.partial(_one_line_warning, args.command)
+            warnings.showwarning = functools.partial(_one_line_warning, args.command, set())
             return args.func(args)
     except TimeoutError as err:  # a budget spent before any answer: as a partial one
         parser.exit(124, f"bnfs {args.command}: {_first_line(err)}\n")
@@ -125,9 +135,15 @@ def main(argv=None) -> int:
             log.setLevel(level)
 
 
-def _one_line_warning(command, message, category, filename, lineno, file=None, line=None):
-    """A warning as the command line shows it: one line, no source location."""
-    print(f"bnfs {command}: warning: {_first_line(message)}", file=sys.stderr)
+def _one_line_warning(command, seen, message, category, filename, lineno, file=None, line=None):
+    """A warning as the command line shows it: one line, no source location, and once a
+    run (``seen`` holds the lines shown: structural EM's rounds raise the same warning each
+    round)."""
+    text = f"bnfs {command}: warning: {_first_line(message)}"
+    if text in seen:
+        return
+    seen.add(text)
+    print(text, file=sys.stderr)
 
 
 def _first_line(err: BaseException) -> str:

@@ -164,14 +164,17 @@ def pc_stable(
         raise ValueError(f"orientation must be 'evidence' or 'bnlearn', got {orientation!r}")
     n_jobs = check_n_jobs(n_jobs)
     budget = Budget(max_time)
-    adjacency, sepsets, snapshots, level, untested = _skeleton(
-        tester, known, max_cond_size, n_jobs, budget, progress
-    )
-    skeleton_tests = tester.n_tests
-    # a search stopped with a dense skeleton leaves it undirected: its triples would take
-    # time the budget does not have
-    skipped = budget.spent() and _triples(adjacency) > MAX_STOPPED_TRIPLES
-    colliders = [] if skipped else _colliders(tester, adjacency, sepsets, snapshots, orientation)
+    with budget.catching_interrupts():  # Ctrl-C: the graph so far, as for max_time
+        adjacency, sepsets, snapshots, level, untested = _skeleton(
+            tester, known, max_cond_size, n_jobs, budget, progress
+        )
+        skeleton_tests = tester.n_tests
+        # a search stopped with a dense skeleton leaves it undirected: its triples would
+        # take time the budget does not have
+        skipped = budget.spent() and _triples(adjacency) > MAX_STOPPED_TRIPLES
+        colliders = (
+            [] if skipped else _colliders(tester, adjacency, sepsets, snapshots, orientation)
+        )
     learning = {
         "test": tester.test,
         "alpha": tester.alpha,
