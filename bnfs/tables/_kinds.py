@@ -249,6 +249,9 @@ def numbers_in_text(col: pd.Series) -> pd.Series | None:
     observed = col.dropna()
     if observed.empty or not all(isinstance(v, str) for v in observed.head(1000)):
         return None
+    head = observed.head(1000).str.strip()
+    if pd.to_numeric(head[~head.isin(NUMBER_GAPS)], errors="coerce").isna().any():
+        return None  # words among the first rows: text (the common case, decided cheaply)
     text = observed.astype(str).str.strip()
     gaps = text.isin(NUMBER_GAPS)
     if gaps.all() or not gaps.any():
