@@ -104,7 +104,10 @@ def _main(argv=None) -> int:
         level = log.level
         log.addHandler(handler)
         log.setLevel(logging.INFO)
+    starting = _starting_line(args)
     from bnfs import _budget  # after parsing: bnfs --help loads no data library
+
+    starting()
 
     partial = _budget.PARTIAL_ON_INTERRUPT
     _budget.PARTIAL_ON_INTERRUPT = True  # Ctrl-C: the graph so far, written, exit 130
@@ -133,6 +136,23 @@ def _main(argv=None) -> int:
         if handler is not None:
             log.removeHandler(handler)
             log.setLevel(level)
+
+
+def _starting_line(args):
+    """On a terminal, say at once what the command is doing while numpy, pandas and numba
+    load (seconds on a busy machine, before the command's first line); return what wipes
+    the line. Nothing is written to a pipe or a file, or with ``--quiet``."""
+    stream = sys.stderr
+    if getattr(args, "quiet", False) or not getattr(stream, "isatty", lambda: False)():
+        return lambda: None
+    stream.write(f"bnfs {args.command}: starting (loading numpy, pandas and numba)...")
+    stream.flush()
+
+    def wipe():
+        stream.write("\r\033[K")
+        stream.flush()
+
+    return wipe
 
 
 def _one_line_warning(command, seen, message, category, filename, lineno, file=None, line=None):

@@ -1,6 +1,7 @@
-"""Ctrl-C and repeated warnings on the command line (issue 71, items 11 and 15): PC-stable
-writes the flagged graph so far as the score searches do, an interrupt before the command
-starts is one line and exit 130, and a warning raised every EM round is shown once."""
+"""Ctrl-C, repeated warnings and the first second on the command line (issue 71, items 11,
+15 and 16): PC-stable writes the flagged graph so far as the score searches do, an
+interrupt before the command starts is one line and exit 130, a warning raised every EM
+round is shown once, and a terminal hears at once that the command is starting."""
 
 import json
 import os
@@ -53,3 +54,34 @@ def test_a_warning_repeated_each_round_is_shown_once(capsys):
     cli._one_line_warning("learn", seen, UserWarning("another"), None, "", 0)
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["bnfs learn: warning: few rows for 12 columns", "bnfs learn: warning: another"]
+
+
+def test_a_terminal_hears_at_once_what_the_command_does(tmp_path):
+    """Under load the imports take seconds before a command's first line: on a terminal a
+    line says so at once, and is wiped when they are done (issue 71, item 16)."""
+    import pty
+    import subprocess
+    import sys
+
+    bnfs.datasets.sample("asia", 200, seed=0).to_csv(tmp_path / "asia.csv", index=False)
+    leader, follower = pty.openpty()
+    command = [sys.executable, "-m", "bnfs.cli", "learn", "asia.csv", "--out", "a.json"]
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower
+    )
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    process.communicate(timeout=600)
+    os.close(leader)
+    assert process.returncode == 0
+    assert seen.startswith(b"bnfs learn: starting (loading numpy, pandas and numba)...\r\x1b[K")
+    piped = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert piped.returncode == 0 and "starting" not in piped.stderr  # a pipe: no such line
