@@ -190,17 +190,7 @@ def _run(learner, bound: inspect.BoundArguments):
     finally:
         if token is not None:
             _CHECKED.reset(token)
-    result = _stamped(learner, result, started, getattr(data, "kinds", None), _called(bound))
-    if isinstance(data, Dataset):
-        notes = {k: list(getattr(data, k, ())) for k in ("whole_numbers", "float_codes")}
-        graph = result[0] if isinstance(result, tuple) else result
-        learning = getattr(graph, "learning", None)
-        if isinstance(learning, dict) and not isinstance(graph, LocalResult):
-            learning.setdefault("typing", notes)
-            for key in ("compile_seconds", "seconds"):  # the times stay last
-                if key in learning:
-                    learning[key] = learning.pop(key)
-    return result
+    return _stamped(learner, result, started, data, _called(bound))
 
 
 def _called(bound: inspect.BoundArguments) -> dict:
@@ -247,10 +237,10 @@ def _since(started: tuple[float, float]) -> tuple[float, float]:
     return max(0.0, time.perf_counter() - started[0] - compiling), compiling
 
 
-def _stamped(learner, result, started: tuple, kinds: dict | None = None, called=None):
+def _stamped(learner, result, started: tuple, data=None, called=None):
     """``result`` with the learner's name first and the seconds since ``started`` last in
-    its ``learning`` record, and how the data's columns were typed (``kinds``, see
-    :mod:`bnfs.tables._kinds`) as ``columns``. ``called`` (the call's arguments, see
+    its ``learning`` record, and how the columns of ``data`` (a Dataset) were typed (see
+    :mod:`bnfs.tables._kinds`) as ``columns`` and ``typing``. ``called`` (the call's arguments, see
     :func:`_called`) becomes ``arguments``, but for what the record holds at its top level
     (``score``, ``test``, ``target``, ...); the values the learner recorded there itself (a
     default it resolved, such as ``max_parents``) stand over the call's."""
@@ -266,8 +256,12 @@ def _stamped(learner, result, started: tuple, kinds: dict | None = None, called=
         if not isinstance(graph, LocalResult):  # the keys the README reads, on every route
             rest.setdefault("learner", learner.__name__)
             rest.setdefault("stopped_early", None)
-            if kinds is not None:
-                rest.setdefault("columns", dict(kinds))
+            if isinstance(data, Dataset):
+                rest.setdefault("columns", dict(data.kinds))
+                rest.setdefault(
+                    "typing",
+                    {k: list(getattr(data, k, ())) for k in ("whole_numbers", "float_codes")},
+                )
         rest.pop("compile_seconds", None)
         learning.clear()
         learning.update(

@@ -133,15 +133,15 @@ class Selector(SelectorMixin, BaseEstimator):
         warnings.warn(advice, EmptySelectionWarning, stacklevel=user_stacklevel())
 
     @contextlib.contextmanager
-    def _timed(self):
+    def _timed(self, what=lambda: "the selection"):
         """The fit's :class:`~bnfs._budget.Budget` of ``max_time`` seconds (Ctrl-C also
         spends it); afterwards ``stopped_`` says why the fit stopped early (None: it did
-        not), and a RuntimeWarning says so."""
+        not), and a RuntimeWarning says so, returning ``what()`` found so far."""
         budget = Budget(self.max_time)
         with budget.catching_interrupts():
             yield budget
         self.stopped_ = budget.reason
-        budget.warn(type(self).__name__, "the selection")
+        budget.warn(type(self).__name__, what())
 
     def _empty_reason(self) -> str:
         return "no feature passed its relevance test on these rows"

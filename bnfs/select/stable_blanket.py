@@ -12,7 +12,6 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from bnfs import learners
-from bnfs._budget import Budget
 from bnfs.bootstrap import blanket_sets, inclusion_threshold
 from bnfs.select._base import DiscreteSelector, keep_parameters, random_seed, selection_options
 from bnfs.select.fcbf import symmetrical_uncertainty
@@ -158,8 +157,9 @@ class StableBlanketSelector(DiscreteSelector):
         self._validate_params()
         self._check_parameters()
         data, features, target = self._discrete_data(X, y, missing=True)
-        budget = Budget(self.max_time)  # one for the R resamples: stopped_ says why
-        with budget.catching_interrupts():
+        found = []
+        done = lambda: f"the selection from the blankets of {len(found)} of {self.R} resamples"
+        with self._timed(done) as budget:  # one budget for the R resamples: stopped_ says why
             found = blanket_sets(
                 data,
                 target,
@@ -171,11 +171,6 @@ class StableBlanketSelector(DiscreteSelector):
                 replace=self.resample == "bootstrap",
                 max_time=budget,
             )
-        self.stopped_ = budget.reason
-        budget.warn(
-            type(self).__name__,
-            f"the selection from the blankets of {len(found)} of {self.R} resamples",
-        )
         self.n_resamples_ = len(found)
         counts = pd.Series(0.0, index=features)
         for members in found:

@@ -173,8 +173,9 @@ class Dataset:
             raise ValueError("data has no columns")
         if frame.shape[0] == 0:
             raise ValueError("data has no rows")
-        asked = () if discrete is None or isinstance(discrete, str) else discrete
-        frame = with_numbers_read(frame, keep=asked if isinstance(asked, Iterable) else ())
+        # a column asked to be discrete keeps its text (a bad discrete= is refused below)
+        keep = discrete if isinstance(discrete, Iterable) and not isinstance(discrete, str) else ()
+        frame = with_numbers_read(frame, keep=keep)
         frame = _sources.complete_rows(frame, dropna)
         parts = encode_frame(frame, self.names, int(max_levels), discrete, continuous, constant)
         self.names = tuple(n for n in parts["columns"] if n not in parts["isolated"])
