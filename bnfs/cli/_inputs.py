@@ -107,6 +107,7 @@ def read_frame(path: Path, dropna: bool | None = False, keep_missing: bool = Fal
     (saying how many), kept with ``keep_missing`` (for the learners that take them, see
     :func:`dataset_of`) and refused otherwise (None: left alone)."""
     from bnfs.io import read_table
+    from bnfs.tables._kinds import with_numbers_read
     from bnfs.tables._readers import MISSING_VALUES
 
     asked = list(getattr(args, "na_values", None) or ())
@@ -120,6 +121,9 @@ def read_frame(path: Path, dropna: bool | None = False, keep_missing: bool = Fal
         )
     frame.columns = [str(c) for c in frame.columns]
     frame = typed_as_asked(frame, args)
+    # numbers stored as text with a missing marker ("?", "."): numbers with gaps, as the
+    # Python door reads them, before the gaps are counted (issue 71, item 2)
+    frame = with_numbers_read(frame)
     if dropna is None:
         return frame
     missing = frame.isna().sum()

@@ -43,7 +43,12 @@ LEARN_EPILOG = """examples:
 
 BLANKET_EPILOG = """examples:
   bnfs blanket data.csv --target class
+  bnfs blanket net.json --target class      (the network bnfs learn wrote: no learning)
   bnfs blanket data.csv --target -1 --algorithm hiton_mb --alpha 0.01
+
+The data are read and typed as bnfs learn reads them (continuous columns modelled as they
+are), so the blanket is the one in bnfs learn's network; bnfs select cuts continuous
+features for the class first (--discretize mdl here does the same) and says so.
 """
 
 
@@ -318,12 +323,14 @@ def build_parser() -> argparse.ArgumentParser:
             learning_options("auto", networks + locals_),
             common_options(),
         ],
-        description="Learn a network (or run a local learner) and print "
-        "the target's parents, children and spouses.",
+        description="Learn a network (or run a local learner), or read a network file "
+        "(.json, .bif, .graphml), and print the target's parents, children and spouses.",
         epilog=BLANKET_EPILOG,
         formatter_class=raw,
     )
-    blanket.add_argument("data", type=reads("data file"), help="data file")
+    blanket.add_argument(
+        "data", type=reads("data file"), help="data file, or a network file bnfs learn wrote"
+    )
     blanket.add_argument("--target", required=True, help="column name or index (-1: the last)")
     blanket.set_defaults(func=blanket_command)
 

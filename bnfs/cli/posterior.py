@@ -11,6 +11,7 @@ from bnfs.cli._inputs import (
     tier_file,
 )
 from bnfs.cli._status import partial_exit
+from bnfs.cli.learn import compiled
 from bnfs.tables._files import write_atomically
 
 #: what --out may end in
@@ -94,14 +95,22 @@ def posterior_command(args) -> int:
     linked = int((strength["strength"] > 0.5).sum() // 2)
     print(
         f"structure_posterior on {args.data.name} ({len(frame)} rows, {frame.shape[1]} "
-        f"variables): {learning['samples']} sampled orders in {learning['seconds']:.2f} s, "
+        f"variables): {learning['samples']} sampled orders in {learning['seconds']:.2f} s"
+        f"{compiled(learning.get('compile_seconds') or 0.0)}, "
         f"{agreement}; {linked} pairs linked with probability > 0.5; written to {args.out}"
     )
+    median = post.median_graph()
     if target is not None:
         members = post.blanket(target)
         shown = ", ".join(f"{x} {p:.2f}" for x, p in members.items() if p >= 0.05)
         print(f"  P(in the Markov blanket of {target}): {shown or '-'}")
-    median = post.median_graph()
+        # one graph's set beside the probabilities: the median graph keeps the arcs
+        # sampled in more than half the graphs, where bnfs learn's is one optimum
+        inside = median.markov_blanket(target)
+        print(
+            f"  its blanket in the median-probability graph: {', '.join(inside) or '-'} "
+            "(averaged over graphs; bnfs blanket reads one learned network)"
+        )
     if args.median is not None:
         from bnfs.cli.learn import write_graph
 

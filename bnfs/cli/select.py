@@ -25,8 +25,9 @@ def _discretizing(args, row) -> dict:
     """The selector's ``discretizer`` and ``n_bins`` from ``--discretize`` and ``--bins``,
     for a selector that discretizes (refused by name for one that does not). Without
     ``--discretize`` each keeps its own default (``MarkovBlanketSelector``'s ``mdl``, cuts
-    supervised by the class, which ``bnfs blanket`` takes for a discrete target too, so the
-    three give the same set; quantile bins for the others); ``auto`` reaches a selector
+    supervised by the class, where ``bnfs blanket`` models continuous columns as ``bnfs
+    learn`` does: :func:`_cut_note` says so; quantile bins for the others); told one
+    discretizer, ``bnfs blanket`` and ``bnfs select`` give one set. ``auto`` reaches a selector
     whose ``discretizer`` takes it and leaves the others at their defaults, since they need
     discrete data."""
     given = [
@@ -170,18 +171,24 @@ def select_command(args) -> int:
 
         args.algorithm = auto_learner(X.shape[1], len(X))
     selector = make_selector(args, list(frame.columns))
-    start = time.perf_counter()
+    from bnfs._kernels._compile import compile_seconds
+    from bnfs.cli.learn import compiled
+
+    start = time.perf_counter(), compile_seconds()
     with empty_selections() as empty:
         selector.fit(X, y)
-    seconds = time.perf_counter() - start
+    compiling = compile_seconds() - start[1]
+    seconds = max(0.0, time.perf_counter() - start[0] - compiling)
     features = [] if selector.empty_ else list(X.columns[selector.get_support()])
     print(
         f"{args.method} kept {len(features)} of {X.shape[1]} features for {target} "
-        f"({seconds:.2f} s):"
+        f"({seconds:.2f} s{compiled(compiling)}):"
     )
     print("  " + (", ".join(features) if features else "-"))
     if getattr(selector, "missing_", None):
         print(f"  (X has {selector.missing_['values']} missing values: {selector.missing_['how']})")
+    for line in _cut_note(selector, args, frame, target):
+        print(f"  {line}")
     if empty:
         print(f"bnfs select: warning: {empty[0]}", file=sys.stderr)
     facts = {
@@ -279,6 +286,32 @@ def select_command(args) -> int:
     return partial_exit(
         {"stopped_early": getattr(selector, "stopped_", None)}, "select", "the selection"
     )
+
+
+def _cut_note(selector, args, frame, target: str) -> list[str]:
+    """Why a network selector's set can differ from ``bnfs blanket``'s (the continuous
+    features it cut into bins for the class) and, within no budget, the blanket in the
+    network of the columns as they are beside it, with the same learner."""
+    cut = getattr(selector, "cut_features_", None)
+    if not cut or getattr(selector, "network_", None) is None:
+        return []
+    how = "where the class changes (mdl)" if selector.discretizer == "mdl" else "into bins"
+    lines = [
+        f"(the selector cut {len(cut)} continuous features {how} before learning; "
+        "bnfs blanket and bnfs learn model them as they are)"
+    ]
+    if args.max_time is not None:
+        lines.append(f"(their blanket: bnfs blanket {args.data} --target {target})")
+        return lines
+    from bnfs.learners import markov_blanket
+
+    options = learner_options(args.algorithm, args, list(frame.columns))
+    found = markov_blanket(frame, target, method=args.algorithm, **options)
+    lines.append(
+        f"the blanket in {args.algorithm}'s network of the columns as they are: "
+        + (", ".join(found) if found else "-")
+    )
+    return lines
 
 
 def fold_scores(model, X, y, folds, status, what: str) -> dict:

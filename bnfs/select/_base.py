@@ -306,12 +306,16 @@ class DiscreteSelector(Selector):
             target = name  # the network of X and y is the one learned on them together
         frame[target] = pd.Series(y, index=frame.index).astype(str)
         self.class_name_ = target
+        self.cut_features_ = []
         if missing and frame.isna().to_numpy().any():
-            return self._cut_observed(frame, target), features, target
+            cut = self._cut_observed(frame, target)
+            self.cut_features_ = [f for f in features if cut[f].dtype != frame[f].dtype]
+            return cut, features, target
         data = Dataset(frame)
         features = [f for f in features if f in data]  # identifiers are set aside
         keep = keeps_continuous is not None and keeps_continuous(len(features), len(frame))
         if data.continuous_names and not keep:
+            self.cut_features_ = [f for f in data.continuous_names if f != target]
             data = discretize(data, self._discretizer(), self.n_bins, target=target)
         return data, features, target
 
@@ -346,6 +350,7 @@ class DiscreteSelector(Selector):
         labels = pd.Series(self._check_y(y, n_rows)).astype(str).to_numpy()
         target = _unused_name(names)
         self.class_name_ = target
+        self.cut_features_ = []
         step = max(1, SPARSE_BLOCK_CELLS // n_rows)
         parts = []
         for start in range(0, n_cols, step):
@@ -357,6 +362,7 @@ class DiscreteSelector(Selector):
             frame[target] = labels
             data = Dataset(frame)
             if data.continuous_names:
+                self.cut_features_.extend(data.continuous_names)
                 data = discretize(data, self._discretizer(), self.n_bins, target=target)
             parts.append(data)
         if not parts:

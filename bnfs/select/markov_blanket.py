@@ -112,6 +112,11 @@ class MarkovBlanketSelector(DiscreteSelector):
     stopped_ : str or None
         Why the learner stopped before it finished (``max_time`` or Ctrl-C; the blanket is
         then read off what it found so far), or None.
+    cut_features_ : list of str
+        The continuous features cut into bins before learning (by ``discretizer``; ``"mdl"``
+        cuts where the class changes), so the blanket can differ from the one in
+        :func:`bnfs.learn`'s network of the columns as they are (``bnfs blanket``'s); empty
+        when none was cut.
     class_name_ : str
         The name the class got in ``network_``: ``y``'s name when it has one that no
         feature has, else "target".

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from cli_support import _select_code
 
 
@@ -79,11 +81,14 @@ def test_an_ascii_terminal_gets_the_whole_blanket_of_a_unicode_target(tmp_path):
     assert "lung" in parents and "tub" in parents
 
 
-def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkeypatch, capsys):
-    """Issue 44: bnfs select and MarkovBlanketSelector() cut continuous features into the
-    same bins, and so does bnfs blanket told to. Issue 59: one default for both commands.
-    Issue 60: that default is the selector's, cuts supervised by the class (MDL), for the
-    three; bnfs blanket takes it for a discrete target."""
+def test_blanket_reads_learns_network_and_select_says_why_it_differs(
+    continuous_file, monkeypatch, capsys
+):
+    """Issue 71, item 5: one target, one story. bnfs blanket gives the blanket in the
+    network bnfs learn writes (continuous columns modelled as they are, the same default
+    learner), and reads it off that file too; bnfs select and MarkovBlanketSelector() cut
+    for the class (MDL), and select says so with learn's set beside its own. Told the same
+    discretizer, blanket and select still agree (issue 44)."""
     import bnfs
     from bnfs import cli
 
@@ -91,29 +96,72 @@ def test_blanket_and_select_agree_on_continuous_features(continuous_file, monkey
     monkeypatch.chdir(root)
     X, y = frame.drop(columns="y"), frame["y"]
 
-    def blanket(*flags):
-        assert cli.main(["blanket", "c.csv", "--target", "y", *flags, "--quiet"]) == 0
+    def blanket(*flags, data="c.csv"):
+        assert cli.main(["blanket", data, "--target", "y", *flags, "--quiet"]) == 0
         return _listed(capsys.readouterr().out)
 
     def select(*flags):
         argv = ["select", "c.csv", "--target", "y", *flags, "--quiet"]
         code, out, err = _select_code(cli, argv, capsys)
         assert code == 0, err
-        return set(out.splitlines()[1].strip().split(", ")) - {"-"}
+        return set(out.splitlines()[1].strip().split(", ")) - {"-"}, out
 
-    # issue 60: one default for the three, cuts where the class changes (MDL)
+    assert cli.main(["learn", "c.csv", "--out", "net.json", "--quiet"]) == 0
+    capsys.readouterr()
+    network = bnfs.io.read_network(root / "net.json")
+    learned = set(network.markov_blanket("y"))
+    assert blanket() == learned == blanket(data="net.json")
+    assert learned == set(bnfs.markov_blanket(frame, "y"))
+    # the selector's default cuts where the class changes, and select says so
     default = bnfs.MarkovBlanketSelector().fit(X, y)
     assert default.discretizer == "mdl" and default.network_.learning["score"] == "bde"
-    assert select() == set(default.selected_) == blanket() and "a" in default.selected_
-    # and each discretizer told to the three
-    kept = bnfs.MarkovBlanketSelector(discretizer="auto").fit(X, y)
-    assert kept.network_.learning["score"] == "bic-cg"
-    assert select("--discretize", "auto") == set(kept.selected_) == blanket("--discretize", "auto")
+    assert sorted(default.cut_features_) == sorted(c for c in X if frame[c].dtype.kind == "f")
+    kept, out = select()
+    assert kept == set(default.selected_) and "a" in kept
+    note = next(line for line in out.splitlines() if "columns as they are:" in line)
+    assert set(note.split(": ", 1)[1].split(", ")) - {"-"} == learned
+    assert "cut" in out and "where the class changes (mdl)" in out
+    # told one discretizer, the two agree (issue 44), and select has nothing to explain
+    unbinned = bnfs.MarkovBlanketSelector(discretizer="auto").fit(X, y)
+    assert unbinned.cut_features_ == [] and unbinned.network_.learning["score"] == "bic-cg"
+    kept, out = select("--discretize", "auto")
+    assert kept == set(unbinned.selected_) == blanket("--discretize", "auto") == learned
+    assert "columns as they are" not in out
     binned = bnfs.MarkovBlanketSelector(discretizer="quantile").fit(X, y)
     bins = ("--discretize", "quantile", "--bins", "3")
-    assert select(*bins) == set(binned.selected_) == blanket(*bins)
+    assert select(*bins)[0] == set(binned.selected_) == blanket(*bins)
+    assert (
+        select("--discretize", "mdl")[0] == set(default.selected_) == blanket("--discretize", "mdl")
+    )
     for algorithm in ("hill_climbing", "hiton_mb"):  # a score learner and a CI-test one
-        assert select("--algorithm", algorithm) == blanket("--algorithm", algorithm)
+        flags = ("--algorithm", algorithm, "--discretize", "mdl")
+        assert select(*flags)[0] == blanket(*flags)
+
+
+def test_a_network_file_gives_its_blanket_and_refuses_learning_options(
+    asia_file, monkeypatch, capsys
+):
+    import bnfs
+    from bnfs import cli
+
+    root, data = asia_file
+    monkeypatch.chdir(root)
+    graph = bnfs.hill_climbing(data)
+    for suffix in (".json", ".bif"):
+        bnfs.io.write_network(graph, root / f"g{suffix}", data=data)
+        assert cli.main(["blanket", f"g{suffix}", "--target", "either"]) == 0
+        assert _listed(capsys.readouterr().out) == set(graph.markov_blanket("either"))
+    assert cli.main(["blanket", "g.json", "--target", "-1"]) == 0
+    assert f"blanket of {graph.nodes[-1]} " in capsys.readouterr().out
+    for flags in (["--alpha", "0.1"], ["--algorithm", "iamb"], ["--dropna"], ["--target", "x"]):
+        with pytest.raises(SystemExit) as stopped:
+            cli.main(["blanket", "g.json", "--target", "either", *flags])
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        if flags[0] == "--target":  # the last --target: not a node
+            assert "unknown column 'x'" in err
+        else:
+            assert f"{flags[0]} applies when learning from a data file" in err
 
 
 def test_blanket_and_select_agree_on_mixed_features(tmp_path, monkeypatch, capsys):
@@ -137,6 +185,7 @@ def test_blanket_and_select_agree_on_mixed_features(tmp_path, monkeypatch, capsy
     frame.to_csv(tmp_path / "m.csv", index=False)
     monkeypatch.chdir(tmp_path)
     for flags in ([], ["--algorithm", "hill_climbing"], ["--algorithm", "iamb"]):
+        flags = [*flags, "--discretize", "mdl"]  # select's default, told to blanket
         assert cli.main(["blanket", "m.csv", "--target", "y", *flags, "--quiet"]) == 0
         found = _listed(capsys.readouterr().out)
         code, out, err = _select_code(

@@ -37,7 +37,13 @@ def test_posterior_writes_what_the_python_call_gives(asia_file, monkeypatch, cap
     line = next(x for x in out.splitlines() if "P(in the Markov blanket of either)" in x)
     top = post.blanket("either")
     assert f"{top.index[0]} {top.iloc[0]:.2f}" in line
+    # issue 71, item 5: one graph's set beside the probabilities, and why it may differ
+    inside = next(x for x in out.splitlines() if "median-probability graph:" in x)
+    shown = inside.split("graph: ", 1)[1].split(" (")[0]
+    assert shown == (", ".join(post.median_graph().markov_blanket("either")) or "-")
+    assert "bnfs blanket reads one learned network" in inside
     assert "400 sampled orders" in out
+    assert post.learning["compile_seconds"] >= 0.0 and post.learning["seconds"] > 0.0
 
 
 def test_knowledge_files_reach_the_sampler(asia_file, monkeypatch, capsys):
