@@ -42,6 +42,7 @@ def _run_read_only(writable: str, tmp_path: Path) -> subprocess.CompletedProcess
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "WRITABLE_CACHE": writable,
+        "BNFS_NO_SHIPPED_KERNELS": "1",  # the cache's own folders, an install's kernels aside
         "TMPDIR": str(tmp_path / "tmp"),
         "HOME": str(tmp_path / "home"),
     }
@@ -95,6 +96,7 @@ def test_the_first_run_says_kernels_are_compiling_and_later_runs_do_not(tmp_path
 
     bnfs.datasets.sample("asia", 200, seed=0).to_csv(tmp_path / "asia.csv", index=False)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env["BNFS_NO_SHIPPED_KERNELS"] = "1"  # as a checkout or an install that shipped none
     command = [sys.executable, "-m", "bnfs.cli", "learn", "asia.csv", "--out", "a.json", "--quiet"]
     runs, records = [], []
     for _ in range(2):
@@ -164,3 +166,26 @@ def test_the_install_ships_every_package():
     }
     assert found and found <= listed, sorted(found - listed)
     assert "bnfs.data" in listed  # the bundled networks, from data/
+
+
+def test_the_build_can_compile_the_kernels():
+    """The build compiles the kernels into the package (setup.py, issue 72), in an
+    environment of its own: ``[build-system] requires`` holds the runtime dependencies the
+    kernels' call paths import, with the same bounds (all but matplotlib, for drawing)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    needed = {d for d in project["project"]["dependencies"] if not d.startswith("matplotlib")}
+    assert needed <= set(project["build-system"]["requires"])
+    setup = (ROOT / "setup.py").read_text()
+    assert '"warmup", "--into"' in setup and "editable_mode" in setup
+
+
+def test_warmup_on_the_command_line_refuses_an_unknown_path(capsys):
+    import pytest
+
+    from bnfs import cli
+
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["warmup", "--paths", "everything"])
+    assert stopped.value.code == 2 and "invalid choice: 'everything'" in capsys.readouterr().err

@@ -22,6 +22,8 @@ import signal
 import tempfile
 import threading
 import time
+import warnings
+import zlib
 
 import numba
 from numba.core import event
@@ -94,14 +96,105 @@ CACHE = _cache_location()
 
 @functools.cache
 def sources_stamp(folder: str) -> str:
-    """A digest of the names, sizes and modification times of the ``.py`` files of
-    ``folder`` (read once per process)."""
-    files = sorted(
+    """A digest of the names and contents of the ``.py`` files of ``folder`` (read once per
+    process): by content, so that an install, a copy or a Docker layer, which keep no
+    modification times, finds the entries built from the same sources."""
+    digest = hashlib.sha256()
+    for entry in sorted(
         (e for e in os.scandir(folder) if e.name.endswith(".py") and e.is_file()),
         key=lambda e: e.name,
-    )
-    text = repr([(e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in files])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    ):
+        with open(entry.path, "rb") as f:
+            digest.update(entry.name.encode() + b"\0" + hashlib.sha256(f.read()).digest())
+    return digest.hexdigest()[:16]
+
+
+#: the kernels compiled when the package was built (``pip install .`` runs ``bnfs warmup
+#: --into`` here), read-only; entries are found by content, as in the cache
+SHIPPED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_compiled")
+#: what the shipped entries were built with (:func:`build_facts`), in each shipped folder
+MANIFEST = "MANIFEST.json"
+#: an entry written by bnfs: this, then zlib-compressed pickle (object code packs to ~40%)
+PACKED = b"bnfs-kernel-1\n"
+
+
+def pack_entry(payload: bytes) -> bytes:
+    """An entry's bytes as bnfs writes them: :data:`PACKED` and the compressed pickle."""
+    return payload if payload.startswith(PACKED) else PACKED + zlib.compress(payload, 6)
+
+
+def _unpack_entry(payload: bytes):
+    if payload.startswith(PACKED):
+        payload = zlib.decompress(payload[len(PACKED) :])
+    return pickle.loads(payload)
+
+
+@functools.cache
+def shipped_folders() -> tuple[str, ...]:
+    """The folders of compiled kernels built with the package, each with its
+    :data:`MANIFEST`: those ``BNFS_COMPILED_KERNELS`` names (``os.pathsep`` between them: a
+    read-only volume that ``bnfs warmup --into`` filled, shared by a cluster's workers),
+    the package's own, and, for a source checkout run beside an install of it (the test
+    suite after ``pip install .``), the installed copy's; only entries of identical sources
+    match. None when ``BNFS_NO_SHIPPED_KERNELS`` is set (``bnfs warmup --into`` compiles
+    afresh)."""
+    if os.environ.get("BNFS_NO_SHIPPED_KERNELS"):
+        return ()
+    extra = os.environ.get("BNFS_COMPILED_KERNELS", "")
+    folders = [*(f for f in extra.split(os.pathsep) if f), SHIPPED]
+    try:
+        from importlib.metadata import distribution
+
+        installed = str(distribution("bnfs").locate_file("bnfs/_kernels/_compiled"))
+        if os.path.realpath(installed) != os.path.realpath(SHIPPED):
+            folders.append(installed)
+    except Exception:  # no metadata (a bare checkout): its own folder only
+        pass
+    return tuple(f for f in folders if os.path.isfile(os.path.join(f, MANIFEST)))
+
+
+def build_facts() -> dict:
+    """What compiled code is valid for: the numba, llvmlite, numpy and Python versions,
+    the CPU and its features (as numba keys its cache), the kernels' sources."""
+    import sys
+
+    import llvmlite
+    import numpy
+    from numba.core.registry import cpu_target
+
+    triple, cpu, features = cpu_target.target_context.codegen().magic_tuple()
+    return {
+        "numba": numba.__version__,
+        "llvmlite": llvmlite.__version__,
+        "numpy": numpy.__version__,
+        "python": ".".join(map(str, sys.version_info[:3])),
+        "platform": triple,
+        "cpu": cpu,
+        "cpu_features": hashlib.sha256(features.encode()).hexdigest()[:16],
+        "sources": sources_stamp(os.path.dirname(os.path.abspath(__file__))),
+    }
+
+
+def shipped_mismatch() -> str | None:
+    """Why the shipped kernels cannot serve this process (``"numba 0.68.1 here, 0.69.0
+    built"``), or None when they can or there are none."""
+    import json
+
+    for folder in shipped_folders():
+        try:
+            with open(os.path.join(folder, MANIFEST)) as f:
+                built = json.load(f).get("facts", {})
+        except (OSError, ValueError):
+            return "its manifest is unreadable"
+        here = build_facts()
+        differs = [k for k in here if built.get(k) != here[k]]
+        if not differs:
+            return None
+        key = differs[0]
+        if key == "sources":
+            return "the kernels' sources changed since they were built"
+        return f"{key} {here[key]} here, {built.get(key)} when they were built"
+    return None
 
 
 def _stamp_with_sources(dispatcher):
@@ -116,6 +209,17 @@ def _stamp_with_sources(dispatcher):
         folder = os.path.dirname(os.path.abspath(inspect.getfile(dispatcher.py_func)))
         index._source_stamp = (index._source_stamp, sources_stamp(folder))
     return dispatcher
+
+
+def _versions() -> str:
+    import llvmlite
+    import numpy
+
+    return f"numba {numba.__version__}, llvmlite {llvmlite.__version__}, numpy {numpy.__version__}"
+
+
+#: what an entry is valid for beyond its key (numba's key holds the CPU and the bytecode)
+_VERSIONS = _versions()
 
 
 class CheckedCacheFile:
@@ -137,32 +241,37 @@ class CheckedCacheFile:
         self._cache_path = original._cache_path
         self._pattern = original._data_name_pattern.replace("{number:d}", "{digest}")
         self._source_stamp = original._source_stamp
-        self._version = numba.__version__
+        self._version = _VERSIONS
         self._open_for_write = original._open_for_write  # numba's: a temporary, renamed
         self._dump = original._dump
 
-    def _path(self, key) -> str:
+    def _name(self, key) -> str:
         text = repr((key, self._source_stamp, self._version))
         digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-        return os.path.join(self._cache_path, self._pattern.format(digest=digest))
+        return self._pattern.format(digest=digest)
 
     def save(self, key, data) -> None:
         try:
             payload = self._dump((self._version, self._source_stamp, key, data))
-            with self._open_for_write(self._path(key)) as f:
-                f.write(payload)
+            path = os.path.join(self._cache_path, self._name(key))
+            with self._open_for_write(path) as f:
+                f.write(pack_entry(payload))
         except Exception as error:  # a cache that cannot be written costs a compile
             log.debug("could not cache a compiled kernel: %s", error)
 
     def load(self, key):
-        try:
-            with open(self._path(key), "rb") as f:
-                version, stamp, stored, data = pickle.loads(f.read())
-        except Exception:  # missing, truncated or unreadable: compile again
-            return None
-        if version != self._version or stamp != self._source_stamp or stored != key:
-            return None
-        return data
+        """The entry for ``key``: first among the kernels shipped with the package, then in
+        this machine's cache; None (compile it) when neither holds a sound one."""
+        name = self._name(key)
+        for folder in (*shipped_folders(), self._cache_path):
+            try:
+                with open(os.path.join(folder, name), "rb") as f:
+                    version, stamp, stored, data = _unpack_entry(f.read())
+            except Exception:  # missing, truncated or unreadable: look on, then compile
+                continue
+            if version == self._version and stamp == self._source_stamp and stored == key:
+                return data
+        return None
 
     def flush(self) -> None:
         """Nothing to flush: a stale entry is never found (its digest differs)."""
@@ -317,11 +426,27 @@ class _FirstCompile(event.Listener):
                 compile_log.info(
                     "compiling the numba kernels (not cached: every run compiles them again)"
                 )
+            elif shipped_folders():
+                why = shipped_mismatch()
+                if why:  # loud, in Python too (the "bnfs" logger is silent unconfigured)
+                    warnings.warn(
+                        "bnfs: compiling numba kernels this install did not build (its "
+                        f"compiled kernels do not fit this machine: {why}); the answers are "
+                        "the same; run `bnfs warmup` once to compile them all here",
+                        RuntimeWarning,
+                        stacklevel=2,
+                    )
+                else:
+                    compile_log.info(
+                        "compiling numba kernels this install did not build (a call path "
+                        "of its own: once, then cached)"
+                    )
             else:
                 compile_log.info(
                     "compiling the numba kernels for their first use: each learner and "
                     "kind of data (discrete, continuous, mixed, with gaps) compiles its own "
-                    "once, from seconds to a few minutes; later runs load them from the cache"
+                    "once, from seconds to a few minutes; later runs load them from the "
+                    "cache (`bnfs warmup` compiles them all at once, a process per core)"
                 )
 
     def on_end(self, event_):

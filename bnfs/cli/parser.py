@@ -20,6 +20,7 @@ from bnfs.cli.graphs import compare_command, draw_command, score_command
 from bnfs.cli.learn import learn_command
 from bnfs.cli.posterior import posterior_command
 from bnfs.cli.select import CLASSIFIERS, select_command
+from bnfs.cli.warmup import warmup_command
 from bnfs.select import registry as selectors
 
 #: the scores, from the kernel-free table (parsing the command line imports no kernel)
@@ -393,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the current folder)",
     )
     example.set_defaults(func=example_command)
+    _add_warmup_command(sub)
     for command in sub.choices.values():
         command.set_defaults(file_arguments=file_arguments(command))
     return parser
@@ -445,6 +447,37 @@ def _add_posterior_command(sub, raw) -> None:
     post.add_argument("--samples", type=int_at_least(1), default=1000, help="per chain")
     post.add_argument("--steps", type=int_at_least(1), help="per chain, burn-in included")
     post.set_defaults(func=posterior_command)
+
+
+def _add_warmup_command(sub) -> None:
+    """``bnfs warmup``: the kernels compiled once, for a Docker image or a cluster's workers."""
+    from bnfs._warmup import PATHS
+
+    warm = sub.add_parser(
+        "warmup",
+        help="compile the kernels of every kind of data once (Docker images, clusters)",
+        parents=[common_options()],
+        description="Compile the numba kernels of the call paths users meet (discrete, "
+        "Gaussian, mixed, with gaps, weighted, CI tests, selectors, posterior), a process "
+        "per core, so that later runs on this machine load them. pip install . does this "
+        "for the package it builds; run it where the install was built for another machine.",
+    )
+    warm.add_argument(
+        "--paths", nargs="+", choices=PATHS, default=list(PATHS), help="call paths (default all)"
+    )
+    warm.add_argument(
+        "--jobs",
+        type=n_jobs_arg,
+        default=-1,
+        help="processes side by side (default -1: a core each)",
+    )
+    warm.add_argument(
+        "--into",
+        type=writes("--into"),
+        help="also write the compiled entries, compressed, into this folder with a manifest "
+        "(what pip install . ships)",
+    )
+    warm.set_defaults(func=warmup_command)
 
 
 def _add_graph_commands(sub, raw) -> None:

@@ -1,0 +1,115 @@
+"""Compiled kernels built once and shipped (issue 72, item 1): ``bnfs warmup --into`` fills
+a folder that a fresh process, on an empty cache, loads instead of compiling, with the same
+answers; entries are found by content, whatever the folder's path or the files' times; a
+manifest that does not fit the machine is said in one line, and the process compiles and
+answers the same. Each case runs child processes on cache folders of their own."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a first call that compiles a CI-test and a scoring stack, and says what it compiled
+CALL = (
+    "import bnfs\n"
+    "from bnfs._kernels._compile import compile_seconds\n"
+    "d = bnfs.datasets.sample('asia', 400, seed=1)\n"
+    "print(round(bnfs.CITest(d, 'g2')('tub', 'either').p_value, 12))\n"
+    "print(round(bnfs.score(bnfs.datasets.network('asia'), d, 'bic'), 6))\n"
+    "print('compiled', compile_seconds() > 0)\n"
+)
+
+
+def run(code, cache, **extra):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(cache)}
+    env.pop("BNFS_NO_SHIPPED_KERNELS", None)
+    env.pop("BNFS_COMPILED_KERNELS", None)
+    env.update(extra)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(  # run from the cache's folder: "" on sys.path is not the checkout
+        [sys.executable, "-c", code + "print(bnfs.__file__)\n"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=cache.parent,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    where = Path(done.stdout.splitlines()[-1]).parents[1]
+    assert where == Path(env["PYTHONPATH"].split(os.pathsep)[0])  # the bnfs asked for
+    done.stdout = "\n".join(done.stdout.splitlines()[:-1])
+    return done
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    """A folder of compiled entries and its manifest, as the build writes it, from a first
+    call compiled afresh (an install's own kernels aside)."""
+    from bnfs._warmup import _collect
+
+    root = tmp_path_factory.mktemp("shipped")
+    done = run(CALL, root / "cache", BNFS_NO_SHIPPED_KERNELS="1")
+    assert done.stdout.splitlines()[-1] == "compiled True"
+    count = _collect(root / "cache", root / "kernels", ["asia"])
+    assert count > 6 and not (root / "cache").exists()
+    return root / "kernels", done.stdout.splitlines()[:2]
+
+
+def test_shipped_kernels_load_on_an_empty_cache_with_the_same_answers(shipped, tmp_path):
+    folder, answers = shipped
+    moved = tmp_path / "elsewhere" / "kernels"  # another path, new modification times
+    shutil.copytree(folder, moved)
+    for entry in moved.iterdir():
+        os.utime(entry, (1, 1))
+    done = run(CALL, tmp_path / "cache", BNFS_COMPILED_KERNELS=str(moved))
+    assert done.stdout.splitlines() == [*answers, "compiled False"]
+    assert not list((tmp_path / "cache").rglob("*.nbc"))  # nothing compiled, nothing written
+    manifest = json.loads((moved / "MANIFEST.json").read_text())
+    assert manifest["paths"] == ["asia"] and manifest["facts"]["numba"]
+    entry = next(moved.glob("*.nbc")).read_bytes()
+    from bnfs._kernels._compile import PACKED
+
+    assert entry.startswith(PACKED)  # compressed
+
+
+def test_a_manifest_that_does_not_fit_is_said_and_the_answer_is_the_same(shipped, tmp_path):
+    folder, answers = shipped
+    other = tmp_path / "kernels"
+    shutil.copytree(folder, other)
+    for entry in other.glob("*.nbc"):
+        entry.write_bytes(b"damaged")  # entries that cannot serve: compiled instead
+    manifest = json.loads((other / "MANIFEST.json").read_text())
+    manifest["facts"]["numba"] = "0.0.1"
+    (other / "MANIFEST.json").write_text(json.dumps(manifest))
+    done = run(CALL, tmp_path / "cache", BNFS_COMPILED_KERNELS=str(other))  # no logging set
+    assert done.stdout.splitlines() == [*answers, "compiled True"]
+    said = [line for line in done.stderr.splitlines() if "compiling" in line]
+    assert len(said) == 1 and "numba" in said[0] and "0.0.1 when they were built" in said[0]
+    assert "bnfs warmup" in said[0]
+
+
+def test_changed_sources_never_load_old_entries(shipped, tmp_path):
+    """Entries are keyed by the sources' content: a copy of the kernels with one file
+    changed compiles afresh, even with the old entries beside it."""
+    folder, answers = shipped
+    package = tmp_path / "pkg"
+    shutil.copytree(ROOT / "bnfs", package / "bnfs", ignore=shutil.ignore_patterns("__pycache__"))
+    kernel = package / "bnfs" / "_kernels" / "citests.py"
+    kernel.write_text(kernel.read_text() + "\n# changed\n")
+    env = {"PYTHONPATH": str(package), "BNFS_COMPILED_KERNELS": str(folder)}
+    done = run(CALL, tmp_path / "cache", **env)
+    assert done.stdout.splitlines() == [*answers, "compiled True"]
+
+
+def test_warmup_refuses_an_unknown_path():
+    from bnfs._warmup import warmup
+
+    with pytest.raises(ValueError, match="unknown call path 'everything'"):
+        warmup(["everything"])
+    with pytest.raises(ValueError, match="n_jobs"):
+        warmup(["discrete"], n_jobs=0)
