@@ -451,7 +451,7 @@ def _add_posterior_command(sub, raw) -> None:
 
 def _add_warmup_command(sub) -> None:
     """``bnfs warmup``: the kernels compiled once, for a Docker image or a cluster's workers."""
-    from bnfs._warmup import PATHS
+    from bnfs.cli.warmup import PATHS
 
     warm = sub.add_parser(
         "warmup",

@@ -50,7 +50,7 @@ def run(code, cache, **extra):
 def shipped(tmp_path_factory):
     """A folder of compiled entries and its manifest, as the build writes it, from a first
     call compiled afresh (an install's own kernels aside)."""
-    from bnfs._warmup import _collect
+    from bnfs.cli.warmup import _collect
 
     root = tmp_path_factory.mktemp("shipped")
     done = run(CALL, root / "cache", BNFS_NO_SHIPPED_KERNELS="1")
@@ -107,7 +107,7 @@ def test_changed_sources_never_load_old_entries(shipped, tmp_path):
 
 
 def test_warmup_refuses_an_unknown_path():
-    from bnfs._warmup import warmup
+    from bnfs.cli.warmup import warmup
 
     with pytest.raises(ValueError, match="unknown call path 'everything'"):
         warmup(["everything"])
