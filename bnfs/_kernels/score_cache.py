@@ -81,9 +81,21 @@ def arc_key(u, v, n):
     return mix64(np.uint64(u * n + v) ^ np.uint64(0xD6E8FEB86659FD93))
 
 
+@njit(cache=True)
 def new_cache():
-    """An empty local-score cache for the kernels."""
+    """An empty local-score cache for the kernels, built in a cached kernel: a typed dict
+    made from Python compiles numba's own constructor again in every process."""
     return Dict.empty(key_type=types.int64, value_type=types.float64)
+
+
+@njit(cache=True)
+def key_set(keys):
+    """A typed dict holding 1 at each of ``keys`` (int64), built in a cached kernel (see
+    :func:`new_cache`): the searches' sets of forbidden and kept arcs."""
+    out = Dict.empty(key_type=types.int64, value_type=types.int64)
+    for k in keys:
+        out[k] = 1
+    return out
 
 
 def new_scratch(rows: int, counts_size: int, width: int, threads: int = 1) -> Scratch:

@@ -7,12 +7,10 @@ and the local-score cache; moves run in :mod:`bnfs._kernels.hill_climbing`.
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from bnfs._budget import Budget, Pace
 from bnfs._kernels import hill_climbing as _hc
-from bnfs._kernels.score_cache import scoring_of
+from bnfs._kernels.score_cache import key_set, scoring_of
 from bnfs._validate import cycle_text, directed_cycle
 from bnfs._vocabulary import score_kind
 from bnfs.graphs.graph import DAG
@@ -237,10 +235,8 @@ class SearchState:
         arcs that may not be removed or reversed)."""
 
         def to_dict(pairs):
-            out = Dict.empty(key_type=types.int64, value_type=types.int64)
-            for u, v in pairs:
-                out[int(u) * self.n + int(v)] = 1
-            return out
+            keys = [int(u) * self.n + int(v) for u, v in pairs]
+            return key_set(np.array(keys, dtype=np.int64))
 
         return to_dict(self._black), to_dict(self.white)
 
