@@ -6,7 +6,8 @@ environment (``[build-system] requires`` holds the runtime dependencies for it),
 per core, on the files the build is about to package; the entries are named by the
 sources' content and keyed to numba, llvmlite, numpy, Python and the CPU, so an install
 whose versions or CPU differ compiles on first use as before (one line says why), with the
-same answers. ``BNFS_BUILD_KERNELS=0`` skips it (a quick build, kernels compiled on first
+same answers. ``BNFS_PORTABLE_KERNELS=1`` builds them for the platform's generic CPU (a
+wheel for other machines: they load on any CPU of the platform). ``BNFS_BUILD_KERNELS=0`` skips it (a quick build, kernels compiled on first
 use); an editable install never runs it (its sources change under it).
 """
 
@@ -35,8 +36,9 @@ class build_py_with_kernels(build_py):
         }
         env.pop("NUMBA_DISABLE_JIT", None)
         started = time.perf_counter()
+        portable = ["--portable"] if os.environ.get("BNFS_PORTABLE_KERNELS") == "1" else []
         done = subprocess.run(
-            [sys.executable, "-m", "bnfs.cli", "warmup", "--into", str(into), "--quiet"],
+            [sys.executable, "-m", "bnfs.cli", "warmup", "--into", str(into), "--quiet", *portable],
             env=env,
             cwd=str(build),
         )

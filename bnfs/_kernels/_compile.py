@@ -175,19 +175,38 @@ def build_facts() -> dict:
     }
 
 
-def shipped_mismatch() -> str | None:
-    """Why the shipped kernels cannot serve this process (``"numba 0.68.1 here, 0.69.0
-    built"``), or None when they can or there are none."""
+#: the CPU of portable entries (``bnfs warmup --into DIR --portable``: a wheel that travels)
+PORTABLE_CPU = "generic"
+
+
+@functools.cache
+def _manifest(folder: str) -> dict:
+    """The facts of a shipped folder's :data:`MANIFEST` ({} when unreadable)."""
     import json
 
+    try:
+        with open(os.path.join(folder, MANIFEST)) as f:
+            return json.load(f).get("facts", {})
+    except (OSError, ValueError):
+        return {}
+
+
+def _portable(folder: str) -> bool:
+    """Whether ``folder``'s entries were built for any CPU of their platform."""
+    return _manifest(folder).get("cpu") == PORTABLE_CPU
+
+
+def shipped_mismatch() -> str | None:
+    """Why the shipped kernels cannot serve this process (``"numba 0.68.1 here, 0.69.0
+    built"``), or None when they can or there are none. Portable entries serve any CPU of
+    their platform."""
     for folder in shipped_folders():
-        try:
-            with open(os.path.join(folder, MANIFEST)) as f:
-                built = json.load(f).get("facts", {})
-        except (OSError, ValueError):
+        built = _manifest(folder)
+        if not built:
             return "its manifest is unreadable"
         here = build_facts()
-        differs = [k for k in here if built.get(k) != here[k]]
+        skip = ("cpu", "cpu_features") if _portable(folder) else ()
+        differs = [k for k in here if k not in skip and built.get(k) != here[k]]
         if not differs:
             return None
         key = differs[0]
@@ -220,6 +239,13 @@ def _versions() -> str:
 
 #: what an entry is valid for beyond its key (numba's key holds the CPU and the bytecode)
 _VERSIONS = _versions()
+
+
+def _generic(key):
+    """numba's cache key with the CPU part made the generic CPU's (:data:`PORTABLE_CPU`,
+    no feature flags), as a portable build keys its entries."""
+    signature, (triple, _, _), code = key
+    return signature, (triple, PORTABLE_CPU, ""), code
 
 
 class CheckedCacheFile:
@@ -262,14 +288,16 @@ class CheckedCacheFile:
     def load(self, key):
         """The entry for ``key``: first among the kernels shipped with the package, then in
         this machine's cache; None (compile it) when neither holds a sound one."""
-        name = self._name(key)
         for folder in (*shipped_folders(), self._cache_path):
+            # portable code (built for the platform's generic CPU) is keyed to the generic
+            # CPU: it runs on this one, which numba's key would not allow
+            wanted = _generic(key) if folder != self._cache_path and _portable(folder) else key
             try:
-                with open(os.path.join(folder, name), "rb") as f:
+                with open(os.path.join(folder, self._name(wanted)), "rb") as f:
                     version, stamp, stored, data = _unpack_entry(f.read())
             except Exception:  # missing, truncated or unreadable: look on, then compile
                 continue
-            if version == self._version and stamp == self._source_stamp and stored == key:
+            if version == self._version and stamp == self._source_stamp and stored == wanted:
                 return data
         return None
 

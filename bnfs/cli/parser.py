@@ -477,6 +477,11 @@ def _add_warmup_command(sub) -> None:
         help="also write the compiled entries, compressed, into this folder with a manifest "
         "(what pip install . ships)",
     )
+    warm.add_argument(
+        "--portable",
+        action="store_true",
+        help="with --into: machine code for any CPU of this platform (a wheel that travels)",
+    )
     warm.set_defaults(func=warmup_command)
 
 

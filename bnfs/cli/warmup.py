@@ -12,6 +12,7 @@ and named by their contents, see :mod:`bnfs._kernels._compile`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -119,7 +120,12 @@ def _run_path(name: str) -> None:
 
 
 def warmup(
-    paths=None, *, n_jobs: int | None = -1, into=None, timeout: float = 1800.0
+    paths=None,
+    *,
+    n_jobs: int | None = -1,
+    into=None,
+    portable: bool = False,
+    timeout: float = 1800.0,
 ) -> dict[str, float]:
     """Compile (or load) the kernels of the call paths users meet, so that later calls on
     this machine start warm; return each path's seconds.
@@ -135,6 +141,10 @@ def warmup(
         Also copy the compiled entries into this folder, compressed (what ``pip install .``
         ships in ``bnfs/_kernels/_compiled``); by default they stay in this machine's numba
         cache, where every later process finds them.
+    portable : bool, default False
+        With ``into``: machine code for the generic CPU of this platform (numba's
+        ``NUMBA_CPU_NAME=generic``), which loads on any CPU of it, for a wheel that travels;
+        by default it is tuned to this machine's CPU and loads on that CPU only.
     timeout : float, default 1800
         Seconds a path may take before it is stopped (its kernels compiled so far kept).
 
@@ -143,6 +153,7 @@ def warmup(
     In a Dockerfile, after ``pip install bnfs``: ``RUN bnfs warmup``. On a Dask cluster whose
     workers share no folder: ``from bnfs.cli.warmup import warmup; client.run(warmup)``.
     """
+    from bnfs._kernels._compile import PORTABLE_CPU
     from bnfs.parallel import check_n_jobs
 
     chosen = list(PATHS) if paths is None else [paths] if isinstance(paths, str) else list(paths)
@@ -150,15 +161,19 @@ def warmup(
     if unknown:
         raise ValueError(f"unknown call path {unknown[0]!r}; the paths are {list(PATHS)}")
     workers = min(len(chosen), check_n_jobs(n_jobs))
+    if portable and into is None:
+        raise ValueError("portable applies to the entries written into a folder: pass into")
     with tempfile.TemporaryDirectory(prefix="bnfs-warmup-") as folder:
         env = dict(os.environ)
         if into is not None:  # compile afresh, apart from this machine's cache
             env["NUMBA_CACHE_DIR"] = os.path.join(folder, "cache")
             env["BNFS_NO_SHIPPED_KERNELS"] = "1"
+        if portable:
+            env.update(NUMBA_CPU_NAME=PORTABLE_CPU, NUMBA_CPU_FEATURES="")
         env.setdefault("PYTHONWARNINGS", "ignore")
         seconds = _run_all(chosen, workers, env, timeout)
         if into is not None:
-            _collect(Path(env["NUMBA_CACHE_DIR"]), Path(into), chosen)
+            _collect(Path(env["NUMBA_CACHE_DIR"]), Path(into), chosen, portable)
     return seconds
 
 
@@ -194,13 +209,13 @@ def _run_all(chosen: list[str], workers: int, env: dict, timeout: float) -> dict
     return seconds
 
 
-def _collect(cache: Path, into: Path, paths: list[str]) -> int:
+def _collect(cache: Path, into: Path, paths: list[str], portable: bool = False) -> int:
     """Copy the kernels' entries under ``cache`` into ``into`` (one flat folder, each
     entry compressed) with a manifest of what they were built with; return how many.
     Entries are named by their contents, so a name found twice is one entry."""
     import json
 
-    from bnfs._kernels._compile import MANIFEST, build_facts, pack_entry
+    from bnfs._kernels._compile import MANIFEST, PORTABLE_CPU, build_facts, pack_entry
 
     into.mkdir(parents=True, exist_ok=True)
     count = 0
@@ -211,7 +226,10 @@ def _collect(cache: Path, into: Path, paths: list[str]) -> int:
             part.write_bytes(pack_entry(entry.read_bytes()))
             os.replace(part, target)
         count += 1
-    manifest = {"facts": build_facts(), "paths": paths, "entries": count}
+    facts = build_facts()
+    if portable:  # what the children compiled for (NUMBA_CPU_NAME=generic, no features)
+        facts.update(cpu=PORTABLE_CPU, cpu_features=hashlib.sha256(b"").hexdigest()[:16])
+    manifest = {"facts": facts, "paths": paths, "entries": count}
     (into / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     shutil.rmtree(cache, ignore_errors=True)
     return count
@@ -225,7 +243,7 @@ def warmup_command(args) -> int:
         where = f"into {args.into}" if args.into else "into this machine's numba cache"
         jobs = min(len(args.paths), check_n_jobs(args.jobs))
         print(f"bnfs warmup: compiling {len(args.paths)} call paths {where}, {jobs} at a time")
-    seconds = warmup(args.paths, n_jobs=args.jobs, into=args.into)
+    seconds = warmup(args.paths, n_jobs=args.jobs, into=args.into, portable=args.portable)
     for name in args.paths:
         print(f"  {name:<11} {seconds[name]:7.1f} s")
     return 0

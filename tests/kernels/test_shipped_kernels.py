@@ -113,3 +113,24 @@ def test_warmup_refuses_an_unknown_path():
         warmup(["everything"])
     with pytest.raises(ValueError, match="n_jobs"):
         warmup(["discrete"], n_jobs=0)
+
+
+def test_portable_kernels_load_on_this_cpu(tmp_path):
+    """Entries built for the platform's generic CPU (a wheel that travels) are keyed so:
+    they load on this machine's CPU, where host-keyed ones built elsewhere would not."""
+    from bnfs.cli.warmup import _collect
+
+    generic = {
+        "NUMBA_CPU_NAME": "generic",
+        "NUMBA_CPU_FEATURES": "",
+        "BNFS_NO_SHIPPED_KERNELS": "1",
+    }
+    built = run(CALL, tmp_path / "build" / "cache", **generic)
+    assert built.stdout.splitlines()[-1] == "compiled True"
+    _collect(tmp_path / "build" / "cache", tmp_path / "kernels", ["asia"], portable=True)
+    assert json.loads((tmp_path / "kernels" / "MANIFEST.json").read_text())["facts"]["cpu"] == (
+        "generic"
+    )
+    done = run(CALL, tmp_path / "cache", BNFS_COMPILED_KERNELS=str(tmp_path / "kernels"))
+    assert done.stdout.splitlines() == [*built.stdout.splitlines()[:2], "compiled False"]
+    assert "RuntimeWarning" not in done.stderr
