@@ -141,15 +141,15 @@ def shipped_folders() -> tuple[str, ...]:
     if os.environ.get("BNFS_NO_SHIPPED_KERNELS"):
         return ()
     extra = os.environ.get("BNFS_COMPILED_KERNELS", "")
-    folders = [*(f for f in extra.split(os.pathsep) if f), SHIPPED]
-    try:
-        from importlib.metadata import distribution
+    import sys
 
-        installed = str(distribution("bnfs").locate_file("bnfs/_kernels/_compiled"))
-        if os.path.realpath(installed) != os.path.realpath(SHIPPED):
+    folders = [*(f for f in extra.split(os.pathsep) if f), SHIPPED]
+    # an installed copy anywhere on the path (site-packages); not its metadata, which a
+    # checkout's own bnfs.egg-info (left by pip's in-tree build) would shadow
+    for entry in sys.path:
+        installed = os.path.join(entry or os.curdir, "bnfs", "_kernels", "_compiled")
+        if os.path.realpath(installed) not in map(os.path.realpath, folders):
             folders.append(installed)
-    except Exception:  # no metadata (a bare checkout): its own folder only
-        pass
     return tuple(f for f in folders if os.path.isfile(os.path.join(f, MANIFEST)))
 
 

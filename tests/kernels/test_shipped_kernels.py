@@ -134,3 +134,17 @@ def test_portable_kernels_load_on_this_cpu(tmp_path):
     done = run(CALL, tmp_path / "cache", BNFS_COMPILED_KERNELS=str(tmp_path / "kernels"))
     assert done.stdout.splitlines() == [*built.stdout.splitlines()[:2], "compiled False"]
     assert "RuntimeWarning" not in done.stderr
+
+
+def test_a_checkout_finds_the_kernels_of_an_installed_copy(shipped, tmp_path):
+    """CI runs the checkout's bnfs after pip install . (the suite's pythonpath): it loads
+    the installed copy's kernels from any folder on the path, though pip's in-tree build
+    left a bnfs.egg-info whose metadata points at the checkout."""
+    folder, answers = shipped
+    site = tmp_path / "site"
+    shutil.copytree(folder, site / "bnfs" / "_kernels" / "_compiled")
+    (tmp_path / "bnfs.egg-info").mkdir()
+    (tmp_path / "bnfs.egg-info" / "PKG-INFO").write_text("Name: bnfs\nVersion: 0.1.0\n")
+    env = {"PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path), str(site)])}
+    done = run(CALL, tmp_path / "cache", **env)
+    assert done.stdout.splitlines() == [*answers, "compiled False"]
