@@ -51,7 +51,7 @@ def main() -> None:
     )
     common = [f"--rcfile={rcfile}"]
     print("the suite with the JIT on, then the kernels marker with NUMBA_DISABLE_JIT=1:")
-    run(coverage + ["run", *common, "-m", "pytest", "-q", "-p", "no:cacheprovider"])
+    run(coverage + ["run", *common, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0"])
     run(
         coverage
         + [
