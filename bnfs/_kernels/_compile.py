@@ -200,20 +200,23 @@ def shipped_mismatch() -> str | None:
     """Why the shipped kernels cannot serve this process (``"numba 0.68.1 here, 0.69.0
     built"``), or None when they can or there are none. Portable entries serve any CPU of
     their platform."""
+    reasons = []
     for folder in shipped_folders():
         built = _manifest(folder)
         if not built:
-            return "its manifest is unreadable"
+            reasons.append("its manifest is unreadable")
+            continue
         here = build_facts()
         skip = ("cpu", "cpu_features") if _portable(folder) else ()
         differs = [k for k in here if k not in skip and built.get(k) != here[k]]
         if not differs:
-            return None
+            return None  # one folder that fits serves
         key = differs[0]
         if key == "sources":
-            return "the kernels' sources changed since they were built"
-        return f"{key} {here[key]} here, {built.get(key)} when they were built"
-    return None
+            reasons.append("the kernels' sources changed since they were built")
+        else:
+            reasons.append(f"{key} {here[key]} here, {built.get(key)} when they were built")
+    return reasons[0] if reasons else None
 
 
 def _stamp_with_sources(dispatcher):

@@ -2,7 +2,10 @@
 a folder that a fresh process, on an empty cache, loads instead of compiling, with the same
 answers; entries are found by content, whatever the folder's path or the files' times; a
 manifest that does not fit the machine is said in one line, and the process compiles and
-answers the same. Each case runs child processes on cache folders of their own."""
+answers the same. Each case runs child processes on cache folders of their own, on a copy
+of the package whose kernel sources carry a mark of this module's: no installed copy's
+entries fit it (CI runs the checkout beside an install), so what loads is the case's own.
+"""
 
 import json
 import os
@@ -14,6 +17,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the copy of the package the cases run (see the module)
+PACKAGE = {}
 #: a first call that compiles a CI-test and a scoring stack, and says what it compiled
 CALL = (
     "import bnfs\n"
@@ -25,8 +30,23 @@ CALL = (
 )
 
 
+def _copy(into: Path, mark: str) -> Path:
+    """A copy of the package in ``into`` with ``mark`` added to one kernel file."""
+    shutil.copytree(ROOT / "bnfs", into / "bnfs", ignore=shutil.ignore_patterns("__pycache__"))
+    kernel = into / "bnfs" / "_kernels" / "citests.py"
+    kernel.write_text(kernel.read_text() + f"\n# {mark}\n")
+    return into
+
+
+@pytest.fixture(scope="module", autouse=True)
+def package(tmp_path_factory):
+    PACKAGE["path"] = _copy(tmp_path_factory.mktemp("package"), "tests/kernels: shipped")
+    yield PACKAGE["path"]
+    PACKAGE.clear()
+
+
 def run(code, cache, **extra):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(cache)}
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE["path"]), "NUMBA_CACHE_DIR": str(cache)}
     env.pop("BNFS_NO_SHIPPED_KERNELS", None)
     env.pop("BNFS_COMPILED_KERNELS", None)
     env.update(extra)
@@ -77,7 +97,14 @@ def test_shipped_kernels_load_on_an_empty_cache_with_the_same_answers(shipped, t
     assert entry.startswith(PACKED)  # compressed
 
 
+def _changed_copy(tmp_path) -> Path:
+    """A copy of the package with one more kernel line: no entry built before fits it."""
+    return _copy(tmp_path / "pkg", "changed")
+
+
 def test_a_manifest_that_does_not_fit_is_said_and_the_answer_is_the_same(shipped, tmp_path):
+    """The folder named first does not fit (another numba), and nothing else serves (the
+    sources were changed, so an installed copy's entries do not fit either)."""
     folder, answers = shipped
     other = tmp_path / "kernels"
     shutil.copytree(folder, other)
@@ -86,7 +113,8 @@ def test_a_manifest_that_does_not_fit_is_said_and_the_answer_is_the_same(shipped
     manifest = json.loads((other / "MANIFEST.json").read_text())
     manifest["facts"]["numba"] = "0.0.1"
     (other / "MANIFEST.json").write_text(json.dumps(manifest))
-    done = run(CALL, tmp_path / "cache", BNFS_COMPILED_KERNELS=str(other))  # no logging set
+    env = {"PYTHONPATH": str(_changed_copy(tmp_path)), "BNFS_COMPILED_KERNELS": str(other)}
+    done = run(CALL, tmp_path / "cache", **env)  # no logging set
     assert done.stdout.splitlines() == [*answers, "compiled True"]
     said = [line for line in done.stderr.splitlines() if "compiling" in line]
     assert len(said) == 1 and "numba" in said[0] and "0.0.1 when they were built" in said[0]
@@ -97,11 +125,7 @@ def test_changed_sources_never_load_old_entries(shipped, tmp_path):
     """Entries are keyed by the sources' content: a copy of the kernels with one file
     changed compiles afresh, even with the old entries beside it."""
     folder, answers = shipped
-    package = tmp_path / "pkg"
-    shutil.copytree(ROOT / "bnfs", package / "bnfs", ignore=shutil.ignore_patterns("__pycache__"))
-    kernel = package / "bnfs" / "_kernels" / "citests.py"
-    kernel.write_text(kernel.read_text() + "\n# changed\n")
-    env = {"PYTHONPATH": str(package), "BNFS_COMPILED_KERNELS": str(folder)}
+    env = {"PYTHONPATH": str(_changed_copy(tmp_path)), "BNFS_COMPILED_KERNELS": str(folder)}
     done = run(CALL, tmp_path / "cache", **env)
     assert done.stdout.splitlines() == [*answers, "compiled True"]
 
@@ -145,6 +169,6 @@ def test_a_checkout_finds_the_kernels_of_an_installed_copy(shipped, tmp_path):
     shutil.copytree(folder, site / "bnfs" / "_kernels" / "_compiled")
     (tmp_path / "bnfs.egg-info").mkdir()
     (tmp_path / "bnfs.egg-info" / "PKG-INFO").write_text("Name: bnfs\nVersion: 0.1.0\n")
-    env = {"PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path), str(site)])}
+    env = {"PYTHONPATH": os.pathsep.join([str(PACKAGE["path"]), str(tmp_path), str(site)])}
     done = run(CALL, tmp_path / "cache", **env)
     assert done.stdout.splitlines() == [*answers, "compiled False"]
