@@ -19,6 +19,7 @@ import logging
 import os
 import pickle
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -141,13 +142,13 @@ def shipped_folders() -> tuple[str, ...]:
     if os.environ.get("BNFS_NO_SHIPPED_KERNELS"):
         return ()
     extra = os.environ.get("BNFS_COMPILED_KERNELS", "")
-    import sys
-
-    folders = [*(f for f in extra.split(os.pathsep) if f), SHIPPED]
+    folders = [*(os.path.abspath(f) for f in extra.split(os.pathsep) if f), SHIPPED]
     # an installed copy anywhere on the path (site-packages); not its metadata, which a
     # checkout's own bnfs.egg-info (left by pip's in-tree build) would shadow
     for entry in sys.path:
-        installed = os.path.join(entry or os.curdir, "bnfs", "_kernels", "_compiled")
+        installed = os.path.abspath(
+            os.path.join(entry or os.curdir, "bnfs", "_kernels", "_compiled")
+        )
         if os.path.realpath(installed) not in map(os.path.realpath, folders):
             folders.append(installed)
     return tuple(f for f in folders if os.path.isfile(os.path.join(f, MANIFEST)))
@@ -156,8 +157,6 @@ def shipped_folders() -> tuple[str, ...]:
 def build_facts() -> dict:
     """What compiled code is valid for: the numba, llvmlite, numpy and Python versions,
     the CPU and its features (as numba keys its cache), the kernels' sources."""
-    import sys
-
     import llvmlite
     import numpy
     from numba.core.registry import cpu_target

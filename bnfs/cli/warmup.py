@@ -171,40 +171,44 @@ def warmup(
         if portable:
             env.update(NUMBA_CPU_NAME=PORTABLE_CPU, NUMBA_CPU_FEATURES="")
         env.setdefault("PYTHONWARNINGS", "ignore")
-        seconds = _run_all(chosen, workers, env, timeout)
+        seconds = _run_all(chosen, workers, env, timeout, Path(folder))
         if into is not None:
             _collect(Path(env["NUMBA_CACHE_DIR"]), Path(into), chosen, portable)
     return seconds
 
 
-def _run_all(chosen: list[str], workers: int, env: dict, timeout: float) -> dict[str, float]:
-    """Run each path in a process of its own, ``workers`` at a time; a path that fails or
-    runs out of ``timeout`` is reported on stderr (its kernels compiled so far are kept)."""
+def _run_all(
+    chosen: list[str], workers: int, env: dict, timeout: float, folder: Path
+) -> dict[str, float]:
+    """Run each path in a process of its own, ``workers`` at a time, its stderr in a file
+    of ``folder`` (a pipe could fill and stall it); a path that fails or runs out of
+    ``timeout`` is reported (its kernels compiled so far are kept)."""
     waiting, running, seconds = list(chosen), {}, {}
     code = "import sys; from bnfs.cli.warmup import _run_path; _run_path(sys.argv[1])"
     while waiting or running:
         while waiting and len(running) < workers:
             name = waiting.pop(0)
+            err = open(folder / f"{name}.err", "wb")  # noqa: SIM115 - closed when it ends
             process = subprocess.Popen(
-                [sys.executable, "-c", code, name],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
+                [sys.executable, "-c", code, name], env=env, stdout=subprocess.DEVNULL, stderr=err
             )
-            running[name] = (process, time.perf_counter())
-        for name, (process, began) in list(running.items()):
+            running[name] = (process, time.perf_counter(), err)
+        for name, (process, began, err) in list(running.items()):
             took = time.perf_counter() - began
             if process.poll() is None and took > timeout:
                 process.kill()
+                process.wait()
             if process.poll() is None:
                 continue
             del running[name]
             seconds[name] = took
+            err.close()
             if process.returncode != 0:
-                err = process.stderr.read().decode(errors="replace").strip().splitlines()
-                last = err[-1] if err else f"exit {process.returncode}"
+                lines = (folder / f"{name}.err").read_text(errors="replace").strip().splitlines()
+                last = lines[-1] if lines else f"exit {process.returncode}"
+                if took > timeout:
+                    last = f"stopped after timeout={timeout} s"
                 warnings.warn(f"bnfs warmup: the {name} path failed ({last})", stacklevel=3)
-            process.stderr.close()
         time.sleep(0.05)
     return seconds
 

@@ -130,6 +130,15 @@ def test_changed_sources_never_load_old_entries(shipped, tmp_path):
     assert done.stdout.splitlines() == [*answers, "compiled True"]
 
 
+def test_a_path_past_its_timeout_is_stopped_and_said(tmp_path):
+    from bnfs.cli.warmup import warmup
+
+    with pytest.warns(UserWarning, match=r"the selectors path failed \(stopped after timeout"):
+        seconds = warmup(["selectors"], n_jobs=1, timeout=0.5, into=tmp_path / "k")
+    assert 0.5 <= seconds["selectors"] < 60
+    assert json.loads((tmp_path / "k" / "MANIFEST.json").read_text())["paths"] == ["selectors"]
+
+
 def test_warmup_refuses_an_unknown_path():
     from bnfs.cli.warmup import warmup
 
@@ -137,6 +146,8 @@ def test_warmup_refuses_an_unknown_path():
         warmup(["everything"])
     with pytest.raises(ValueError, match="n_jobs"):
         warmup(["discrete"], n_jobs=0)
+    with pytest.raises(ValueError, match="portable applies to the entries written into"):
+        warmup(["discrete"], portable=True)
 
 
 def test_portable_kernels_load_on_this_cpu(tmp_path):
