@@ -290,7 +290,7 @@ def select_command(args) -> int:
 
 def _cut_note(selector, args, frame, target: str) -> list[str]:
     """Why a network selector's set can differ from ``bnfs blanket``'s (the continuous
-    features it cut into bins for the class) and, within no budget, the blanket in the
+    features it cut into bins for the class) and, when no --max-time is set, the blanket in the
     network of the columns as they are beside it, with the same learner."""
     cut = getattr(selector, "cut_features_", None)
     if not cut or getattr(selector, "network_", None) is None:
