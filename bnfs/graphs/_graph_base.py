@@ -316,17 +316,12 @@ class GraphBase:
 
     def _repr_html_(self) -> str:
         """What a Jupyter notebook shows: size, how the graph was learned, the picture
-        (:func:`bnfs.graphs.report.notebook_html`)."""
+        (:func:`bnfs.graphs.report.notebook_html`; over 150 nodes, the adjacency-matrix
+        overview). The only rich form a graph offers: Jupyter saves every form an object
+        has, and an ``_repr_svg_`` beside this stored each picture twice."""
         from bnfs.graphs.report import notebook_html
 
         return notebook_html(self)
-
-    def _repr_svg_(self) -> str:
-        """The picture a Jupyter notebook shows (graphviz when installed, else matplotlib);
-        over 150 nodes, the adjacency-matrix overview (:func:`bnfs.graphs.render.overview_svg`)."""
-        if self.n_nodes > 150:
-            return render.overview_svg(self)
-        return render.draw(self)
 
 
 def kahn_order(pa: Sequence[set[int]], ch: Sequence[set[int]]) -> list[int] | None:

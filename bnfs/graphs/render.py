@@ -185,7 +185,7 @@ def draw(graph, path=None, highlight: str | None = None, engine: str = "auto"):
     graph : DAG or PDAG
     path : str or os.PathLike, optional
         Where to write; without it the picture is returned as SVG text (what a notebook
-        shows: ``DAG._repr_svg_``).
+        shows: ``DAG._repr_html_``).
     highlight : str, optional
         A node whose Markov blanket is coloured by role (parents, children, spouses).
     engine : {"auto", "graphviz", "matplotlib"}

@@ -337,7 +337,11 @@ def structure_posterior(
     disable = None if progress is None else not progress
     with budget.catching_interrupts():
         with tqdm(
-            total=n * len(grid), desc="posterior: scoring", unit=" nodes", disable=disable
+            total=n * len(grid),
+            desc="posterior: scoring",
+            unit=" nodes",
+            disable=disable,
+            leave=False,
         ) as bar:
             if len(grid) == 1:
                 built = _space.build(state, lists, plus1, state.max_parents, budget, bar)
@@ -359,7 +363,9 @@ def structure_posterior(
         sequences = np.random.SeedSequence(seed).spawn(chains)
         runs = [_Chain(built, state, s, samples, slots) for s in sequences]
         total = chains * (burn + thin * samples)
-        with tqdm(total=total, desc="posterior: chains", unit=" steps", disable=disable) as bar:
+        with tqdm(
+            total=total, desc="posterior: chains", unit=" steps", disable=disable, leave=False
+        ) as bar:
             _run_chains(runs, built, burn, thin, samples, n_jobs, budget, bar)
         timing["chains"] = time.perf_counter() - started - timing["space"] - timing["tables"]
     budget.warn("structure_posterior", "the posterior of the samples")

@@ -116,7 +116,7 @@ def test_names_with_dollars_are_drawn_literally_everywhere(tmp_path, monkeypatch
     dag = bnfs.DAG(_DOLLARS, [("$x$", "y"), (r"$\frac{$", "y"), ("a$b$c", "$")])
     for svg in (
         dag.draw(engine="matplotlib"),
-        dag._repr_svg_(),
+        dag._repr_html_(),
         overview_svg(dag),
         network_report(dag, title="t", highlight="y"),
     ):

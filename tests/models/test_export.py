@@ -312,11 +312,14 @@ def test_a_second_probability_block_for_a_node_is_refused():
 
 
 def test_a_graph_shows_itself_in_a_notebook_without_graphviz(tmp_path, monkeypatch):
-    """``draw()`` without a path and ``_repr_svg_`` return SVG text; on a fresh machine
-    (no ``dot``) it is matplotlib's, with every node."""
+    """``draw()`` without a path returns SVG text; on a fresh machine (no ``dot``) it is
+    matplotlib's, with every node. A notebook gets one picture a graph (issue 71, item 15:
+    ``_repr_svg_`` beside ``_repr_html_`` saved each twice)."""
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     g = datasets.network("asia")
-    svg = g._repr_svg_()
+    assert [m for m in dir(g) if m.startswith("_repr_")] == ["_repr_html_"]
+    assert g._repr_html_().count("<svg") == 1
+    svg = g.draw()
     (tmp_path / "shown.svg").write_text(svg)
     assert all(f"node-{v}" in _svg_texts(tmp_path / "shown.svg") for v in g.nodes)
     assert g.cpdag().draw(highlight="either").startswith("<?xml")
@@ -325,7 +328,7 @@ def test_a_graph_shows_itself_in_a_notebook_without_graphviz(tmp_path, monkeypat
     with pytest.raises(RuntimeError, match="graphviz"):
         g.draw(engine="graphviz")
     big = DAG([f"v{i}" for i in range(151)], [("v3", "v7")])
-    overview = big._repr_svg_()  # the adjacency-matrix overview: one dot per arc
+    overview = big._repr_html_()  # the adjacency-matrix overview: one dot per arc
     assert "<svg" in overview and "151 nodes" in overview and "1 arcs" in overview
 
 
@@ -362,7 +365,7 @@ def test_notebook_svg_comes_from_dot_when_present(tmp_path, monkeypatch):
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", str(bindir) + os.pathsep + os.environ["PATH"])
     g = DAG(["a", "b"], [("a", "b")])
-    assert g._repr_svg_() == "<svg>" + g.to_dot()
+    assert g.draw() == "<svg>" + g.to_dot()
 
 
 def _doc(**fields):
