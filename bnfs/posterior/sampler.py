@@ -334,15 +334,9 @@ def structure_posterior(
     neighbours = _space.skeleton_of(space, scored, state.names, seed)
     lists = _space.candidate_lists(state, neighbours, max_candidates)
     timing = {"space": time.perf_counter() - started}
-    disable = None if progress is None else not progress
+    bars = {"disable": None if progress is None else not progress, "leave": False}
     with budget.catching_interrupts():
-        with tqdm(
-            total=n * len(grid),
-            desc="posterior: scoring",
-            unit=" nodes",
-            disable=disable,
-            leave=False,
-        ) as bar:
+        with tqdm(total=n * len(grid), desc="posterior: scoring", unit=" nodes", **bars) as bar:
             if len(grid) == 1:
                 built = _space.build(state, lists, plus1, state.max_parents, budget, bar)
                 evidence = None
@@ -363,9 +357,7 @@ def structure_posterior(
         sequences = np.random.SeedSequence(seed).spawn(chains)
         runs = [_Chain(built, state, s, samples, slots) for s in sequences]
         total = chains * (burn + thin * samples)
-        with tqdm(
-            total=total, desc="posterior: chains", unit=" steps", disable=disable, leave=False
-        ) as bar:
+        with tqdm(total=total, desc="posterior: chains", unit=" steps", **bars) as bar:
             _run_chains(runs, built, burn, thin, samples, n_jobs, budget, bar)
         timing["chains"] = time.perf_counter() - started - timing["space"] - timing["tables"]
     budget.warn("structure_posterior", "the posterior of the samples")
@@ -397,17 +389,16 @@ def structure_posterior(
             f"sample{warm}; allow more time, or fewer steps"
             + (" or a shorter burn_in" if burn else "")
         )
-    posterior = _result(runs, built, state, columns, data, started, budget, arguments)
-    compiling = compile_seconds() - compiled
-    posterior.learning["seconds"] = max(0.0, posterior.learning["seconds"] - compiling)
-    posterior.learning["compile_seconds"] = compiling
+    posterior = _result(runs, built, state, columns, data, (started, compiled), budget, arguments)
     posterior.learning["timing"] = timing
     return posterior
 
 
 def _result(runs, space, state, columns, data, started, budget, arguments) -> StructurePosterior:
     """Pool the chains into a :class:`StructurePosterior` over every column (constant ones
-    isolated), with the chains' agreement in its ``learning``."""
+    isolated), with the chains' agreement in its ``learning``; ``started`` is when the call
+    began and the kernels' compile seconds then."""
+    compiling = compile_seconds() - started[1]
     index = [columns.index(v) for v in state.names]
     n_all = len(columns)
     kept = [c for c in runs if c.n_samples > 0]  # at least one: the caller checked
@@ -437,7 +428,9 @@ def _result(runs, space, state, columns, data, started, budget, arguments) -> St
         "converged": difference is None or difference <= AGREEMENT,
         "isolated": [v for v in columns if v not in state.names],
         "stopped_early": budget.reason,
-        "seconds": time.perf_counter() - started,
+        # first-use compiling apart from sampling time
+        "seconds": max(0.0, time.perf_counter() - started[0] - compiling),
+        "compile_seconds": compiling,
     }
     if difference is not None and difference > AGREEMENT and budget.reason is None:
         warnings.warn(
