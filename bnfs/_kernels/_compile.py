@@ -334,6 +334,8 @@ def njit(**options):
     and made stale by a change to any source beside it (:func:`_stamp_with_sources`),
     compiled for the plain types of its arguments only (:func:`_plain_calls`)."""
 
+    options = {"no_cfunc_wrapper": True, **options}
+
     def decorate(function):
         def compiled(settings):
             dispatcher = _stamp_with_sources(numba.njit(**settings)(function))
