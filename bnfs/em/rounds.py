@@ -50,7 +50,6 @@ the result is deterministic.
 from __future__ import annotations
 
 import inspect
-import time
 import warnings
 
 import numpy as np
@@ -414,7 +413,7 @@ def _left(options: dict) -> dict:
     budget = options.get("max_time")
     if not isinstance(budget, Budget) or budget.deadline is None:
         return options
-    return {**options, "max_time": max(0.0, budget.deadline - time.perf_counter())}
+    return {**options, "max_time": max(0.0, budget.deadline - budget.clock())}
 
 
 def _continues(search) -> bool:

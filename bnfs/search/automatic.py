@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 from joblib import Parallel, delayed
 
+from bnfs._budget import Budget
 from bnfs._checkpoint import Checkpoint
 from bnfs._progress import tqdm
 from bnfs._real_data import takes_real_data
@@ -240,9 +241,10 @@ class _FoldRunner:
         self.data, self.assignment, self.options, self.iss = data, assignment, options, iss
         self.n_jobs, self.store = n_jobs, store
 
-    def run(self, tasks, found: dict, first: str, deadline, progress) -> list[str]:
-        """Fill ``found`` with the runs of ``tasks`` not in it yet; past ``deadline`` only
-        the ``first`` candidate's runs go on. Returns the runs skipped."""
+    def run(self, tasks, found: dict, first: str, budget, progress) -> list[str]:
+        """Fill ``found`` with the runs of ``tasks`` not in it yet; once ``budget`` (a
+        :class:`~bnfs._budget.Budget`) is spent only the ``first`` candidate's runs go on.
+        Returns the runs skipped."""
         todo = [(c, k) for c, k in tasks if f"{c}/{k}" not in found]
         skipped: list[str] = []
         disable = None if progress is None else not progress
@@ -257,7 +259,7 @@ class _FoldRunner:
             batch = max(1, self.n_jobs)
             for start in range(0, len(todo), batch):
                 chunk = todo[start : start + batch]
-                if deadline is not None and time.perf_counter() >= deadline:
+                if budget.spent():
                     skipped += [f"{c}/{k}" for c, k in chunk if c != first]
                     chunk = [t for t in chunk if t[0] == first]
                     if not chunk:
@@ -463,7 +465,7 @@ def learn(
     >>> dag.learning["algorithm"], dag.learning["chosen"]
     ('learn', 'boss')
     """
-    started = time.perf_counter()
+    budget = Budget(max_time)  # from here, first-use compiling aside
     data = as_dataset(data)
     candidates = _check_candidates(candidates)
     folds = check_int(folds, "folds", 2)
@@ -493,14 +495,13 @@ def learn(
     store = fold_store(checkpoint, data, candidates, folds, seed, iss, options)
     found = {} if store is None else saved_folds(store, {f"{c}/{k}" for c, k in tasks}, data)
     resumed = set(found)  # fold runs read from the checkpoint, not computed here
-    deadline = None if max_time is None else started + max_time
     runner = _FoldRunner(data, assignment, options, iss, n_jobs, store)
-    skipped = runner.run(tasks, found, candidates[0], deadline, progress)
+    skipped = runner.run(tasks, found, candidates[0], budget, progress)
     summary = summaries(candidates, found, folds)
     best, chosen, reason = choice(summary, candidates, one_se)
     for c in dict.fromkeys((best, chosen)):  # the runs the choice rests on: spot-check one
         _recheck(store, c, resumed, found, data, assignment, options, iss)
-    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    left = budget.left()
     with warnings.catch_warnings():  # one warning for the whole run, below
         warnings.filterwarnings("ignore", "(?s).*stopped early", RuntimeWarning)
         dag = _run(chosen, data, options, seed=seed, final=True, max_time=left)

@@ -4,7 +4,6 @@ decides the blanket."""
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import pandas as pd
@@ -49,7 +48,7 @@ class _TestBudget(Budget):
         """Seconds left of ``max_time``, whatever the tests."""
         if Budget.spent(self):
             return 0.0
-        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        return None if self.deadline is None else max(0.0, self.deadline - self.clock())
 
 
 @takes_real_data(missing="native")
