@@ -247,18 +247,26 @@ def numbers_in_text(col: pd.Series) -> pd.Series | None:
     if isinstance(col.dtype, pd.CategoricalDtype):
         return None
     observed = col.dropna()
-    if observed.empty or not all(isinstance(v, str) for v in observed.head(1000)):
+    # decided on the distinct values (a column of codes holds a handful), rows read once
+    try:
+        first = pd.Series(pd.unique(observed.head(1000).to_numpy(dtype=object)), dtype=object)
+    except TypeError:  # unhashable cells (lists): not text; the typing names the column
         return None
-    head = observed.head(1000).str.strip()
+    if observed.empty or not all(isinstance(v, str) for v in first):
+        return None
+    head = first.str.strip()
     if pd.to_numeric(head[~head.isin(NUMBER_GAPS)], errors="coerce").isna().any():
         return None  # words among the first rows: text (the common case, decided cheaply)
+    values = pd.Series(pd.unique(observed.to_numpy(dtype=object)), dtype=object)
+    distinct = values.astype(str).str.strip()
+    marked = distinct.isin(NUMBER_GAPS)
+    if marked.all() or not marked.any():
+        return None  # no marker: numerals as text are a caller's choice (df.astype(str))
+    if pd.to_numeric(distinct[~marked], errors="coerce").isna().any():
+        return None
     text = observed.astype(str).str.strip()
     gaps = text.isin(NUMBER_GAPS)
-    if gaps.all() or not gaps.any():
-        return None  # no marker: numerals as text are a caller's choice (df.astype(str))
     parsed = pd.to_numeric(text[~gaps], errors="coerce")
-    if parsed.isna().any():
-        return None
     out = pd.Series(np.nan, index=col.index, dtype=np.float64, name=col.name)
     out[parsed.index] = parsed.to_numpy(dtype=np.float64)
     return out
