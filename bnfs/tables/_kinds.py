@@ -257,7 +257,10 @@ def numbers_in_text(col: pd.Series) -> pd.Series | None:
     head = first.str.strip()
     if pd.to_numeric(head[~head.isin(NUMBER_GAPS)], errors="coerce").isna().any():
         return None  # words among the first rows: text (the common case, decided cheaply)
-    values = pd.Series(pd.unique(observed.to_numpy(dtype=object)), dtype=object)
+    try:
+        values = pd.Series(pd.unique(observed.to_numpy(dtype=object)), dtype=object)
+    except TypeError:  # an unhashable cell past the first rows: not numbers
+        return None
     distinct = values.astype(str).str.strip()
     marked = distinct.isin(NUMBER_GAPS)
     if marked.all() or not marked.any():
